@@ -1,0 +1,84 @@
+"""Shared CLI plumbing: error reporting, JSON output, store option, input reading."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ..errors import ContextWindowError, InputError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+MAX_INPUT_BYTES = 512 * 1024 * 1024
+
+
+def fail(message: str, code: int = 1) -> None:
+    """Print one clear line to stderr and exit non-zero."""
+    click.echo(f"ctxw: error: {message}", err=True)
+    raise SystemExit(code)
+
+
+def handle_errors(fn: F) -> F:
+    """Turn library errors (and stray OS/value errors) into one line on stderr + exit 1."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except ContextWindowError as exc:
+            fail(f"{type(exc).__name__}: {exc}")
+        except (OSError, UnicodeError) as exc:
+            fail(f"{type(exc).__name__}: {exc}")
+        except KeyboardInterrupt:
+            fail("interrupted", 130)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def emit_json(obj: Any) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False, indent=2, default=str))
+
+
+def read_input_bytes(path: str | None) -> bytes:
+    """Read FILE or '-' (stdin) as bytes exactly (no newline translation)."""
+    if path in (None, "-"):
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        source = "stdin"
+    else:
+        p = Path(path)
+        if p.is_dir():
+            raise InputError(f"{path} is a directory, not a file")
+        if not p.exists():
+            raise InputError(f"{path}: no such file")
+        source = path
+        with p.open("rb") as fh:
+            data = fh.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"{source} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB; refusing to read it")
+    return data
+
+
+def default_store_url() -> str:
+    """SQLite file under the user's data dir (CONTEXTWINDOW_STORE overrides)."""
+    env = os.environ.get("CONTEXTWINDOW_STORE")
+    if env:
+        return env
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return f"sqlite:///{Path(base) / 'contextwindow' / 'store.db'}"
+
+
+store_option = click.option(
+    "--store",
+    "store_url",
+    default=None,
+    metavar="URL",
+    help="Store URL: sqlite:///path or postgresql://... (default: $CONTEXTWINDOW_STORE or a SQLite file in the user data dir).",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")

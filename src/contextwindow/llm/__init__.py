@@ -1,0 +1,1 @@
+"""contextwindow.llm"""
