@@ -1,0 +1,49 @@
+"""The words compaction leaves in the context: each names what was dropped and how to get it back."""
+
+from __future__ import annotations
+
+
+def ref_for(key: str) -> str:
+    """The retrieve ref of a stored message (the store keeps every original)."""
+    return f"msg:{key}"
+
+
+def masked_result(tool: str | None, tokens: int, key: str) -> str:
+    name = tool or "tool"
+    return (
+        f"[{name} result cleared from context to save space (~{tokens} tokens). "
+        f'retrieve(ref="{ref_for(key)}") reads it back, or re-run the tool.]'
+    )
+
+
+def truncated(dropped_tokens: int, dropped_lines: int, key: str) -> str:
+    return (
+        f"\n[... {dropped_tokens} tokens ({dropped_lines} lines) cut from the middle of this message to save context; "
+        f'retrieve(ref="{ref_for(key)}", offset=N, limit=N) reads the original ...]\n'
+    )
+
+
+def dropped_turns(turns: int, messages: int, tokens: int) -> str:
+    return (
+        f"[{turns} earlier turn(s) ({messages} messages, ~{tokens} tokens) were dropped from the context to fit the "
+        "window. They are kept in the conversation store; nothing was deleted.]"
+    )
+
+
+def dropped_steps(messages: int, tokens: int) -> str:
+    return (
+        f"[{messages} earlier messages of this turn (~{tokens} tokens) were dropped from the context to fit the "
+        "window; they are kept in the conversation store.]"
+    )
+
+
+NUDGE_SUMMARY_OK = (
+    "[Context note: earlier parts of this conversation were summarized above to fit the context window. "
+    "The task is NOT finished: continue from where you left off, following the summary's next steps and "
+    "constraints. Do not restart or repeat completed work.]"
+)
+NUDGE_SUMMARY_FAILED = (
+    "[Context note: earlier parts of this conversation were condensed without a model summary (the summarizer "
+    "was unavailable), so some detail is missing. The task is NOT finished: continue from where you left off; "
+    "re-read files or re-run tools if you need details that are gone.]"
+)

@@ -1,0 +1,132 @@
+"""The layered in-flight compaction policy: cheapest strategy first, guaranteed progress.
+
+``compact`` is pure given a pure summarizer (the extractive one is; an LLM summarizer is injected
+by the Session). Each strategy must lower the token count or it is skipped; the loop is bounded by
+the number of strategies. The result fits ``budget`` or :class:`~contextwindow.errors.CompactionError`
+says, with the numbers, why it cannot.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..errors import CompactionError
+from ..folding.base import Summarizer
+from .emergency import drop_steps, drop_turns
+from .mask import MaskConfig, mask
+from .summarize import FoldDecision, summarize_oldest
+from .truncate import TruncateConfig, truncate
+from .view import Count, ViewItem, total
+
+STRATEGIES = ("mask", "truncate", "summarize", "drop_turns", "drop_steps", "squeeze")
+SQUEEZE = TruncateConfig(keep_last_per_role=0, min_chars=0, min_keep_ratio=0.01, floor_chars=200)
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionConfig:
+    mask: MaskConfig = field(default_factory=MaskConfig)
+    truncate: TruncateConfig = field(default_factory=TruncateConfig)
+    summary_tokens: int = 4_000
+    summary_share: float = 0.15  # the summary never takes more than this share of the budget
+    strategies: tuple[str, ...] = STRATEGIES
+
+    def summary_budget(self, budget: int) -> int:
+        return max(200, min(self.summary_tokens, int(budget * self.summary_share)))
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionResult:
+    items: list[ViewItem]
+    tokens_before: int
+    tokens_after: int
+    target: int
+    budget: int
+    steps: list[dict[str, object]]
+    fold: FoldDecision | None = None
+    forced: bool = False
+    duration_s: float = 0.0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.steps)
+
+    @property
+    def reached_target(self) -> bool:
+        return self.tokens_after <= self.target
+
+    def report(self) -> dict[str, object]:
+        return {
+            "tokens_before": self.tokens_before,
+            "tokens_after": self.tokens_after,
+            "target": self.target,
+            "budget": self.budget,
+            "reached_target": self.reached_target,
+            "forced": self.forced,
+            "steps": self.steps,
+            "fold": None if self.fold is None else {"upto": self.fold.upto_key, "method": self.fold.method, "ok": self.fold.ok},
+            "duration_s": round(self.duration_s, 6),
+        }
+
+
+def compact(
+    items: Sequence[ViewItem],
+    *,
+    budget: int,
+    target: int,
+    count: Count,
+    config: CompactionConfig | None = None,
+    summarizer: Summarizer | None = None,
+    constraints: Sequence[str] = (),
+    instructions: str | None = None,
+    force: bool = False,
+) -> CompactionResult:
+    """Bring ``items`` down to ``target`` tokens (at most ``budget``), cheapest strategy first.
+
+    ``force`` (the provider said "too long" although the estimate fit) aims at 70% of the current
+    size as well, since the estimate is evidently low.
+    """
+    config = config or CompactionConfig()
+    started = time.perf_counter()
+    before = total(items)
+    goal = min(target, int(before * 0.7)) if force else target
+    cur = list(items)
+    steps: list[dict[str, object]] = []
+    fold: FoldDecision | None = None
+    for name in config.strategies:
+        now = total(cur)
+        if now <= goal:
+            break
+        need = now - goal
+        res: tuple | None = None
+        if name == "mask":
+            res = mask(cur, need, count, config.mask, budget)
+        elif name == "truncate":
+            res = truncate(cur, need, count, config.truncate)
+        elif name == "summarize" and summarizer is not None:
+            res = summarize_oldest(
+                cur, need, count, summarizer, summary_budget=config.summary_budget(budget),
+                constraints=constraints, instructions=instructions,
+            )
+        elif name == "drop_turns" and now > budget:
+            res = drop_turns(cur, need, count)
+        elif name == "drop_steps" and now > budget:
+            res = drop_steps(cur, need, count)
+        elif name == "squeeze" and now > budget:
+            res = truncate(cur, now - budget, count, SQUEEZE)
+        if res is None or total(res[0]) >= now:
+            continue
+        cur, step = res[0], res[1]
+        if len(res) == 3:
+            fold = res[2]
+        steps.append(step)
+    after = total(cur)
+    if after > budget:
+        raise CompactionError(
+            f"compaction could not fit the context: {after} tokens remain after {[s['method'] for s in steps] or 'no applicable strategy'} "
+            f"(from {before}); the history budget is {budget}. Raise the window or budget, or start a new conversation from a fold.",
+            tokens=after,
+            budget=budget,
+        )
+    return CompactionResult(cur, before, after, goal, budget, steps, fold, force, time.perf_counter() - started)

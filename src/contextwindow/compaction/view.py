@@ -1,0 +1,47 @@
+"""The view compaction works on: keyed messages with their originals and token counts.
+
+A key is the store's message id (or ``fold:<id>`` for a fold summary, ``nudge:<key>`` for a
+continuation nudge). Compaction never loses the original: ``original`` is what the store holds,
+``message`` is what the model will see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from ..messages import Message
+
+Count = Callable[[Message], int]
+
+
+@dataclass(frozen=True, slots=True)
+class ViewItem:
+    key: str
+    message: Message
+    tokens: int
+    original: Message | None = None
+
+    @property
+    def source(self) -> Message:
+        """The message as the store holds it (what a summarizer should read)."""
+        return self.original if self.original is not None else self.message
+
+    def with_message(self, message: Message, count: Count) -> ViewItem:
+        return replace(self, message=message, tokens=count(message), original=self.source)
+
+
+def make_items(keys: Sequence[str], messages: Sequence[Message], count: Count, counts: Sequence[int] | None = None) -> list[ViewItem]:
+    if len(keys) != len(messages):
+        raise ValueError(f"{len(keys)} keys for {len(messages)} messages")
+    if counts is None:
+        counts = [count(m) for m in messages]
+    return [ViewItem(k, m, n) for k, m, n in zip(keys, messages, counts, strict=True)]
+
+
+def total(items: Sequence[ViewItem]) -> int:
+    return sum(i.tokens for i in items)
+
+
+def is_synthetic(item: ViewItem) -> bool:
+    return ":" in item.key and item.key.split(":", 1)[0] in ("fold", "nudge", "note")

@@ -1,0 +1,69 @@
+"""What a summarizer is asked and what it answers, and the fold message built from it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from ..messages import Message, TextPart
+from ..usage import Usage
+
+FOLD_HEADER = "This conversation continues from an earlier part that was folded into this summary to fit the context window."
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryRequest:
+    """``messages`` are originals (never already-truncated previews). ``prior_summary`` is the
+    summary in play, so folds are cumulative. ``constraints`` are carried verbatim whatever the
+    summarizer writes."""
+
+    messages: Sequence[Message]
+    prior_summary: str | None = None
+    instructions: str | None = None
+    constraints: Sequence[str] = ()
+    budget_tokens: int = 4_000
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryOutcome:
+    text: str
+    method: Literal["llm", "extractive"]
+    ok: bool = True
+    calls: int = 0
+    usages: tuple[Usage, ...] = ()
+    error: str | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+class Summarizer(Protocol):
+    name: str
+
+    def summarize(self, request: SummaryRequest) -> SummaryOutcome: ...
+
+
+def constraints_block(constraints: Sequence[str]) -> str:
+    if not constraints:
+        return ""
+    lines = "\n".join(f"- {c}" for c in constraints)
+    return f"## Constraints & preferences (verbatim, still binding)\n{lines}"
+
+
+def ensure_constraints(text: str, constraints: Sequence[str]) -> str:
+    """Append every constraint the text does not already carry verbatim (invariant 6)."""
+    missing = [c for c in constraints if c not in text]
+    if not missing:
+        return text
+    return text.rstrip() + "\n\n" + constraints_block(missing)
+
+
+def fold_message(summary: str, *, method: str, extra_sections: Sequence[str] = ()) -> Message:
+    """The user-role message that carries a fold's summary into the view."""
+    body = "\n\n".join([FOLD_HEADER, summary.strip(), *[s for s in extra_sections if s]])
+    return Message(role="user", parts=(TextPart(body),), meta={"cw": "fold_summary", "method": method})
+
+
+def summary_text(message: Message) -> str:
+    """The summary inside a fold message (header stripped) — the prior summary of the next fold."""
+    text = message.text
+    return text[len(FOLD_HEADER) :].lstrip() if text.startswith(FOLD_HEADER) else text
