@@ -18,6 +18,7 @@ description) is skipped and reported as an :class:`Omission`, once.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from collections.abc import Sequence
@@ -194,23 +195,20 @@ def read_skill(skills: Sequence[Skill], name: str, *, max_bytes: int = DEFAULT_M
 
 
 ToolFormat = Literal["openai", "anthropic", "gemini"]
+TOOL_FORMATS: tuple[str, ...] = ("openai", "anthropic", "gemini")
 
 
 def read_skill_tool(fmt: ToolFormat) -> dict[str, Any]:
     """The ``read_skill`` tool definition in a provider's tool format."""
-    specs = [READ_SKILL_TOOL]
+    if fmt not in TOOL_FORMATS:
+        raise ConfigError(f"unknown tool format {fmt!r} (expected openai, anthropic or gemini)")
     try:
-        from ..formats import tooldefs  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        tooldefs = None
-    if tooldefs is not None:
-        rendered = {
-            "openai": tooldefs.to_openai_tools,
-            "anthropic": tooldefs.to_anthropic_tools,
-            "gemini": tooldefs.to_gemini_tools,
-        }[fmt](specs)
-        return rendered[0] if isinstance(rendered, list) else dict(rendered)
-    return _render(fmt)
+        tooldefs = importlib.import_module("contextwindow.formats.tooldefs")
+    except ImportError:  # TEMPORARY: until formats/tooldefs.py is committed
+        return _render(fmt)
+    render = getattr(tooldefs, f"to_{fmt}_tools")
+    rendered = render([READ_SKILL_TOOL])
+    return dict(rendered[0]) if isinstance(rendered, list) else dict(rendered)
 
 
 def _render(fmt: ToolFormat) -> dict[str, Any]:
