@@ -1,0 +1,235 @@
+"""The conversation store's values, protocol and small shared helpers.
+
+A conversation is an append-only record: messages get a per-conversation sequence number
+(1, 2, 3, ... with no gaps) and a stable id; their content is stored once, addressed by the
+sha256 of :func:`contextwindow.messages.dumps`, so forks share it. A checkpoint (a *fold*) is
+a row that says "messages up to ``upto_seq`` are summarized by ``summary``" — it deletes
+nothing. Checkpoints have their own ordinal ``seq`` (1, 2, 3, ...) and their ``upto_seq``
+never moves backwards.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from ..errors import ConfigError, NotFoundError, SelectionError
+from ..messages import Message, dumps
+from ..usage import Usage
+
+# Offload refs: "ofl_" + 16 lowercase hex digits. Checked before any lookup.
+OFFLOAD_REF_RE = re.compile(r"\Aofl_[0-9a-f]{16}\Z")
+USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMessage:
+    """A message as recorded: its store identity plus the value."""
+
+    id: str
+    conversation_id: str
+    seq: int
+    message: Message
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """A fold: ``summary`` stands for every message with ``seq <= upto_seq``.
+    ``seq`` is the checkpoint's ordinal in its conversation (1 for the first fold)."""
+
+    id: str
+    conversation_id: str
+    seq: int
+    upto_seq: int
+    summary: Message
+    created_at: float
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationInfo:
+    id: str
+    title: str | None
+    parent_id: str | None
+    metadata: dict[str, Any]
+    created_at: float
+    message_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Offload:
+    """A large original (e.g. a clipped tool output) kept aside under a short opaque ref."""
+
+    ref: str
+    content: str
+    meta: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """What a fork copies from its source, in source order.
+
+    ``seqs``: message sequence numbers copied as they are (content shared, not duplicated).
+    ``checkpoints``: checkpoint ordinals (``Checkpoint.seq``) whose *summary* is copied, placed
+    right after the last message it folded. A checkpoint and a message it folded away itself
+    (``previous.upto_seq < seq <= upto_seq``) cannot both be selected.
+    """
+
+    seqs: tuple[int, ...] = ()
+    checkpoints: tuple[int, ...] = ()
+
+
+@runtime_checkable
+class ConversationStore(Protocol):
+    """An append-only store of conversations. Implementations: memory, SQLite, PostgreSQL."""
+
+    url: str
+
+    def create_conversation(
+        self, title: str | None = None, metadata: dict[str, Any] | None = None, parent_id: str | None = None
+    ) -> str: ...
+    def get_conversation(self, conversation_id: str) -> ConversationInfo: ...
+    def list_conversations(self, limit: int | None = None) -> list[ConversationInfo]: ...
+    def set_title(self, conversation_id: str, title: str) -> None: ...
+    def append(self, conversation_id: str, messages: Sequence[Message]) -> list[StoredMessage]: ...
+    def list(self, conversation_id: str) -> list[StoredMessage]: ...
+    def list_active(self, conversation_id: str) -> list[StoredMessage]: ...
+    def checkpoint(
+        self, conversation_id: str, summary: Message, upto_seq: int, meta: dict[str, Any] | None = None
+    ) -> Checkpoint: ...
+    def latest_checkpoint(self, conversation_id: str) -> Checkpoint | None: ...
+    def list_checkpoints(self, conversation_id: str) -> list[Checkpoint]: ...
+    def fork(self, conversation_id: str, selection: Selection, title: str | None = None) -> str: ...
+    def put_offload(self, content: str, meta: dict[str, Any] | None = None) -> str: ...
+    def get_offload(self, ref: str) -> Offload: ...
+    def record_usage(self, conversation_id: str | None, usage: Usage) -> None: ...
+    def list_usage(self, conversation_id: str | None = None) -> list[Usage]: ...
+    def usage_by_role(self, conversation_id: str | None = None) -> dict[str, dict[str, Any]]: ...
+    def get_state(self, conversation_id: str, key: str) -> Any | None: ...
+    def set_state(self, conversation_id: str, key: str, value: Any) -> None: ...
+    def close(self) -> None: ...
+
+
+# --- helpers shared by the implementations --------------------------------------------------
+
+
+def content_hash(body: str) -> str:
+    """sha256 hex of a message's canonical JSON (its content address)."""
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def encode_message(m: Message) -> tuple[str, str]:
+    """(content hash, canonical JSON body) of a message."""
+    if not isinstance(m, Message):
+        raise ConfigError(f"append takes Message values, got {type(m).__name__}")
+    body = dumps(m)
+    return content_hash(body), body
+
+
+def new_id(prefix: str) -> str:
+    """A random id such as ``c_1f2e3d4c5b6a7988`` (prefix names the kind of row)."""
+    return f"{prefix}_{secrets.token_hex(8)}"
+
+
+def new_offload_ref() -> str:
+    return f"ofl_{secrets.token_hex(8)}"
+
+
+def check_offload_ref(ref: object) -> str:
+    """Return ``ref`` if it has the shape of an offload ref, else raise NotFoundError naming it."""
+    if not isinstance(ref, str) or not OFFLOAD_REF_RE.match(ref):
+        raise NotFoundError(f"unknown offload ref {ref!r} (refs look like ofl_ + 16 hex digits)")
+    return ref
+
+
+def dump_json(value: Any, what: str) -> str:
+    """Compact deterministic JSON of ``value``; a non-JSON value is a ConfigError naming ``what``."""
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{what} must be JSON-serializable: {exc}") from exc
+
+
+def check_dict(value: dict[str, Any] | None, what: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ConfigError(f"{what} must be a dict, got {type(value).__name__}")
+    dump_json(value, what)
+    return dict(value)
+
+
+def usage_to_row(u: Usage) -> dict[str, Any]:
+    if not isinstance(u, Usage):
+        raise ConfigError(f"record_usage takes a Usage, got {type(u).__name__}")
+    return {
+        **{k: int(getattr(u, k)) for k in USAGE_FIELDS},
+        "model": u.model,
+        "role": u.role,
+        "cost_usd": u.cost_usd,
+        "latency_s": u.latency_s,
+        "extra": dump_json(u.extra, "usage.extra"),
+    }
+
+
+def totals_by_role(usages: Sequence[Usage]) -> dict[str, dict[str, Any]]:
+    """Sum usage per role: calls, token fields, cost (known costs only; ``cost_unknown_calls``
+    counts calls without a cost so nothing is hidden) and latency."""
+    out: dict[str, dict[str, Any]] = {}
+    for u in usages:
+        t = out.setdefault(
+            u.role, {"calls": 0, **dict.fromkeys(USAGE_FIELDS, 0), "cost_usd": 0.0, "cost_unknown_calls": 0, "latency_s": 0.0}
+        )
+        t["calls"] += 1
+        for k in USAGE_FIELDS:
+            t[k] += getattr(u, k)
+        if u.cost_usd is None:
+            t["cost_unknown_calls"] += 1
+        else:
+            t["cost_usd"] += u.cost_usd
+        if u.latency_s is not None:
+            t["latency_s"] += u.latency_s
+    return out
+
+
+def check_selection(selection: Selection, checkpoints: Sequence[Checkpoint], last_seq: int) -> list[tuple[str, int]]:
+    """Validate a fork selection against the source; return the ordered plan as
+    (``"message"``, seq) and (``"fold"``, checkpoint ordinal) items."""
+    if not isinstance(selection, Selection):
+        raise ConfigError(f"fork takes a Selection, got {type(selection).__name__}")
+    seqs = sorted(set(selection.seqs))
+    for s in seqs:
+        if not isinstance(s, int) or not 1 <= s <= last_seq:
+            raise SelectionError(f"message seq {s!r} is not in the source (it has seqs 1..{last_seq})")
+    by_ord = {c.seq: c for c in checkpoints}
+    folds = sorted(set(selection.checkpoints))
+    for k in folds:
+        if k not in by_ord:
+            raise SelectionError(f"fold {k!r} is not in the source (it has folds 1..{len(checkpoints)})")
+        c = by_ord[k]
+        prev = by_ord[k - 1].upto_seq if k > 1 else 0
+        inner = [s for s in seqs if prev < s <= c.upto_seq]
+        if inner:
+            raise SelectionError(
+                f"fold {k} and messages it folded away ({', '.join(map(str, inner[:5]))}) cannot both be selected"
+            )
+    plan: list[tuple[tuple[int, int, int], tuple[str, int]]] = [((s, 0, 0), ("message", s)) for s in seqs]
+    plan += [((by_ord[k].upto_seq, 1, k), ("fold", k)) for k in folds]
+    return [item for _, item in sorted(plan)]
+
+
+def check_upto(upto_seq: int, last_seq: int, previous: Checkpoint | None) -> None:
+    if not isinstance(upto_seq, int) or isinstance(upto_seq, bool):
+        raise ConfigError(f"upto_seq must be an int, got {type(upto_seq).__name__}")
+    floor = previous.upto_seq if previous else 0
+    if not floor <= upto_seq <= last_seq:
+        raise ConfigError(
+            f"checkpoint upto_seq={upto_seq} out of range: it must be between the previous fold's "
+            f"upto_seq ({floor}) and the last message seq ({last_seq})"
+        )

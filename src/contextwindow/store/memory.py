@@ -1,0 +1,214 @@
+"""In-process store (``memory:``): the reference behaviour, for tests and throwaway sessions."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ConfigError, NotFoundError
+from ..messages import Message, loads
+from ..usage import Usage
+from .base import (
+    Checkpoint,
+    ConversationInfo,
+    Offload,
+    Selection,
+    StoredMessage,
+    check_dict,
+    check_offload_ref,
+    check_selection,
+    check_upto,
+    dump_json,
+    encode_message,
+    new_id,
+    new_offload_ref,
+    totals_by_role,
+    usage_to_row,
+)
+
+
+@dataclass(slots=True)
+class _Conv:
+    id: str
+    title: str | None
+    parent_id: str | None
+    metadata: dict[str, Any]
+    created_at: float
+    rows: list[tuple[str, str, float]] = field(default_factory=list)  # (id, hash, created_at)
+    checkpoints: list[Checkpoint] = field(default_factory=list)
+    state: dict[str, str] = field(default_factory=dict)
+
+
+class MemoryStore:
+    """Everything in dicts; content is still stored once per hash, like the SQL stores."""
+
+    def __init__(self) -> None:
+        self.url = "memory:"
+        self._lock = threading.RLock()
+        self._convs: dict[str, _Conv] = {}
+        self._blobs: dict[str, str] = {}
+        self._offloads: dict[str, tuple[str, str]] = {}
+        self._usage: list[tuple[str | None, Usage]] = []
+
+    # --- conversations ------------------------------------------------------------------
+    def _conv(self, conversation_id: str) -> _Conv:
+        c = self._convs.get(conversation_id) if isinstance(conversation_id, str) else None
+        if c is None:
+            raise NotFoundError(f"unknown conversation {conversation_id!r}")
+        return c
+
+    def _info(self, c: _Conv) -> ConversationInfo:
+        return ConversationInfo(c.id, c.title, c.parent_id, json.loads(json.dumps(c.metadata)), c.created_at, len(c.rows))
+
+    def create_conversation(
+        self, title: str | None = None, metadata: dict[str, Any] | None = None, parent_id: str | None = None
+    ) -> str:
+        md = check_dict(metadata, "metadata")
+        with self._lock:
+            if parent_id is not None:
+                self._conv(parent_id)
+            cid = new_id("c")
+            self._convs[cid] = _Conv(cid, title, parent_id, md, time.time())
+            return cid
+
+    def get_conversation(self, conversation_id: str) -> ConversationInfo:
+        with self._lock:
+            return self._info(self._conv(conversation_id))
+
+    def list_conversations(self, limit: int | None = None) -> builtins.list[ConversationInfo]:
+        with self._lock:
+            infos = sorted((self._info(c) for c in self._convs.values()), key=lambda i: i.created_at, reverse=True)
+        return infos[:limit] if limit is not None else infos
+
+    def set_title(self, conversation_id: str, title: str) -> None:
+        if not isinstance(title, str):
+            raise ConfigError(f"title must be a string, got {type(title).__name__}")
+        with self._lock:
+            self._conv(conversation_id).title = title
+
+    # --- messages -----------------------------------------------------------------------
+    def _stored(self, c: _Conv, seq: int) -> StoredMessage:
+        mid, h, at = c.rows[seq - 1]
+        return StoredMessage(mid, c.id, seq, loads(self._blobs[h]), at)
+
+    def append(self, conversation_id: str, messages: Sequence[Message]) -> builtins.list[StoredMessage]:
+        encoded = [encode_message(m) for m in messages]
+        with self._lock:
+            c = self._conv(conversation_id)
+            now = time.time()
+            out = []
+            for m, (h, body) in zip(messages, encoded, strict=True):
+                self._blobs.setdefault(h, body)
+                mid = new_id("m")
+                c.rows.append((mid, h, now))
+                out.append(StoredMessage(mid, c.id, len(c.rows), m, now))
+            return out
+
+    def list(self, conversation_id: str) -> builtins.list[StoredMessage]:
+        with self._lock:
+            c = self._conv(conversation_id)
+            return [self._stored(c, i) for i in range(1, len(c.rows) + 1)]
+
+    def list_active(self, conversation_id: str) -> builtins.list[StoredMessage]:
+        with self._lock:
+            c = self._conv(conversation_id)
+            start = c.checkpoints[-1].upto_seq if c.checkpoints else 0
+            return [self._stored(c, i) for i in range(start + 1, len(c.rows) + 1)]
+
+    # --- checkpoints --------------------------------------------------------------------
+    def checkpoint(
+        self, conversation_id: str, summary: Message, upto_seq: int, meta: dict[str, Any] | None = None
+    ) -> Checkpoint:
+        h, body = encode_message(summary)
+        md = check_dict(meta, "checkpoint meta")
+        with self._lock:
+            c = self._conv(conversation_id)
+            check_upto(upto_seq, len(c.rows), c.checkpoints[-1] if c.checkpoints else None)
+            self._blobs.setdefault(h, body)
+            cp = Checkpoint(new_id("k"), c.id, len(c.checkpoints) + 1, upto_seq, loads(body), time.time(), md)
+            c.checkpoints.append(cp)
+            return cp
+
+    def latest_checkpoint(self, conversation_id: str) -> Checkpoint | None:
+        with self._lock:
+            c = self._conv(conversation_id)
+            return c.checkpoints[-1] if c.checkpoints else None
+
+    def list_checkpoints(self, conversation_id: str) -> builtins.list[Checkpoint]:
+        with self._lock:
+            return builtins.list(self._conv(conversation_id).checkpoints)
+
+    def fork(self, conversation_id: str, selection: Selection, title: str | None = None) -> str:
+        with self._lock:
+            src = self._conv(conversation_id)
+            plan = check_selection(selection, src.checkpoints, len(src.rows))
+            cid = self.create_conversation(
+                title, {"forked_from": src.id, "selection": {"seqs": [s for k, s in plan if k == "message"],
+                                                             "folds": [s for k, s in plan if k == "fold"]}}, src.id
+            )
+            dst = self._convs[cid]
+            now = time.time()
+            for kind, n in plan:
+                if kind == "message":
+                    h = src.rows[n - 1][1]
+                else:
+                    h, body = encode_message(src.checkpoints[n - 1].summary)
+                    self._blobs.setdefault(h, body)
+                dst.rows.append((new_id("m"), h, now))
+            return cid
+
+    # --- offloads, usage, state ---------------------------------------------------------
+    def put_offload(self, content: str, meta: dict[str, Any] | None = None) -> str:
+        if not isinstance(content, str):
+            raise ConfigError(f"offload content must be a string, got {type(content).__name__}")
+        md = dump_json(check_dict(meta, "offload meta"), "offload meta")
+        with self._lock:
+            ref = new_offload_ref()
+            while ref in self._offloads:  # pragma: no cover - 64-bit collision
+                ref = new_offload_ref()
+            self._offloads[ref] = (content, md)
+            return ref
+
+    def get_offload(self, ref: str) -> Offload:
+        check_offload_ref(ref)
+        with self._lock:
+            if ref not in self._offloads:
+                raise NotFoundError(f"unknown offload ref {ref!r}")
+            content, md = self._offloads[ref]
+            return Offload(ref, content, json.loads(md))
+
+    def record_usage(self, conversation_id: str | None, usage: Usage) -> None:
+        row = usage_to_row(usage)
+        with self._lock:
+            if conversation_id is not None:
+                self._conv(conversation_id)
+            self._usage.append((conversation_id, Usage(**{**row, "extra": json.loads(row["extra"])})))
+
+    def list_usage(self, conversation_id: str | None = None) -> builtins.list[Usage]:
+        with self._lock:
+            if conversation_id is not None:
+                self._conv(conversation_id)
+            return [u for cid, u in self._usage if conversation_id is None or cid == conversation_id]
+
+    def usage_by_role(self, conversation_id: str | None = None) -> dict[str, dict[str, Any]]:
+        return totals_by_role(self.list_usage(conversation_id))
+
+    def get_state(self, conversation_id: str, key: str) -> Any | None:
+        with self._lock:
+            raw = self._conv(conversation_id).state.get(key)
+        return None if raw is None else json.loads(raw)
+
+    def set_state(self, conversation_id: str, key: str, value: Any) -> None:
+        if not isinstance(key, str) or not key:
+            raise ConfigError(f"state key must be a non-empty string, got {key!r}")
+        raw = dump_json(value, f"state {key!r}")
+        with self._lock:
+            self._conv(conversation_id).state[key] = raw
+
+    def close(self) -> None:
+        """Nothing to release; the data goes with the object."""

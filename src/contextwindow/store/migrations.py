@@ -1,0 +1,109 @@
+"""Schema migrations shared by the SQLite and PostgreSQL stores.
+
+Ordered and named; each applied one is a row of ``schema_migrations``. A store opens by
+applying every missing migration in order, inside one transaction, so a database written by
+an older version upgrades in place. Migrations only add: never drop or rewrite a user's data.
+
+The SQL is the common subset of SQLite and PostgreSQL (TEXT, BIGINT, DOUBLE PRECISION; JSON
+kept as TEXT), so one list serves both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    name: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        "0001_conversations_messages_checkpoints",
+        (
+            """CREATE TABLE conversations (
+                id TEXT PRIMARY KEY,
+                title TEXT,
+                parent_id TEXT REFERENCES conversations(id),
+                metadata TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                message_count BIGINT NOT NULL DEFAULT 0,
+                checkpoint_count BIGINT NOT NULL DEFAULT 0
+            )""",
+            "CREATE INDEX conversations_created ON conversations (created_at)",
+            """CREATE TABLE blobs (
+                hash TEXT PRIMARY KEY,
+                body TEXT NOT NULL
+            )""",
+            """CREATE TABLE messages (
+                id TEXT PRIMARY KEY,
+                conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                seq BIGINT NOT NULL,
+                hash TEXT NOT NULL REFERENCES blobs(hash),
+                created_at DOUBLE PRECISION NOT NULL,
+                UNIQUE (conversation_id, seq)
+            )""",
+            """CREATE TABLE checkpoints (
+                id TEXT PRIMARY KEY,
+                conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                seq BIGINT NOT NULL,
+                upto_seq BIGINT NOT NULL,
+                summary_hash TEXT NOT NULL REFERENCES blobs(hash),
+                created_at DOUBLE PRECISION NOT NULL,
+                meta TEXT NOT NULL,
+                UNIQUE (conversation_id, seq)
+            )""",
+        ),
+    ),
+    Migration(
+        "0002_offloads",
+        (
+            """CREATE TABLE offloads (
+                ref TEXT PRIMARY KEY,
+                content TEXT NOT NULL,
+                meta TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL
+            )""",
+        ),
+    ),
+    Migration(
+        "0003_usage",
+        (
+            """CREATE TABLE usage (
+                id TEXT PRIMARY KEY,
+                conversation_id TEXT REFERENCES conversations(id),
+                recorded_at DOUBLE PRECISION NOT NULL,
+                model TEXT,
+                role TEXT NOT NULL,
+                input_tokens BIGINT NOT NULL,
+                output_tokens BIGINT NOT NULL,
+                cache_read_tokens BIGINT NOT NULL,
+                cache_write_tokens BIGINT NOT NULL,
+                reasoning_tokens BIGINT NOT NULL,
+                cost_usd DOUBLE PRECISION,
+                latency_s DOUBLE PRECISION,
+                extra TEXT NOT NULL
+            )""",
+            "CREATE INDEX usage_conversation ON usage (conversation_id, recorded_at)",
+        ),
+    ),
+    Migration(
+        "0004_conversation_state",
+        (
+            """CREATE TABLE conversation_state (
+                conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                key TEXT NOT NULL,
+                value TEXT NOT NULL,
+                updated_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (conversation_id, key)
+            )""",
+        ),
+    ),
+)
+
+CREATE_MIGRATIONS_TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (
+    name TEXT PRIMARY KEY,
+    applied_at DOUBLE PRECISION NOT NULL
+)"""
