@@ -1,0 +1,211 @@
+"""A client for Anthropic's Messages API (and servers that speak it).
+
+POST ``{base_url}/v1/messages`` with ``x-api-key`` and ``anthropic-version`` headers; the system
+prompt goes apart. Usage: Anthropic's ``input_tokens`` excludes cached tokens, so
+:attr:`Usage.input_tokens` is ``input_tokens + cache_creation_input_tokens +
+cache_read_input_tokens`` (the whole prompt), with the cache parts also kept apart.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import httpx
+
+from ..errors import ConfigError, PayloadError
+from ..messages import ImagePart, Message, Part, ReasoningPart, TextPart, ToolCallPart, ToolResultPart, dump_arguments
+from ..tools import ToolSpec
+from ..usage import Usage
+from .base import Completion
+from .httpclient import HTTPChatModel
+from .retry import RetryPolicy
+
+ANTHROPIC_VERSION = "2023-06-01"
+
+
+class AnthropicModel(HTTPChatModel):
+    """An Anthropic chat model over HTTP. ``api_key`` defaults to ``$ANTHROPIC_API_KEY``; it is
+    required for api.anthropic.com."""
+
+    provider = "anthropic"
+
+    def __init__(
+        self,
+        model: str,
+        base_url: str = "https://api.anthropic.com",
+        api_key: str | None = None,
+        timeout: float = 60.0,
+        retry: RetryPolicy | None = None,
+        transport: httpx.BaseTransport | None = None,
+        *,
+        async_transport: httpx.AsyncBaseTransport | None = None,
+        window: int | None = None,
+        headers: Mapping[str, str] | None = None,
+        version: str = ANTHROPIC_VERSION,
+        extra_body: Mapping[str, Any] | None = None,
+    ) -> None:
+        key = api_key if api_key is not None else os.environ.get("ANTHROPIC_API_KEY") or None
+        if key is None and "api.anthropic.com" in base_url:
+            raise ConfigError("AnthropicModel: no API key; pass api_key=... or set ANTHROPIC_API_KEY")
+        super().__init__(
+            model,
+            base_url=base_url,
+            api_key=key,
+            timeout=timeout,
+            retry=retry,
+            transport=transport,
+            async_transport=async_transport,
+            window=window,
+            headers=headers,
+        )
+        self.version = version
+        self.extra_body = dict(extra_body or {})
+
+    def _url(self) -> str:
+        base = self.base_url
+        return f"{base}/messages" if base.endswith("/v1") else f"{base}/v1/messages"
+
+    def _headers(self) -> dict[str, str]:
+        h = {"anthropic-version": self.version}
+        if self.api_key:
+            h["x-api-key"] = self.api_key
+        return h
+
+    def _payload(
+        self, messages: Sequence[Message], system: str | None, max_tokens: int, tools: Sequence[ToolSpec] | None
+    ) -> dict[str, Any]:
+        payload = _to_payload(messages, system=system, tools=tools, model=self.name)
+        payload["max_tokens"] = max_tokens
+        payload.update(self.extra_body)
+        return payload
+
+    def _parse(self, data: dict[str, Any]) -> Completion:
+        return parse_response(data)
+
+
+# --- payload (minimal; formats/anthropic owns the full converter) ------------------------------
+
+
+def _image(part: ImagePart) -> dict[str, Any]:
+    if part.source == "base64":
+        source: dict[str, Any] = {"type": "base64", "media_type": part.media_type or "image/png", "data": part.data}
+    elif part.source == "url":
+        source = {"type": "url", "url": part.data}
+    else:
+        source = {"type": "file", "file_id": part.data}
+    return {"type": "image", "source": source}
+
+
+def _blocks(m: Message) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for p in m.parts:
+        if isinstance(p, TextPart):
+            if p.text:
+                out.append({"type": "text", "text": p.text})
+        elif isinstance(p, ImagePart):
+            out.append(_image(p))
+        elif isinstance(p, ReasoningPart):
+            if m.role != "assistant" or p.provider not in (None, "anthropic"):
+                continue
+            if p.encrypted is not None:
+                out.append({"type": "redacted_thinking", "data": p.encrypted})
+            elif p.signature is not None:
+                out.append({"type": "thinking", "thinking": p.text, "signature": p.signature})
+        elif isinstance(p, ToolCallPart):
+            args = p.parsed_arguments()
+            out.append({"type": "tool_use", "id": p.id, "name": p.name, "input": args if isinstance(args, dict) else {"input": args}})
+        elif isinstance(p, ToolResultPart):
+            content = [{"type": "text", "text": c.text} if isinstance(c, TextPart) else _image(c) for c in p.content]
+            block: dict[str, Any] = {"type": "tool_result", "tool_use_id": p.call_id, "content": content}
+            if p.is_error:
+                block["is_error"] = True
+            out.append(block)
+    # tool results come first in a user message
+    out.sort(key=lambda b: b["type"] != "tool_result")
+    return out
+
+
+def _to_payload(
+    messages: Sequence[Message], *, system: str | None, tools: Sequence[ToolSpec] | None, model: str
+) -> dict[str, Any]:
+    system_texts = [system] if system else []
+    turns: list[dict[str, Any]] = []
+    for m in messages:
+        if m.role == "system":
+            system_texts.append(m.text)
+            continue
+        role = "assistant" if m.role == "assistant" else "user"
+        blocks = _blocks(m)
+        if not blocks:
+            continue
+        if turns and turns[-1]["role"] == role:  # merge neighbours: the API wants alternation
+            turns[-1]["content"].extend(blocks)
+            turns[-1]["content"].sort(key=lambda b: b["type"] != "tool_result")
+        else:
+            turns.append({"role": role, "content": blocks})
+    payload: dict[str, Any] = {"model": model, "messages": turns}
+    if system_texts:
+        payload["system"] = "\n\n".join(system_texts)
+    if tools:
+        payload["tools"] = [{"name": t.name, "description": t.description, "input_schema": dict(t.parameters)} for t in tools]
+    return payload
+
+
+# --- response ----------------------------------------------------------------------------------
+
+
+def _int(v: Any) -> int:
+    return v if isinstance(v, int) and not isinstance(v, bool) else 0
+
+
+def parse_usage(usage: Any, model: str | None = None) -> Usage:
+    """Anthropic usage → :class:`Usage`; ``input_tokens`` becomes the whole prompt."""
+    if not isinstance(usage, dict):
+        return Usage(model=model, extra={"usage_missing": True})
+    fresh = _int(usage.get("input_tokens"))
+    write = _int(usage.get("cache_creation_input_tokens"))
+    read = _int(usage.get("cache_read_input_tokens"))
+    return Usage(
+        input_tokens=fresh + write + read,
+        output_tokens=_int(usage.get("output_tokens")),
+        cache_read_tokens=read,
+        cache_write_tokens=write,
+        model=model,
+    )
+
+
+def parse_response(data: Mapping[str, Any]) -> Completion:
+    """A Messages API response → :class:`Completion`."""
+    content = data.get("content")
+    if not isinstance(content, list):
+        raise PayloadError("no content list in the response", field="content")
+    parts: list[Part] = []
+    unknown: list[Any] = []
+    for i, block in enumerate(content):
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind == "text":
+            parts.append(TextPart(str(block.get("text", ""))))
+        elif kind == "thinking":
+            parts.append(ReasoningPart(text=str(block.get("thinking", "")), signature=block.get("signature"), provider="anthropic"))
+        elif kind == "redacted_thinking":
+            parts.append(ReasoningPart(encrypted=str(block.get("data", "")), provider="anthropic"))
+        elif kind == "tool_use":
+            if not isinstance(block.get("name"), str):
+                raise PayloadError(f"tool_use block {i} has no name", field="content")
+            parts.append(ToolCallPart(id=str(block.get("id", f"toolu_{i}")), name=block["name"], arguments=dump_arguments(block.get("input", {}))))
+        else:  # a block type we do not model (server tools, ...): kept opaque on the message
+            unknown.append(block)
+    extra = {"anthropic": {"unknown_blocks": unknown}} if unknown else {}
+    message = Message(role="assistant", parts=tuple(parts), extra=extra)
+    text = "\n".join(p.text for p in parts if isinstance(p, TextPart))
+    model = data.get("model") if isinstance(data.get("model"), str) else None
+    stop = data.get("stop_reason")
+    return Completion(
+        text=text,
+        usage=parse_usage(data.get("usage"), model),
+        raw=dict(data),
+        finish_reason=stop if isinstance(stop, str) else None,
+        message=message,
+    )

@@ -1,0 +1,201 @@
+"""What the HTTP model clients share: one POST with retries, errors turned into typed errors.
+
+A subclass says where to POST (:meth:`HTTPChatModel._url`), with which headers, how to build
+the payload from messages and how to read a response into a :class:`Completion`. Everything
+else (timeouts, retries with Retry-After, overflow classification, garbage responses, latency)
+lives here once. Tests hand in a real local server (:mod:`.localserver`) or an httpx transport.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import httpx
+
+from ..errors import ConfigError, InputError
+from ..messages import Message
+from ..tools import ToolSpec
+from .base import Completion
+from .overflow import ErrorInfo, HTTPProviderError, describe_error, error_from_info, with_retry_after
+from .retry import RetryPolicy, parse_retry_after
+
+MAX_ERROR_BODY = 65_536  # characters of an error body kept on the raised error
+
+
+class HTTPChatModel:
+    """Base of the HTTP clients. Not used directly."""
+
+    provider: str = "provider"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str,
+        api_key: str | None,
+        timeout: float,
+        retry: RetryPolicy | None,
+        transport: httpx.BaseTransport | None,
+        async_transport: httpx.AsyncBaseTransport | None,
+        window: int | None,
+        headers: Mapping[str, str] | None,
+    ) -> None:
+        if not model:
+            raise ConfigError(f"{type(self).__name__}: model name is empty")
+        if timeout <= 0:
+            raise ConfigError(f"{type(self).__name__}: timeout must be > 0 seconds, got {timeout}")
+        if not base_url.startswith(("http://", "https://")):
+            raise ConfigError(f"{type(self).__name__}: base_url must start with http:// or https://, got {base_url!r}")
+        self.name = model
+        self.window = window
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key
+        self.timeout = timeout
+        self.retry = retry if retry is not None else RetryPolicy()
+        self.extra_headers = dict(headers or {})
+        self._transport = transport
+        self._async_transport = async_transport
+        self._client: httpx.Client | None = None
+
+    # --- to be provided by a subclass -----------------------------------------------------
+    def _url(self) -> str:
+        raise NotImplementedError
+
+    def _headers(self) -> dict[str, str]:
+        raise NotImplementedError
+
+    def _payload(
+        self, messages: Sequence[Message], system: str | None, max_tokens: int, tools: Sequence[ToolSpec] | None
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _parse(self, data: dict[str, Any]) -> Completion:
+        raise NotImplementedError
+
+    # --- the calls --------------------------------------------------------------------------
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        system: str | None = None,
+        max_tokens: int = 1024,
+        tools: Sequence[ToolSpec] | None = None,
+    ) -> Completion:
+        """One model call, retried per :attr:`retry`. Raises the typed errors of :mod:`.overflow`."""
+        body = self._body(messages, system, max_tokens, tools)
+        return self.retry.run(lambda: self._attempt(body))
+
+    async def acomplete(
+        self,
+        messages: Sequence[Message],
+        *,
+        system: str | None = None,
+        max_tokens: int = 1024,
+        tools: Sequence[ToolSpec] | None = None,
+    ) -> Completion:
+        """:meth:`complete` for async code (a fresh ``httpx.AsyncClient`` per call, so it works
+        from any event loop)."""
+        body = self._body(messages, system, max_tokens, tools)
+        async with httpx.AsyncClient(transport=self._async_transport, timeout=self.timeout) as client:
+
+            async def attempt() -> Completion:
+                started = time.monotonic()
+                try:
+                    resp = await client.post(self._url(), content=body, headers=self._all_headers())
+                except httpx.TimeoutException as exc:
+                    raise self._timeout_error(exc) from exc
+                except httpx.TransportError as exc:
+                    raise self._connection_error(exc) from exc
+                return self._handle(resp, time.monotonic() - started)
+
+            return await self.retry.arun(attempt)
+
+    def close(self) -> None:
+        """Close the pooled sync connection (also done by ``with model: ...``)."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def __enter__(self) -> HTTPChatModel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, base_url={self.base_url!r})"
+
+    # --- internals ----------------------------------------------------------------------------
+    def _body(
+        self, messages: Sequence[Message], system: str | None, max_tokens: int, tools: Sequence[ToolSpec] | None
+    ) -> bytes:
+        if max_tokens < 1:
+            raise ConfigError(f"max_tokens must be at least 1, got {max_tokens}")
+        payload = self._payload(messages, system, max_tokens, tools)
+        return json.dumps(payload, ensure_ascii=False).encode("utf-8")
+
+    def _all_headers(self) -> dict[str, str]:
+        return {"content-type": "application/json", "accept": "application/json", **self._headers(), **self.extra_headers}
+
+    def _attempt(self, body: bytes) -> Completion:
+        if self._client is None:
+            self._client = httpx.Client(transport=self._transport, timeout=self.timeout)
+        started = time.monotonic()
+        try:
+            resp = self._client.post(self._url(), content=body, headers=self._all_headers())
+        except httpx.TimeoutException as exc:
+            raise self._timeout_error(exc) from exc
+        except httpx.TransportError as exc:
+            raise self._connection_error(exc) from exc
+        return self._handle(resp, time.monotonic() - started)
+
+    def _timeout_error(self, exc: Exception) -> HTTPProviderError:
+        what = type(exc).__name__
+        info = ErrorInfo(kind="timeout", message=f"{what} after {self.timeout:g}s calling {self._url()}", provider=self.provider)
+        return error_from_info(info, model=self.name)
+
+    def _connection_error(self, exc: Exception) -> HTTPProviderError:
+        info = ErrorInfo(kind="connection", message=f"{type(exc).__name__} calling {self._url()}: {exc}", provider=self.provider)
+        return error_from_info(info, model=self.name)
+
+    def _garbage(self, resp: httpx.Response, what: str) -> HTTPProviderError:
+        snippet = resp.text[:200].replace("\n", " ")
+        info = ErrorInfo(
+            kind="other",
+            status=resp.status_code,
+            message=f"{what} from {self._url()} (first 200 characters: {snippet!r})",
+            provider=self.provider,
+        )
+        return error_from_info(info, model=self.name, body=resp.text[:MAX_ERROR_BODY])
+
+    def _handle(self, resp: httpx.Response, latency: float) -> Completion:
+        text = resp.text
+        if not resp.is_success:
+            info = describe_error(resp.status_code, text, self.provider)
+            info = with_retry_after(info, parse_retry_after(resp.headers))
+            if info.provider is None:
+                info = replace(info, provider=self.provider)
+            raise error_from_info(info, model=self.name, body=text[:MAX_ERROR_BODY])
+        if not text.strip():
+            raise self._garbage(resp, "empty response body")
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise self._garbage(resp, "response is not JSON") from None
+        if not isinstance(data, dict):
+            raise self._garbage(resp, f"response is a JSON {type(data).__name__}, not an object")
+        if "error" in data and not any(k in data for k in ("choices", "content")):
+            info = describe_error(resp.status_code, data, self.provider)
+            if info.kind == "other":
+                info = replace(info, kind="server")
+            raise error_from_info(replace(info, provider=info.provider or self.provider), model=self.name, body=text[:MAX_ERROR_BODY])
+        try:
+            completion = self._parse(data)
+        except (InputError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise self._garbage(resp, f"unexpected response shape ({exc})") from exc
+        usage = replace(completion.usage, latency_s=latency, model=completion.usage.model or self.name)
+        return replace(completion, usage=usage)

@@ -1,0 +1,222 @@
+"""A client for any OpenAI-compatible chat completions endpoint.
+
+POST ``{base_url}/chat/completions``. Works with OpenAI itself, vLLM, llama.cpp's
+``llama-server``, Ollama (``http://localhost:11434/v1``), a LiteLLM proxy, OpenRouter, Groq,
+DeepSeek and the like: only the base URL, the key and the model name change::
+
+    model = OpenAICompatibleModel("qwen2.5-7b-instruct", base_url="http://localhost:8000/v1")
+    model.complete([user("Summarize ...")], max_tokens=512).text
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import urlparse
+
+import httpx
+
+from ..errors import ConfigError, PayloadError
+from ..messages import ImagePart, Message, Part, ReasoningPart, TextPart, ToolCallPart, dump_arguments
+from ..tools import ToolSpec
+from ..usage import Usage
+from .base import Completion
+from .httpclient import HTTPChatModel
+from .retry import RetryPolicy
+
+
+class OpenAICompatibleModel(HTTPChatModel):
+    """An OpenAI-compatible chat model over HTTP.
+
+    ``api_key`` defaults to ``$OPENAI_API_KEY``; without one no Authorization header is sent
+    (local servers need none), except that OpenAI's own URL requires a key.
+    ``max_tokens_field`` is the payload field for the output cap: by default
+    ``max_completion_tokens`` for api.openai.com (its reasoning models reject ``max_tokens``)
+    and ``max_tokens`` elsewhere (what local servers and proxies read)."""
+
+    provider = "openai"
+
+    def __init__(
+        self,
+        model: str,
+        base_url: str = "https://api.openai.com/v1",
+        api_key: str | None = None,
+        timeout: float = 60.0,
+        retry: RetryPolicy | None = None,
+        transport: httpx.BaseTransport | None = None,
+        *,
+        async_transport: httpx.AsyncBaseTransport | None = None,
+        window: int | None = None,
+        headers: Mapping[str, str] | None = None,
+        max_tokens_field: str | None = None,
+        extra_body: Mapping[str, Any] | None = None,
+    ) -> None:
+        key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY") or None
+        host = urlparse(base_url).hostname or ""
+        if key is None and host == "api.openai.com":
+            raise ConfigError(
+                "OpenAICompatibleModel: no API key for api.openai.com; pass api_key=... or set OPENAI_API_KEY "
+                "(or point base_url at a local server)"
+            )
+        super().__init__(
+            model,
+            base_url=base_url,
+            api_key=key,
+            timeout=timeout,
+            retry=retry,
+            transport=transport,
+            async_transport=async_transport,
+            window=window,
+            headers=headers,
+        )
+        self.max_tokens_field = max_tokens_field or ("max_completion_tokens" if host == "api.openai.com" else "max_tokens")
+        self.extra_body = dict(extra_body or {})
+
+    def _url(self) -> str:
+        return f"{self.base_url}/chat/completions"
+
+    def _headers(self) -> dict[str, str]:
+        return {"authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+
+    def _payload(
+        self, messages: Sequence[Message], system: str | None, max_tokens: int, tools: Sequence[ToolSpec] | None
+    ) -> dict[str, Any]:
+        payload = _to_payload(messages, system=system, tools=tools, model=self.name)
+        payload[self.max_tokens_field] = max_tokens
+        payload.update(self.extra_body)
+        return payload
+
+    def _parse(self, data: dict[str, Any]) -> Completion:
+        return parse_response(data)
+
+
+# --- payload (a minimal converter until formats.openai_chat takes over) ----------------------
+
+
+def _image(part: ImagePart) -> dict[str, Any]:
+    if part.source == "base64":
+        url = f"data:{part.media_type or 'image/png'};base64,{part.data}"
+    elif part.source == "url":
+        url = part.data
+    else:
+        raise PayloadError("OpenAI chat cannot send an image by provider file id; send base64 or a URL", field="image")
+    image_url: dict[str, Any] = {"url": url}
+    if part.detail:
+        image_url["detail"] = part.detail
+    return {"type": "image_url", "image_url": image_url}
+
+
+def _content(parts: Sequence[Part]) -> str | list[dict[str, Any]]:
+    if all(isinstance(p, TextPart) for p in parts):
+        return "\n".join(p.text for p in parts if isinstance(p, TextPart))
+    out: list[dict[str, Any]] = []
+    for p in parts:
+        if isinstance(p, TextPart):
+            out.append({"type": "text", "text": p.text})
+        elif isinstance(p, ImagePart):
+            out.append(_image(p))
+    return out
+
+
+def _to_payload(
+    messages: Sequence[Message], *, system: str | None, tools: Sequence[ToolSpec] | None, model: str
+) -> dict[str, Any]:
+    out: list[dict[str, Any]] = []
+    if system:
+        out.append({"role": "system", "content": system})
+    for m in messages:
+        if m.role in ("system", "user"):
+            out.append({"role": m.role, "content": _content([p for p in m.parts if isinstance(p, (TextPart, ImagePart))])})
+        elif m.role == "assistant":
+            text = "\n".join(p.text for p in m.parts if isinstance(p, TextPart))
+            msg: dict[str, Any] = {"role": "assistant", "content": text or None}
+            calls = [
+                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments or "{}"}}
+                for c in m.tool_calls
+            ]
+            if calls:
+                msg["tool_calls"] = calls
+            out.append(msg)
+        else:  # tool: one OpenAI tool message per result; images and loose text follow as a user message
+            loose: list[Part] = []
+            for p in m.parts:
+                if isinstance(p, ToolCallPart | ReasoningPart):
+                    continue
+                if isinstance(p, TextPart | ImagePart):
+                    loose.append(p)
+                    continue
+                out.append({"role": "tool", "tool_call_id": p.call_id, "content": p.text})
+                loose.extend(c for c in p.content if isinstance(c, ImagePart))
+            if loose:
+                out.append({"role": "user", "content": _content(loose)})
+    payload: dict[str, Any] = {"model": model, "messages": out}
+    if tools:
+        payload["tools"] = [
+            {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": dict(t.parameters)}}
+            for t in tools
+        ]
+    return payload
+
+
+# --- response ----------------------------------------------------------------------------------
+
+
+def _int(v: Any) -> int:
+    return v if isinstance(v, int) and not isinstance(v, bool) else 0
+
+
+def parse_usage(usage: Any, model: str | None = None) -> Usage:
+    """OpenAI usage → :class:`Usage` (``prompt_tokens`` already includes the cached part)."""
+    if not isinstance(usage, dict):
+        return Usage(model=model, extra={"usage_missing": True})
+    prompt_details = usage.get("prompt_tokens_details") or {}
+    completion_details = usage.get("completion_tokens_details") or {}
+    return Usage(
+        input_tokens=_int(usage.get("prompt_tokens")),
+        output_tokens=_int(usage.get("completion_tokens")),
+        cache_read_tokens=_int(prompt_details.get("cached_tokens")) if isinstance(prompt_details, dict) else 0,
+        reasoning_tokens=_int(completion_details.get("reasoning_tokens")) if isinstance(completion_details, dict) else 0,
+        model=model,
+    )
+
+
+def parse_response(data: Mapping[str, Any]) -> Completion:
+    """A chat completions response → :class:`Completion` (``choices[0]``)."""
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise PayloadError("no choices in the response", field="choices")
+    choice = choices[0]
+    msg = choice.get("message")
+    if not isinstance(msg, dict):
+        raise PayloadError("choices[0] has no message object", field="choices[0].message")
+    parts: list[Part] = []
+    reasoning = msg.get("reasoning_content") or msg.get("reasoning")  # vLLM / llama.cpp / DeepSeek / OpenRouter
+    if isinstance(reasoning, str) and reasoning:
+        parts.append(ReasoningPart(text=reasoning, provider="openai"))
+    content = msg.get("content")
+    if isinstance(content, str):
+        if content:
+            parts.append(TextPart(content))
+    elif isinstance(content, list):
+        parts.extend(TextPart(c["text"]) for c in content if isinstance(c, dict) and isinstance(c.get("text"), str))
+    elif content is not None:
+        raise PayloadError(f"message content is a {type(content).__name__}", field="choices[0].message.content")
+    for i, call in enumerate(msg.get("tool_calls") or []):
+        fn = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+            raise PayloadError(f"tool call {i} has no function name", field="choices[0].message.tool_calls")
+        args = fn.get("arguments")
+        arguments = args if isinstance(args, str) else dump_arguments(args if args is not None else {})
+        parts.append(ToolCallPart(id=str(call.get("id") or f"call_{i}"), name=fn["name"], arguments=arguments))
+    message = Message(role="assistant", parts=tuple(parts))
+    text = "\n".join(p.text for p in parts if isinstance(p, TextPart))
+    model = data.get("model") if isinstance(data.get("model"), str) else None
+    finish = choice.get("finish_reason")
+    return Completion(
+        text=text,
+        usage=parse_usage(data.get("usage"), model),
+        raw=dict(data),
+        finish_reason=finish if isinstance(finish, str) else None,
+        message=message,
+    )
