@@ -1,0 +1,405 @@
+"""Claude Code session logs (``~/.claude/projects/<project>/<session>.jsonl``) → an ImportedSession.
+
+How the log maps onto the message model:
+
+- Records form a tree through ``uuid``/``parentUuid``. The conversation is the chain from the last
+  main-line message back to the root (a ``compact_boundary`` continues through ``logicalParentUuid``).
+  Parallel tool calls hang off that chain as siblings, so records that share a chain assistant's
+  ``message.id`` and the results of its calls are taken too. What is left over are abandoned branches
+  (edits, retries): dropped, counted in ``meta["abandoned_records"]``.
+- Sidechains (``isSidechain``: subagent turns written inline by older versions) are not part of the
+  main conversation; they are counted in ``meta["sidechain_records"]``/``meta["sidechain_responses"]``.
+- One API response is written as several assistant records (one content block each) sharing
+  ``message.id``: they become ONE assistant message and ONE :class:`CallRecord`, whose usage is counted
+  once (input, cache read and cache write are the same on every record; output grows while streaming,
+  the largest is kept).
+- Tool results (``tool_result`` blocks in user records) become ``tool`` messages; thinking blocks keep
+  their signatures byte-exact (``ReasoningPart(provider="anthropic")``); images become ImageParts.
+- A ``compact_boundary`` system record followed by an ``isCompactSummary`` user record becomes an
+  :class:`ImportedCheckpoint`: the summary is a user message with ``meta={"cw": "fold_summary"}``.
+- ``summary``, ``progress``, ``file-history-snapshot``, ``queue-operation`` and other ``system``
+  records carry no conversation; they are counted in ``meta["record_types"]``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..messages import (
+    ImagePart,
+    Message,
+    Part,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    dump_arguments,
+)
+from .transcript import (
+    CallRecord,
+    ImportedCheckpoint,
+    ImportedSession,
+    RawInput,
+    Skipped,
+    as_int,
+    finish_session,
+    iter_records,
+)
+
+FORMAT = "claude-code"
+_NON_MESSAGE_TYPES = frozenset({"summary", "progress", "file-history-snapshot", "queue-operation", "system"})
+_SYNTHETIC_MODEL = "<synthetic>"
+
+
+@dataclass(slots=True)
+class _Rec:
+    pos: int
+    line: int | None
+    obj: dict[str, Any]
+
+    @property
+    def type(self) -> str:
+        return str(self.obj.get("type"))
+
+    @property
+    def msg(self) -> dict[str, Any]:
+        m = self.obj.get("message")
+        return m if isinstance(m, dict) else {}
+
+
+@dataclass(slots=True)
+class _Reply:
+    """One assistant response being assembled from its records."""
+
+    parts: list[Part] = field(default_factory=list)
+    seen_calls: set[str] = field(default_factory=set)
+    seen_signatures: set[str] = field(default_factory=set)
+    usage: dict[str, Any] | None = None
+    output_tokens: int | None = None
+    model: str | None = None
+    response_id: str | None = None
+    stop_reason: str | None = None
+
+
+# --- content blocks ----------------------------------------------------------------------
+
+
+def _image(block: dict[str, Any]) -> ImagePart | None:
+    src = block.get("source")
+    if not isinstance(src, dict):
+        return None
+    kind = src.get("type")
+    if kind == "base64" and isinstance(src.get("data"), str):
+        return ImagePart(source="base64", data=src["data"], media_type=src.get("media_type"))
+    if kind == "url" and isinstance(src.get("url"), str):
+        return ImagePart(source="url", data=src["url"], media_type=src.get("media_type"))
+    if kind == "file" and isinstance(src.get("file_id"), str):
+        return ImagePart(source="file", data=src["file_id"], media_type=src.get("media_type"))
+    return None
+
+
+def _other_block(block: Any) -> TextPart:
+    """A block this importer has no part for: kept as text so nothing is lost."""
+    kind = block.get("type") if isinstance(block, dict) else type(block).__name__
+    return TextPart(text=json.dumps(block, ensure_ascii=False), extra={"claude_code": {"block_type": kind}})
+
+
+def _plain_parts(content: Any) -> list[TextPart | ImagePart]:
+    if isinstance(content, str):
+        return [TextPart(content)]
+    out: list[TextPart | ImagePart] = []
+    if isinstance(content, list):
+        for b in content:
+            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str):
+                out.append(TextPart(b["text"]))
+            elif isinstance(b, dict) and b.get("type") == "image" and (img := _image(b)) is not None:
+                out.append(img)
+            else:
+                out.append(_other_block(b))
+    elif content is not None:
+        out.append(_other_block(content))
+    return out
+
+
+def _add_assistant_blocks(reply: _Reply, content: Any) -> None:
+    if isinstance(content, str):
+        if content:
+            reply.parts.append(TextPart(content))
+        return
+    if not isinstance(content, list):
+        return
+    for b in content:
+        t = b.get("type") if isinstance(b, dict) else None
+        if t == "text":
+            reply.parts.append(TextPart(str(b.get("text", ""))))
+        elif t == "thinking":
+            sig = b.get("signature")
+            if isinstance(sig, str) and sig:
+                if sig in reply.seen_signatures:
+                    continue
+                reply.seen_signatures.add(sig)
+            reply.parts.append(
+                ReasoningPart(text=str(b.get("thinking", "")), signature=sig if isinstance(sig, str) else None, provider="anthropic")
+            )
+        elif t == "redacted_thinking":
+            reply.parts.append(
+                ReasoningPart(encrypted=str(b.get("data", "")), provider="anthropic", extra={"anthropic": {"type": "redacted_thinking"}})
+            )
+        elif t == "tool_use":
+            cid = str(b.get("id", ""))
+            if cid in reply.seen_calls:
+                continue
+            reply.seen_calls.add(cid)
+            reply.parts.append(ToolCallPart(id=cid, name=str(b.get("name", "")), arguments=dump_arguments(b.get("input", {}))))
+        else:
+            reply.parts.append(_other_block(b))
+
+
+def _user_message(rec: _Rec, names: dict[str, str]) -> Message:
+    content = rec.msg.get("content")
+    meta: dict[str, Any] = {}
+    if rec.obj.get("isMeta"):
+        meta["is_meta"] = True
+    if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
+        parts: list[Part] = []
+        rest: list[Any] = []
+        for b in content:
+            if isinstance(b, dict) and b.get("type") == "tool_result":
+                cid = str(b.get("tool_use_id", ""))
+                parts.append(
+                    ToolResultPart(
+                        call_id=cid,
+                        content=tuple(_plain_parts(b.get("content", ""))),
+                        is_error=bool(b.get("is_error", False)),
+                        name=names.get(cid),
+                    )
+                )
+            else:
+                rest.append(b)
+        parts.extend(_plain_parts(rest) if rest else [])
+        return Message(role="tool", parts=tuple(parts), meta=meta)
+    return Message(role="user", parts=tuple(_plain_parts(content)), meta=meta)
+
+
+# --- the chain ---------------------------------------------------------------------------
+
+
+def _main_chain(msgs: list[_Rec], by_uuid: dict[str, _Rec]) -> set[int] | None:
+    """Positions of the records on the chain from the last main-line message to its root."""
+    main = [r for r in msgs if not r.obj.get("isSidechain")]
+    if not main:
+        return None
+    if not any("uuid" in r.obj for r in main):
+        return None  # no tree at all: take the file order
+    cur: _Rec | None = next((r for r in reversed(main) if "uuid" in r.obj), None)
+    chain: set[int] = set()
+    while cur is not None and cur.pos not in chain:
+        chain.add(cur.pos)
+        parent = cur.obj.get("parentUuid") or cur.obj.get("logicalParentUuid")
+        cur = by_uuid.get(parent) if isinstance(parent, str) else None
+    return chain
+
+
+def _call_ids(rec: _Rec) -> list[str]:
+    c = rec.msg.get("content")
+    if not isinstance(c, list):
+        return []
+    return [str(b.get("id")) for b in c if isinstance(b, dict) and b.get("type") == "tool_use"]
+
+
+def _result_ids(rec: _Rec) -> list[str]:
+    c = rec.msg.get("content")
+    if not isinstance(c, list):
+        return []
+    return [str(b.get("tool_use_id")) for b in c if isinstance(b, dict) and b.get("type") == "tool_result"]
+
+
+def _select(msgs: list[_Rec], chain: set[int] | None) -> list[_Rec]:
+    """The main conversation's records in file order: the chain, its split-response siblings and the
+    results of its calls."""
+    main = [r for r in msgs if not r.obj.get("isSidechain")]
+    if chain is None:
+        return main
+    on = [r for r in main if r.pos in chain]
+    ids = {r.msg.get("id") for r in on if r.type == "assistant" and r.msg.get("id")}
+    chosen = {r.pos for r in on}
+    for r in main:
+        if r.type == "assistant" and r.msg.get("id") in ids:
+            chosen.add(r.pos)
+    calls = {cid for r in main if r.pos in chosen and r.type == "assistant" for cid in _call_ids(r)}
+    for r in main:
+        if r.type == "user" and r.pos not in chosen and (rids := _result_ids(r)) and all(x in calls for x in rids):
+            chosen.add(r.pos)
+    return [r for r in main if r.pos in chosen]
+
+
+# --- import ------------------------------------------------------------------------------
+
+
+def import_raw(raw: RawInput) -> list[ImportedSession]:
+    skipped = list(raw.skipped)
+    type_counts: Counter[str] = Counter()
+    msgs: list[_Rec] = []
+    boundaries: dict[str, _Rec] = {}
+    by_uuid: dict[str, _Rec] = {}
+    titles: list[str] = []
+    info: dict[str, Any] = {}
+    for pos, (line, obj) in enumerate(iter_records(raw)):
+        if not isinstance(obj, dict):
+            skipped.append(Skipped(line, f"not a JSON object (got {type(obj).__name__})"))
+            continue
+        rec = _Rec(pos, line, obj)
+        t = obj.get("type")
+        if isinstance(obj.get("uuid"), str):
+            by_uuid[obj["uuid"]] = rec
+        for key in ("sessionId", "cwd", "gitBranch", "version"):
+            if obj.get(key) and key not in info:
+                info[key] = obj[key]
+        if t in ("user", "assistant"):
+            if not isinstance(obj.get("message"), dict) or "content" not in obj["message"]:
+                skipped.append(Skipped(line, f"{t} record without a message.content"))
+                continue
+            msgs.append(rec)
+        elif t == "system" and obj.get("subtype") == "compact_boundary":
+            type_counts["system:compact_boundary"] += 1
+            boundaries[str(obj.get("uuid"))] = rec
+            msgs.append(rec)
+        elif t in _NON_MESSAGE_TYPES:
+            type_counts[str(t) if t != "system" else f"system:{obj.get('subtype')}"] += 1
+            if t == "summary" and isinstance(obj.get("summary"), str):
+                titles.append(obj["summary"])
+        else:
+            skipped.append(Skipped(line, f"unknown Claude Code record type {t!r}"))
+    if not any(r.type in ("user", "assistant") for r in msgs):
+        return []
+    subagent_file = all(r.obj.get("isSidechain") for r in msgs if r.type in ("user", "assistant"))
+    if subagent_file:
+        # A subagent's own log (``<session>/subagents/agent-*.jsonl``): its sidechain is the conversation.
+        for r in msgs:
+            r.obj = {**r.obj, "isSidechain": False}
+
+    chain = _main_chain([r for r in msgs if r.type in ("user", "assistant")], by_uuid)
+    selected = _select([r for r in msgs if r.type in ("user", "assistant")], chain)
+    chosen = {r.pos for r in selected}
+    # Boundaries on the chain (or every boundary when there is no tree), in file order.
+    for b in boundaries.values():
+        if chain is None or b.pos in chain:
+            selected.append(b)
+    selected.sort(key=lambda r: r.pos)
+
+    side = [r for r in msgs if r.obj.get("isSidechain")]
+    abandoned = [r for r in msgs if r.type in ("user", "assistant") and not r.obj.get("isSidechain") and r.pos not in chosen]
+    chosen_ids = {r.msg.get("id") for r in selected if r.type == "assistant"}
+
+    messages: list[Message | _Reply] = []
+    replies: dict[str, int] = {}
+    names: dict[str, str] = {}
+    checkpoints: list[ImportedCheckpoint] = []
+    pending_boundary: _Rec | None = None
+    for rec in selected:
+        if rec.type == "system":
+            pending_boundary = rec
+            continue
+        if rec.type == "assistant":
+            m = rec.msg
+            mid = m.get("id") if isinstance(m.get("id"), str) else None
+            if mid is not None and mid in replies:
+                reply = messages[replies[mid]]
+                assert isinstance(reply, _Reply)
+            else:
+                reply = _Reply(response_id=mid, model=m.get("model") if isinstance(m.get("model"), str) else None)
+                if mid is not None:
+                    replies[mid] = len(messages)
+                messages.append(reply)
+            _add_assistant_blocks(reply, m.get("content"))
+            for p in reply.parts:
+                if isinstance(p, ToolCallPart):
+                    names[p.id] = p.name
+            usage = m.get("usage")
+            if isinstance(usage, dict):
+                if reply.usage is None:
+                    reply.usage = usage
+                out = as_int(usage.get("output_tokens"))
+                if out is not None and (reply.output_tokens is None or out > reply.output_tokens):
+                    reply.output_tokens = out
+            if m.get("stop_reason"):
+                reply.stop_reason = m["stop_reason"]
+            continue
+        if rec.obj.get("isCompactSummary"):
+            summary = Message(role="user", parts=tuple(_plain_parts(rec.msg.get("content"))), meta={"cw": "fold_summary"})
+            meta = pending_boundary.obj.get("compactMetadata") if pending_boundary else None
+            meta = meta if isinstance(meta, dict) else {}
+            checkpoints.append(
+                ImportedCheckpoint(
+                    upto=len(messages),
+                    summary=summary,
+                    trigger=meta.get("trigger") if isinstance(meta.get("trigger"), str) else None,
+                    pre_tokens=as_int(meta.get("preTokens")),
+                )
+            )
+            pending_boundary = None
+            continue
+        messages.append(_user_message(rec, names))
+
+    final: list[Message] = []
+    calls: list[CallRecord] = []
+    models: Counter[str] = Counter()
+    synthetic = 0
+    for i, item in enumerate(messages):
+        if isinstance(item, Message):
+            final.append(item)
+            continue
+        final.append(Message(role="assistant", parts=tuple(item.parts)))
+        if item.model == _SYNTHETIC_MODEL:
+            synthetic += 1
+            continue
+        u = item.usage or {}
+        inp, cw, cr = as_int(u.get("input_tokens")), as_int(u.get("cache_creation_input_tokens")), as_int(u.get("cache_read_input_tokens"))
+        reported = None if inp is None else inp + (cw or 0) + (cr or 0)
+        if item.model:
+            models[item.model] += 1
+        calls.append(
+            CallRecord(
+                index=i,
+                reply_end=i + 1,
+                reported_input_tokens=reported,
+                output_tokens=item.output_tokens,
+                cache_read_tokens=cr,
+                cache_write_tokens=cw,
+                model=item.model,
+                response_id=item.response_id,
+            )
+        )
+    session_meta: dict[str, Any] = {
+        **info,
+        "record_types": dict(type_counts),
+        "sidechain_records": len(side),
+        "sidechain_responses": len({r.msg.get("id") for r in side if r.type == "assistant" and r.msg.get("id")}),
+        "abandoned_records": len(abandoned),
+        "abandoned_responses": len(
+            {r.msg.get("id") for r in abandoned if r.type == "assistant" and r.msg.get("id") and r.msg.get("id") not in chosen_ids}
+        ),
+    }
+    if subagent_file:
+        session_meta["subagent_log"] = True
+    if synthetic:
+        session_meta["synthetic_assistant_messages"] = synthetic
+    if pending_boundary is not None:
+        session_meta["compact_boundary_without_summary"] = True
+    model = models.most_common(1)[0][0] if models else None
+    return [
+        finish_session(
+            format=FORMAT,
+            source=raw.source,
+            messages=final,
+            calls=calls,
+            checkpoints=checkpoints,
+            skipped=skipped,
+            model=model,
+            title=titles[-1] if titles else None,
+            meta=session_meta,
+        )
+    ]
