@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import pytest
+
+from contextwindow.admission.frontmatter import FrontMatterError, parse
+
+
+def test_plain_quoted_and_comment_values() -> None:
+    fm = parse('---\nname: pdf-tools\ndescription: "Fill \\"PDF\\" forms"  # note\nalias: \'it\'\'s\'\nplain: a b # c\n---\nBody\n')
+    assert fm.present
+    assert fm.fields == {"name": "pdf-tools", "description": 'Fill "PDF" forms', "alias": "it's", "plain": "a b"}
+    assert fm.body == "Body\n"
+
+
+def test_folded_and_literal_blocks() -> None:
+    fm = parse("---\ndescription: >\n  one\n  two\n\n  three\nlit: |-\n  a\n    b\n---\n")
+    assert fm.fields["description"] == "one two\nthree\n"
+    assert fm.fields["lit"] == "a\n  b"
+
+
+def test_nested_blocks_and_flow_values_are_tolerated() -> None:
+    fm = parse("---\nname: x\nmetadata:\n  version: 2\n  tags:\n    - a\nallowed-tools: [Read, Grep]\ndescription: d\n---\nB")
+    assert fm.fields["metadata"] is None
+    assert fm.fields["allowed-tools"] == "[Read, Grep]"
+    assert fm.fields["description"] == "d"
+
+
+def test_no_front_matter_is_not_an_error() -> None:
+    fm = parse("# Title\ntext")
+    assert not fm.present and fm.body == "# Title\ntext"
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ('---\nname = "toml"\n---\n', "not 'key: value'"),
+        ('---\n{"name": "json"}\n---\n', "not 'key: value'"),
+        ("---\nname: x\n", "not closed"),
+        ("---\n  name: x\n---\n", "indented"),
+        ("---\nname: x\nname: y\n---\n", "twice"),
+        ('---\nname: "open\n---\n', "unterminated"),
+        ("---\nname: 'a' b\n---\n", "after the closing quote"),
+        ("---\nname: a\n  continued\n---\n", "indented lines"),
+        ('---\nname: "bad \\q"\n---\n', "unsupported escape"),
+        ("---\n- a\n- b\n---\n", "not 'key: value'"),
+    ],
+)
+def test_malformed_front_matter_raises_a_clear_error(text: str, match: str) -> None:
+    with pytest.raises(FrontMatterError, match=match):
+        parse(text)
