@@ -21,7 +21,7 @@ from .truncate import TruncateConfig, truncate
 from .view import Count, ViewItem, total
 
 STRATEGIES = ("mask", "truncate", "summarize", "drop_turns", "drop_steps", "squeeze")
-SQUEEZE = TruncateConfig(keep_last_per_role=0, min_chars=0, min_keep_ratio=0.01, floor_chars=200)
+SQUEEZE = TruncateConfig(keep_last_per_role=0, min_chars=0, min_keep_ratio=0.01, floor_chars=200, protect_first_user=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +70,24 @@ class CompactionResult:
         }
 
 
+def _squeeze(items: list[ViewItem], goal: int, budget: int, count: Count) -> tuple[list[ViewItem], dict[str, object]] | None:
+    """Last resort: head+tail everything that is not synthetic, a few bounded rounds."""
+    cur, targets = items, []
+    for _ in range(3):
+        now = total(cur)
+        if now <= budget:
+            break
+        res = truncate(cur, now - goal, count, SQUEEZE)
+        if res is None:
+            break
+        cur = res[0]
+        targets += list(res[1]["targets"])  # type: ignore[call-overload]
+    after = total(cur)
+    if after >= total(items):
+        return None
+    return cur, {"method": "squeeze", "targets": sorted(set(targets)), "saved": total(items) - after, "tokens_after": after}
+
+
 def compact(
     items: Sequence[ViewItem],
     *,
@@ -114,7 +132,7 @@ def compact(
         elif name == "drop_steps" and now > budget:
             res = drop_steps(cur, need, count)
         elif name == "squeeze" and now > budget:
-            res = truncate(cur, now - budget, count, SQUEEZE)
+            res = _squeeze(cur, goal, budget, count)
         if res is None or total(res[0]) >= now:
             continue
         cur, step = res[0], res[1]

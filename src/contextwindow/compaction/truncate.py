@@ -25,12 +25,13 @@ class TruncateConfig:
     min_keep_ratio: float = 0.05
     floor_chars: int = 400
     head_share: float = 0.6
+    protect_first_user: bool = True
 
 
 def protected(items: Sequence[ViewItem], config: TruncateConfig) -> set[int]:
     keep: set[int] = set()
     first_user = next((i for i, it in enumerate(items) if it.message.role == "user" and not is_synthetic(it)), None)
-    if first_user is not None:
+    if first_user is not None and config.protect_first_user:
         keep.add(first_user)
     seen: dict[str, int] = {}
     for i in range(len(items) - 1, -1, -1):

@@ -1,0 +1,55 @@
+"""Restore recently read files after a fold: the newest reads come back, bounded.
+
+At most ``max_files`` paths (newest first), each file's latest read clipped to ``per_file``
+tokens, all of them within ``total`` tokens; beyond the bound only the path is listed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from ..messages import Message
+
+_READ_TOOLS = re.compile(r"(^|[_.:-])(read|view|cat|open)([_.:-]|$)|^read|^view|open_file|read_file", re.IGNORECASE)
+_PATH_KEYS = ("file_path", "path", "filepath", "filename", "file", "notebook_path", "target_file")
+
+
+def recent_reads(messages: Sequence[Message]) -> list[tuple[str, str]]:
+    """(path, latest content read) pairs, newest first, one per path."""
+    results = {r.call_id: r for m in messages for r in m.tool_results}
+    seen: dict[str, str] = {}
+    for m in reversed(messages):
+        for c in reversed(m.tool_calls):
+            if not _READ_TOOLS.search(c.name):
+                continue
+            args = c.parsed_arguments()
+            path = next((args[k] for k in _PATH_KEYS if isinstance(args, dict) and isinstance(args.get(k), str)), None)
+            r = results.get(c.id)
+            if path and r is not None and not r.is_error and path not in seen:
+                seen[path] = r.text
+    return list(seen.items())
+
+
+def restore_section(messages: Sequence[Message], count: Callable[[str], int], max_files: int = 5, per_file: int = 2_000, total: int = 8_000) -> str:
+    reads = recent_reads(messages)[:max_files]
+    if not reads:
+        return ""
+    blocks: list[str] = []
+    listed: list[str] = []
+    used = 0
+    for path, text in reads:
+        n = count(text)
+        if n > per_file:
+            keep = max(200, len(text) * per_file // max(1, n))
+            text = text[:keep] + f"\n[... file clipped at ~{per_file} tokens; read it again for the rest ...]"
+            n = count(text)
+        if used + n > total:
+            listed.append(path)
+            continue
+        used += n
+        blocks.append(f"### {path}\n{text}")
+    out = "## Recently read files (restored after the fold)\n" + "\n\n".join(blocks)
+    if listed:
+        out += "\n\nAlso read recently (not restored, over the size bound): " + ", ".join(listed)
+    return out
