@@ -1,0 +1,172 @@
+"""Message-level counting shared by every counter: content + the provider's framing.
+
+A :class:`Profile` holds a provider family's fixed costs (per message, per tool call/result,
+per reasoning block, per tool definition, per request) and its image formula. A
+:class:`MessageCounter` adds those to the text counts of its ``count_text`` and caches the
+count of each message object (messages are frozen, so one object always costs the same).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..errors import TokenizeError
+from ..messages import ImagePart, Message, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
+from ..tools import ToolSpec
+from .images import image_tokens
+
+#: Encrypted reasoning (OpenAI ``encrypted_content``, Anthropic ``redacted_thinking``) is opaque:
+#: we charge one token per this many characters of ciphertext (base64 of roughly the plain text).
+ENCRYPTED_CHARS_PER_TOKEN = 6.0
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Fixed token costs of one provider family's framing."""
+
+    name: str
+    per_message: int
+    per_name: int
+    per_tool_call: int
+    per_tool_result: int
+    per_reasoning: int
+    per_request: int
+    per_tool_def: int
+    image_flavor: str
+    #: the provider drops reasoning of earlier turns (before the last user message) from the
+    #: prompt; :meth:`MessageCounter.count_messages` follows it, ``count_message`` stays whole.
+    drops_old_reasoning: bool = False
+
+
+# OpenAI chat framing as documented in OpenAI's cookbook (3 per message, 1 per name, 3 to prime
+# the reply); tool framing measured on the Codex rollouts.
+OPENAI = Profile("openai", 3, 1, 8, 6, 0, 3, 8, "openai", drops_old_reasoning=True)
+# Fitted on the Claude Code sessions (benchmarks/bench_tokens_fit.py): a tool_use + its result
+# cost ≈ 60 tokens of framing beyond the ids, name and content.
+ANTHROPIC = Profile("anthropic", 2, 1, 30, 30, 4, 0, 20, "anthropic", drops_old_reasoning=True)
+GEMINI = Profile("gemini", 3, 1, 10, 10, 0, 0, 10, "gemini")
+GENERIC = Profile("generic", 4, 1, 30, 30, 4, 3, 20, "anthropic")
+
+PROFILES: dict[str, Profile] = {p.name: p for p in (OPENAI, ANTHROPIC, GEMINI, GENERIC)}
+
+CACHE_SIZE = 1 << 16
+
+
+class MessageCounter:
+    """Base of the exact and the estimating counter. Subclasses set ``name``/``exact`` and
+    implement :meth:`count_text`."""
+
+    name: str = "base"
+    exact: bool = False
+
+    def __init__(self, profile: Profile, cache_size: int = CACHE_SIZE) -> None:
+        self.profile = profile
+        self._cache: OrderedDict[int, tuple[Message, int]] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+
+    def count_text(self, text: str) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # --- parts and messages ---------------------------------------------------------------
+
+    def _checked_text(self, text: object, what: str) -> int:
+        if not isinstance(text, str):
+            raise TokenizeError(f"{what} must be text, got {type(text).__name__}")
+        return self.count_text(text) if text else 0
+
+    def count_image(self, part: ImagePart) -> int:
+        return image_tokens(self.profile.image_flavor, part.width, part.height, part.detail)
+
+    def count_reasoning(self, part: ReasoningPart) -> int:
+        n = self.profile.per_reasoning + self._checked_text(part.text, "reasoning text")
+        if not part.text and part.encrypted:
+            n += int(len(part.encrypted) / ENCRYPTED_CHARS_PER_TOKEN)
+        return n
+
+    def count_part(self, part: object) -> int:
+        """Tokens of one part of a message (without the message's own framing)."""
+        p = self.profile
+        if isinstance(part, TextPart):
+            return self._checked_text(part.text, "text part")
+        if isinstance(part, ToolResultPart):
+            n = p.per_tool_result + self._checked_text(part.call_id, "tool result call_id")
+            for c in part.content:
+                n += self.count_image(c) if isinstance(c, ImagePart) else self._checked_text(c.text, "tool result text")
+            return n
+        if isinstance(part, ToolCallPart):
+            return (
+                p.per_tool_call
+                + self._checked_text(part.id, "tool call id")
+                + self._checked_text(part.name, "tool call name")
+                + self._checked_text(part.arguments, "tool call arguments")
+            )
+        if isinstance(part, ReasoningPart):
+            return self.count_reasoning(part)
+        if isinstance(part, ImagePart):
+            return self.count_image(part)
+        raise TokenizeError(f"cannot count a {type(part).__name__}: not a message part")
+
+    def count_message(self, message: Message) -> int:
+        """Tokens of one message as the provider bills it: its parts + per-message framing.
+        Cached per message object (bounded, oldest evicted first), so recounting a long
+        history is cheap."""
+        key = id(message)
+        hit = self._cache.get(key)
+        if hit is not None and hit[0] is message:
+            return hit[1]
+        if not isinstance(message, Message):
+            raise TokenizeError(f"cannot count a {type(message).__name__}: expected a Message")
+        n = self.profile.per_message + sum(self.count_part(part) for part in message.parts)
+        if message.name:
+            n += self.profile.per_name + self.count_text(message.name)
+        with self._lock:
+            self._cache[key] = (message, n)
+            if len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        return n
+
+    def count_messages(self, messages: Iterable[Message]) -> int:
+        """Tokens of a whole prompt's messages, plus the per-request framing. For providers
+        that drop earlier turns' reasoning, that reasoning is not counted here."""
+        msgs = messages if isinstance(messages, (list, tuple)) else list(messages)
+        total = self.profile.per_request + sum(self.count_message(m) for m in msgs)
+        if self.profile.drops_old_reasoning:
+            total -= self.dropped_reasoning(msgs)
+        return total
+
+    def dropped_reasoning(self, messages: Sequence[Message]) -> int:
+        """Tokens of the reasoning parts a provider leaves out: those in assistant messages
+        before the last user message (a new turn)."""
+        last_user = -1
+        for i in range(len(messages) - 1, -1, -1):
+            if messages[i].role == "user":
+                last_user = i
+                break
+        n = 0
+        for m in messages[: max(last_user, 0)]:
+            if m.role == "assistant":
+                for part in m.parts:
+                    if isinstance(part, ReasoningPart):
+                        n += self.count_reasoning(part)
+        return n
+
+    def count_tools(self, tools: Sequence[ToolSpec]) -> int:
+        """Tokens of tool definitions: name, description and JSON schema of each."""
+        n = 0
+        for i, t in enumerate(tools):
+            if not isinstance(t, ToolSpec):
+                raise TokenizeError(f"tool {i}: expected a ToolSpec, got {type(t).__name__}")
+            try:
+                schema = json.dumps(t.parameters, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+            except (TypeError, ValueError) as exc:
+                raise TokenizeError(f"tool {i} ({t.name!r}): parameters are not JSON-serializable: {exc}") from exc
+            n += self.profile.per_tool_def + self.count_text(t.name) + self.count_text(t.description) + self.count_text(schema)
+        return n
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} profile={self.profile.name}>"

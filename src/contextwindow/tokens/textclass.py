@@ -1,0 +1,154 @@
+"""Fast character-class statistics of text, the input of the heuristic estimator.
+
+The text is encoded to UTF-8 and every byte mapped to a one-byte class code with
+``bytes.translate`` (C speed, no per-character Python work): lower / upper letter, digit,
+space, newline, tab, JSON punctuation, other punctuation, and the lead byte of a 2-, 3- or
+4-byte UTF-8 sequence (continuation bytes are deleted, so one code = one character). Counts of
+codes and of code pairs (``bytes.count``) then give the features: words (runs of letters),
+camelCase joints, digits and digit runs, punctuation, indentation, newlines, multibyte
+characters by width (2-byte ≈ Latin-extended/Cyrillic/Greek letters, 3-byte ≈ CJK and
+typographic symbols, 4-byte ≈ emoji). Long random-looking runs (base64, hex) are found
+with one regular expression and measured apart, because tokenizers split them far more finely
+than words.
+
+Large text is scanned in slices of :data:`SLICE_CHARS`, so memory stays bounded.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+SLICE_CHARS = 1 << 20
+
+
+class TextStats(NamedTuple):
+    """Counts of one text (all additive: stats of a concatenation ≈ the sum of the stats)."""
+
+    chars: int = 0
+    words: int = 0
+    camel: int = 0
+    digits: int = 0
+    digit_runs: int = 0
+    punct: int = 0
+    json: int = 0
+    indent: int = 0
+    newlines: int = 0
+    tabs: int = 0
+    wide2: int = 0
+    wide3: int = 0
+    wide4: int = 0
+    b64_chars: int = 0
+    hex_chars: int = 0
+
+    def __add__(self, other: object) -> TextStats:  # type: ignore[override]
+        if not isinstance(other, TextStats):
+            return NotImplemented
+        return TextStats(*(a + b for a, b in zip(self, other, strict=True)))
+
+
+ZERO = TextStats()
+FEATURES: tuple[str, ...] = TextStats._fields
+
+
+def _build_tables() -> tuple[bytes, bytes, bytes]:
+    code = bytearray(256)
+    for i in range(256):
+        ch = chr(i)
+        if i < 128:
+            if "a" <= ch <= "z":
+                code[i] = ord("a")
+            elif "A" <= ch <= "Z":
+                code[i] = ord("A")
+            elif "0" <= ch <= "9":
+                code[i] = ord("0")
+            elif ch == " ":
+                code[i] = ord(" ")
+            elif ch in "\n\r":
+                code[i] = ord("\n")
+            elif ch == "\t":
+                code[i] = ord("\t")
+            elif ch in '{}[]":,':
+                code[i] = ord("{")
+            else:
+                code[i] = ord(".")
+        elif i < 0xE0:  # 0xC0..0xDF lead of 2-byte (continuations deleted below)
+            code[i] = ord("u")
+        elif i < 0xF0:
+            code[i] = ord("U")
+        else:
+            code[i] = ord("E")
+    # second table over class codes: letters (incl. 2-byte letters) -> 'a', digits -> '0', rest ' '
+    runs = bytearray(b" " * 256)
+    for c in b"aAu":
+        runs[c] = ord("a")
+    runs[ord("0")] = ord("0")
+    return bytes(code), bytes(runs), bytes(range(0x80, 0xC0))
+
+
+_CODE, _RUNS, _CONT = _build_tables()
+_BLOB = re.compile(rb"[A-Za-z0-9+/=_\-]{32,}")
+_HEX = re.compile(rb"[0-9a-fA-F]+")
+
+
+def stats(text: str) -> TextStats:
+    """Character-class counts of ``text`` (any size; scanned in bounded slices)."""
+    n = len(text)
+    if n <= SLICE_CHARS:
+        return _stats_slice(text)
+    total = ZERO
+    for i in range(0, n, SLICE_CHARS):
+        total = total + _stats_slice(text[i : i + SLICE_CHARS])
+    return total
+
+
+def _stats_slice(text: str) -> TextStats:
+    if not text:
+        return ZERO
+    raw = text.encode("utf-8", "surrogatepass")
+    b64 = hexc = 0
+    if len(raw) >= 32:
+        blobs = _BLOB.findall(raw)
+        if blobs:
+            for blob in blobs:
+                kind = _blob_kind(blob)
+                if kind == "hex":
+                    hexc += len(blob)
+                elif kind == "b64":
+                    b64 += len(blob)
+            if b64 or hexc:
+                raw = _BLOB.sub(lambda m: m.group(0) if _blob_kind(m.group(0)) is None else b" ", raw)
+    c = raw.translate(_CODE, _CONT)
+    w = c.translate(_RUNS)
+    first_letter = 1 if w[:1] == b"a" else 0
+    first_digit = 1 if w[:1] == b"0" else 0
+    return TextStats(
+        chars=len(c),
+        words=w.count(b" a") + w.count(b"0a") + first_letter,
+        camel=c.count(b"aA"),
+        digits=c.count(b"0"),
+        digit_runs=w.count(b" 0") + w.count(b"a0") + first_digit,
+        punct=c.count(b"."),
+        json=c.count(b"{"),
+        indent=c.count(b"  "),
+        newlines=c.count(b"\n"),
+        tabs=c.count(b"\t"),
+        wide2=c.count(b"u"),
+        wide3=c.count(b"U"),
+        wide4=c.count(b"E"),
+        b64_chars=b64,
+        hex_chars=hexc,
+    )
+
+
+def _blob_kind(blob: bytes) -> str | None:
+    """'hex', 'b64' or None (a path, identifier or word run that tokenizes like text)."""
+    n = len(blob)
+    digits = sum(blob.count(d) for d in b"0123456789")
+    if _HEX.fullmatch(blob) and digits * 5 >= n:
+        return "hex"
+    upper = len(blob) - len(blob.translate(None, b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+    lower = len(blob) - len(blob.translate(None, b"abcdefghijklmnopqrstuvwxyz"))
+    if upper * 6 >= n and lower * 6 >= n and digits * 25 >= n:
+        return "b64"
+    return None
