@@ -116,7 +116,8 @@ def admit(
         raise ConfigError(f"admit: max_file_bytes must be at least 1, got {max_file_bytes}")
     root = _real(cwd)
     if not root.is_dir():
-        raise ConfigError(f"admit: working directory {os.fspath(cwd)!r} is not a directory")
+        what = "is not a directory" if root.exists() else "does not exist"
+        raise ConfigError(f"admit: working directory {os.fspath(cwd)!r} {what}")
     home_dir = _real(home) if home is not None else None
     counter = resolve_count(count)
 
