@@ -1,0 +1,186 @@
+"""``clip``: the one entry point that clips a tool result at the moment it is appended."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from ..errors import ConfigError, ContextWindowError
+from ..messages import ImagePart, TextPart, ToolResultPart
+from .diff import clip_diff
+from .html import clip_html
+from .jsonclip import JSONClipError, clip_json, tightest_shape
+from .logs import clip_log, log_score
+from .marker import RETRIEVE_HEADER, defuse, render_marker
+from .measure import Count, count_lines, decode, default_count, measure_tokens, printable, safe_count
+from .model import KINDS, RETRIEVE_TOOL_NAME, ClipConfig, ClipReport, ClipResult, OffloadSink
+from .search import clip_search
+from .select import Body
+from .sniff import sniff
+from .text import clip_chars, clip_numbered, clip_preview, clip_text
+
+Clipper = Callable[[str, int, Count], Body]
+CLIPPERS: dict[str, Clipper] = {
+    "search": clip_search,
+    "log": clip_log,
+    "json": clip_json,
+    "diff": clip_diff,
+    "html": clip_html,
+    "read": clip_numbered,
+    "text": clip_text,
+}
+#: Smallest body budget: below it a clip keeps this much and the marker goes over the budget.
+MIN_BODY_TOKENS = 24
+
+
+def clip(
+    result: ToolResultPart | str | bytes,
+    budget_tokens: int = 4000,
+    *,
+    kind: str = "auto",
+    tool_name: str | None = None,
+    sink: OffloadSink | None = None,
+    hard_cap_tokens: int = 40000,
+    count: Count | None = None,
+) -> ClipResult:
+    """Clip one tool result to ``budget_tokens``.
+
+    Under budget it comes back unchanged (``report.clipped`` is False). Over budget a clipper
+    chosen by content (``kind="auto"``; the tool name is only a hint) keeps what matters, the
+    original goes to ``sink`` (when given) and ONE marker at the end says what was dropped and
+    how to get it back. Over ``hard_cap_tokens`` only a short preview stays, whatever the kind.
+    Results of the ``retrieve`` tool (by tool name, or by their header) are never re-clipped.
+    Bad content (binary, invalid UTF-8, giant lines, broken or deep JSON) never raises.
+    """
+    if not isinstance(budget_tokens, int) or budget_tokens < 1:
+        raise ConfigError(f"budget_tokens must be a positive number of tokens, got {budget_tokens!r}")
+    if not isinstance(hard_cap_tokens, int) or hard_cap_tokens < 1:
+        raise ConfigError(f"hard_cap_tokens must be a positive number of tokens, got {hard_cap_tokens!r}")
+    if kind not in KINDS:
+        raise ConfigError(f"unknown clip kind {kind!r} (expected one of {', '.join(KINDS)})")
+    counter = count or default_count()
+    part: ToolResultPart | None = None
+    if isinstance(result, ToolResultPart):
+        part = result
+        decoded = decode(result.text)
+        tool_name = tool_name or result.name
+    elif isinstance(result, (str, bytes, bytearray, memoryview)):
+        decoded = decode(result)
+    else:
+        raise ConfigError(f"clip() takes a ToolResultPart, str or bytes, got {type(result).__name__}")
+    text = decoded.text
+    tokens_before, estimated = measure_tokens(counter, text)
+    lines_before = count_lines(text)
+    notes = list(decoded.notes)
+
+    is_retrieve = tool_name == RETRIEVE_TOOL_NAME or text.startswith(RETRIEVE_HEADER)
+    if tokens_before <= budget_tokens or (is_retrieve and tokens_before <= hard_cap_tokens):
+        if is_retrieve and tokens_before > budget_tokens:
+            notes.append("retrieve output is bounded by retrieve itself; not clipped again")
+        report = ClipReport(
+            kind="none", tokens_before=tokens_before, tokens_after=tokens_before, lines_before=lines_before,
+            lines_after=lines_before, sniffed="retrieve" if is_retrieve else "unclipped", estimated=estimated,
+            notes=tuple(notes),
+        )
+        return ClipResult(text=text, report=report, part=part)
+
+    sniffed = "binary" if decoded.binary else (sniff(text, tool_name) if kind == "auto" else kind)
+    offloaded = tokens_before > hard_cap_tokens
+    probe = render_marker(kind=sniffed, dropped_tokens=tokens_before, dropped_lines=lines_before,
+                          tokens_before=tokens_before, lines_before=lines_before, ref="ofl_0123456789abcdef",
+                          estimated=estimated, offloaded=offloaded, store_error="x" * 40)
+    body_budget = max(MIN_BODY_TOKENS, budget_tokens - safe_count(counter, probe) - 4)
+    used, body = _run(text, sniffed, body_budget, counter, offloaded, decoded.binary, notes)
+
+    ref: str | None = None
+    store_error: str | None = None
+    if sink is not None:
+        meta = {"cw": "clip_original", "kind": used, "tool_name": tool_name, "tokens": tokens_before,
+                "lines": lines_before, "estimated": estimated, "notes": notes}
+        if part is not None:
+            meta["call_id"] = part.call_id
+        try:
+            ref = sink.put_offload(text, meta)
+        except (ContextWindowError, OSError, ValueError) as exc:
+            store_error = f"{type(exc).__name__}: {exc}"[:200]
+            notes.append(f"original not stored: {store_error}")
+
+    body_tokens = safe_count(counter, body.text)
+    kept = body.kept_lines if body.kept_lines >= 0 else min(lines_before, count_lines(body.text))
+    dropped_lines = max(0, lines_before - kept)
+    dropped_tokens = max(0, tokens_before - body_tokens)
+    marker = render_marker(kind=used, dropped_tokens=dropped_tokens, dropped_lines=dropped_lines,
+                           tokens_before=tokens_before, lines_before=lines_before, ref=ref, estimated=estimated,
+                           offloaded=offloaded, store_error=store_error)
+    out = f"{body.text}\n{marker}" if body.text else marker
+    report = ClipReport(
+        kind="offload" if offloaded else used, tokens_before=tokens_before, tokens_after=safe_count(counter, out),
+        lines_before=lines_before, lines_after=count_lines(out), ref=ref, dropped_tokens=dropped_tokens,
+        dropped_lines=dropped_lines, clipped=True, sniffed=sniffed, estimated=estimated,
+        notes=tuple(notes + list(body.notes)),
+    )
+    new_part = _replace_text(part, out) if part is not None else None
+    return ClipResult(text=out, report=report, part=new_part)
+
+
+def clip_with(
+    result: ToolResultPart | str | bytes,
+    config: ClipConfig,
+    *,
+    tool_name: str | None = None,
+    kind: str = "auto",
+    sink: OffloadSink | None = None,
+    count: Count | None = None,
+) -> ClipResult:
+    """:func:`clip` with the budget of ``config`` for this tool (``per_tool``, else the default)."""
+    name = tool_name or (result.name if isinstance(result, ToolResultPart) else None)
+    return clip(result, config.budget_for(name), kind=kind, tool_name=name, sink=sink,
+                hard_cap_tokens=config.hard_cap, count=count)
+
+
+def _run(text: str, kind: str, budget: int, count: Count, offloaded: bool, binary: bool,
+         notes: list[str]) -> tuple[str, Body]:
+    """Run the clipper for ``kind``; any failure falls back to head+tail (never raises)."""
+    if offloaded or binary:
+        body = clip_preview(text, budget, count)
+        if binary:
+            body = Body(printable(body.text), body.kept_lines, body.notes)
+        return ("text" if binary else kind), _fit(body, budget, count)
+    clean = defuse(text)
+    try:
+        return kind, _fit(CLIPPERS[kind](clean, budget, count), budget, count)
+    except JSONClipError as exc:
+        notes.append(str(exc))
+        if "shape alone" in str(exc):
+            return "json", _fit(clip_text(tightest_shape(clean), budget, count), budget, count)
+    except (RecursionError, MemoryError, ValueError, IndexError) as exc:
+        notes.append(f"{kind} clipper failed ({type(exc).__name__}); fell back to head+tail")
+    fallback = "log" if log_score(clean[:16384].split("\n")[:200]) >= 0.01 else "text"
+    try:
+        return fallback, _fit(CLIPPERS[fallback](clean, budget, count), budget, count)
+    except (RecursionError, MemoryError, ValueError, IndexError):
+        return "text", _fit(clip_chars(clean, budget, count), budget, count)
+
+
+def _fit(body: Body, budget: int, count: Count) -> Body:
+    """The safety net: a body over budget is cut by characters."""
+    if safe_count(count, body.text) <= budget:
+        return body
+    cut = clip_chars(body.text, budget, count)
+    return Body(cut.text, min(body.kept_lines, cut.kept_lines), body.notes)
+
+
+def _replace_text(part: ToolResultPart, text: str) -> ToolResultPart:
+    """The part with its text parts replaced by one clipped text part (images stay in place)."""
+    content: list[TextPart | ImagePart] = []
+    placed = False
+    for c in part.content:
+        if isinstance(c, TextPart):
+            if not placed:
+                content.append(dataclasses.replace(c, text=text))
+                placed = True
+        else:
+            content.append(c)
+    if not placed:
+        content.insert(0, TextPart(text))
+    return dataclasses.replace(part, content=tuple(content))

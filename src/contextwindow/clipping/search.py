@@ -1,0 +1,154 @@
+"""Search results (grep -n, ripgrep with or without headings, grep -c, file lists): every file
+is kept with its first matches, and omitted matches are counted exactly per file."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .measure import Count
+from .select import Body, plain_gap, select_lines
+
+FLAT_RE = re.compile(r"^(?P<path>[^\s:][^:\n]{0,400}?):(?P<ln>\d+)(?P<sep>[:-])")
+COUNT_RE = re.compile(r"^(?P<path>[^\s:][^:\n]{0,400}?):(?P<cnt>\d+)\s*$")
+CONTEXT_RE = re.compile(r"^(?P<path>[^\s][^\n]{0,400}?)-(?P<ln>\d+)-")
+NUMLINE_RE = re.compile(r"^(?P<ln>\d+)(?P<sep>[:-])")
+PATHISH_RE = re.compile(r"^(?:[A-Za-z]:)?[\w.~@+\-/\\][^\t:*?\"<>|]*$")
+
+
+def looks_like_path(text: str) -> bool:
+    if not text or len(text) > 400 or text[0].isspace() or text.count(" ") > 2:
+        return False
+    if not PATHISH_RE.match(text):
+        return False
+    if "/" in text or "\\" in text:
+        return True
+    dot = text.rfind(".")
+    return 0 < dot < len(text) - 1 and text[dot + 1 :].isalnum() and len(text) - dot <= 9
+
+
+@dataclass(slots=True)
+class _File:
+    path: str
+    matches: int = 0
+    lines: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Parsed:
+    """Per line: the file it belongs to (or None) and its rank key."""
+
+    files: dict[str, _File]
+    owner: list[str | None]
+    is_match: list[bool]
+    keys: list[tuple[float, ...]]
+    search_lines: int
+
+
+def parse(lines: list[str]) -> Parsed:
+    files: dict[str, _File] = {}
+    owner: list[str | None] = [None] * len(lines)
+    is_match = [False] * len(lines)
+    kinds: list[str] = ["other"] * len(lines)
+    counts: list[int] = [0] * len(lines)
+    heading: str | None = None
+
+    def add(i: int, path: str, kind: str, n: int = 1) -> None:
+        f = files.get(path)
+        if f is None:
+            f = files[path] = _File(path)
+        owner[i] = path
+        kinds[i] = kind
+        f.lines.append(i)
+        if kind == "match":
+            is_match[i] = True
+            counts[i] = f.matches
+            f.matches += n
+        elif kind == "context":
+            counts[i] = max(0, f.matches - 1)
+
+    for i, line in enumerate(lines):
+        if heading is not None and (m := NUMLINE_RE.match(line)):
+            add(i, heading, "match" if m.group("sep") == ":" else "context")
+            continue
+        if (m := FLAT_RE.match(line)) and looks_like_path(m.group("path")):
+            heading = None
+            add(i, m.group("path"), "match" if m.group("sep") == ":" else "context")
+            continue
+        if (m := COUNT_RE.match(line)) and looks_like_path(m.group("path")):
+            add(i, m.group("path"), "match", int(m.group("cnt")))
+            continue
+        if (m := CONTEXT_RE.match(line)) and m.group("path") in files:
+            add(i, m.group("path"), "context")
+            continue
+        stripped = line.rstrip()
+        if looks_like_path(stripped):
+            nxt = lines[i + 1] if i + 1 < len(lines) else ""
+            if NUMLINE_RE.match(nxt):
+                heading = stripped
+                add(i, stripped, "heading")
+            else:
+                heading = None
+                add(i, stripped, "match")
+            continue
+        if not stripped:
+            heading = None
+    n = len(lines)
+    first_file_line = next((i for i, o in enumerate(owner) if o is not None), n)
+    keys: list[tuple[float, ...]] = []
+    for i in range(n):
+        kind = kinds[i]
+        if kind == "heading":
+            keys.append((1, -1, i))
+        elif kind == "match":
+            keys.append((1, counts[i], i))
+        elif kind == "context":
+            keys.append((1, counts[i] + 0.5, i))
+        elif (i < first_file_line and i < 12) or i >= n - 3:
+            keys.append((0, i))
+        elif lines[i].strip() in ("", "--"):
+            keys.append((4, i))
+        else:
+            keys.append((3, i))
+    return Parsed(files, owner, is_match, keys, sum(1 for o in owner if o is not None))
+
+
+def search_score(lines: list[str]) -> float:
+    """Share of the non-blank lines that read as search output (for the sniffer)."""
+    sample = [ln for ln in lines if ln.strip() and ln.strip() != "--"]
+    if len(sample) < 2:
+        return 0.0
+    return parse(sample).search_lines / len(sample)
+
+
+def clip_search(text: str, budget: int, count: Count) -> Body:
+    lines = text.split("\n")
+    p = parse(lines)
+    order = sorted(range(len(lines)), key=lambda i: p.keys[i])
+
+    def gap(start: int, end: int) -> str | None:
+        omitted: dict[str, int] = {}
+        others = 0
+        for i in range(start, end):
+            path = p.owner[i]
+            if path is None:
+                if lines[i].strip() not in ("", "--"):
+                    others += 1
+            elif p.is_match[i]:
+                omitted[path] = omitted.get(path, 0) + 1
+        if not omitted:
+            return plain_gap(start, end) if others else None
+        parts = []
+        for path, k in list(omitted.items())[:6]:
+            parts.append(f"{path} ({k:,} of {p.files[path].matches:,})")
+        more = len(omitted) - len(parts)
+        total = sum(omitted.values())
+        tail = f", and {more:,} more files" if more > 0 else ""
+        if len(omitted) == 1:
+            path, k = next(iter(omitted.items()))
+            return f"… [{k:,} more match{'es' if k != 1 else ''} in {path} ({p.files[path].matches:,} in total)]"
+        return f"… [{total:,} more matches in {len(omitted):,} files: {', '.join(parts)}{tail}]"
+
+    total_matches = sum(f.matches for f in p.files.values())
+    footer = f"[search: {len(p.files):,} files, {total_matches:,} matches in the full output]"
+    return select_lines(lines, order, budget, count, gap, footer=footer)

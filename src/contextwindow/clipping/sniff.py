@@ -1,0 +1,55 @@
+"""Pick a clipper by content: the first KBs of the text decide; the tool name is only a hint."""
+
+from __future__ import annotations
+
+from .diff import diff_score
+from .html import html_score
+from .logs import log_score
+from .measure import SNIFF_CHARS
+from .search import search_score
+from .text import is_numbered
+
+SEARCH_TOOLS = frozenset({"grep", "rg", "ripgrep", "search", "find", "glob", "search_files", "find_file", "search_dir", "grep_search"})
+READ_TOOLS = frozenset({"read", "read_file", "view", "cat", "open", "str_replace_editor", "view_file"})
+SHELL_TOOLS = frozenset({"bash", "shell", "exec", "exec_command", "run", "execute_bash", "execute_command", "terminal", "cmd", "local_shell"})
+
+
+def _hint(tool_name: str | None) -> str | None:
+    if not tool_name:
+        return None
+    name = tool_name.lower().rsplit(".", 1)[-1].rsplit("__", 1)[-1]
+    if name in SEARCH_TOOLS:
+        return "search"
+    if name in READ_TOOLS:
+        return "read"
+    if name in SHELL_TOOLS:
+        return "log"
+    return None
+
+
+def sniff(text: str, tool_name: str | None = None) -> str:
+    """One of search, log, json, diff, html, read, text — from at most SNIFF_CHARS of ``text``."""
+    head = text[:SNIFF_CHARS]
+    stripped = head.lstrip()
+    if stripped[:1] in ("{", "[") and text[-4096:].rstrip()[-1:] in ("}", "]"):
+        return "json"
+    lines = head.split("\n")
+    if len(text) > len(head) and len(lines) > 1:
+        lines = lines[:-1]  # the last line of a prefix may be cut
+    sample = lines[:200]
+    if diff_score(sample):
+        return "diff"
+    if html_score(head):
+        return "html"
+    if is_numbered(sample):
+        return "read"
+    hint = _hint(tool_name)
+    score = search_score(sample)
+    if score >= 0.6 or (hint == "search" and score >= 0.3):
+        return "search"
+    logish = log_score(sample)
+    if logish >= 0.01 or hint == "log":
+        return "log"
+    if hint == "read":
+        return "text"
+    return "text"
