@@ -199,14 +199,14 @@ class _Builder:
                 args = p.get("input") if isinstance(p.get("input"), str) else dump_arguments(p.get("input"))
             else:
                 args = dump_arguments(p.get("action", {}))
-            extra = {PROVIDER: {"type": t}} if t != "function_call" else {}
+            extra = {PROVIDER: {"custom": True}} if t == "custom_tool_call" else {PROVIDER: {"type": t}} if t != "function_call" else {}
             self.names[cid] = name
             self.pending.append(ToolCallPart(id=cid, name=name, arguments=str(args), extra=extra))
         elif t in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):
             self.flush()
             self.input_boundary()
             cid = str(p.get("call_id", ""))
-            extra = {PROVIDER: {"type": t}} if t != "function_call_output" else {}
+            extra = {PROVIDER: {"custom": True}} if t == "custom_tool_call_output" else {PROVIDER: {"type": t}} if t != "function_call_output" else {}
             part = ToolResultPart(call_id=cid, content=tuple(_output_text(p.get("output", ""))), name=self.names.get(cid), extra=extra)
             self.messages.append(Message(role="tool", parts=(part,)))
         elif t == "web_search_call":
@@ -340,7 +340,7 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
     messages = b.messages
     calls = b.calls
     if instructions is not None and messages:
-        messages = [Message(role="system", parts=(TextPart(instructions),), meta={"cw": "instructions"}), *messages]
+        messages = [Message(role="system", parts=(TextPart(instructions),), extra={PROVIDER: {"instructions": True}}, meta={"cw": "instructions"}), *messages]
         calls = [replace(c, index=c.index + 1, reply_end=c.reply_end + 1) for c in calls]
         checkpoints = [replace(cp, upto=cp.upto + 1) for cp in checkpoints]
     meta["event_types"] = dict(events)

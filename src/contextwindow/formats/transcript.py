@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ImportFormatError
-from ..messages import JSON, Message, TextPart, ToolResultPart
+from ..messages import JSON, Message, TextPart, ToolCallPart, ToolResultPart
+from .detect import detect_raw as _detect_raw
+from .detect import heuristic_from_text as _heuristic_from_text
 
 __all__ = [
     "FORMATS",
@@ -204,118 +206,6 @@ def parse_input(data: bytes, source: str) -> RawInput:
 
 # --- detection ---------------------------------------------------------------------------
 
-_CLAUDE_TYPES = frozenset({"user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation"})
-_CODEX_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
-_RESPONSES_ITEM_TYPES = frozenset(
-    {"message", "reasoning", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "web_search_call"}
-)
-_ANTHROPIC_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "redacted_thinking"})
-
-
-def _detect_record(obj: dict[str, Any]) -> str | None:
-    """The format one JSONL record belongs to, or None when it says nothing."""
-    t = obj.get("type")
-    if t in _CODEX_TYPES and "payload" in obj:
-        return "codex"
-    if t in _CLAUDE_TYPES and ("uuid" in obj or "sessionId" in obj or "leafUuid" in obj or "snapshot" in obj or "operation" in obj):
-        return "claude-code"
-    if isinstance(obj.get("history"), list) and ("instance_id" in obj or "instruction" in obj or "metrics" in obj):
-        return "openhands"
-    if "action" in obj or "observation" in obj:
-        return "openhands"
-    if "messages" in obj or "input" in obj or "role" in obj or t in _RESPONSES_ITEM_TYPES:
-        return _detect_payload(obj)
-    if "instructions" in obj and "id" in obj and "timestamp" in obj:
-        return "codex"  # the first line of an older Codex rollout
-    return None
-
-
-def _blocks_say_anthropic(content: Any) -> bool:
-    return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") in _ANTHROPIC_BLOCKS for b in content)
-
-
-def _detect_messages(items: list[Any]) -> str:
-    for m in items:
-        if not isinstance(m, dict):
-            continue
-        if m.get("type") in _RESPONSES_ITEM_TYPES and "role" not in m:
-            return "openai-responses"
-        if m.get("type") in ("function_call", "function_call_output", "reasoning"):
-            return "openai-responses"
-        if m.get("role") == "tool" or "tool_calls" in m or "tool_call_id" in m:
-            return "openai-chat"
-        if _blocks_say_anthropic(m.get("content")):
-            return "anthropic-messages"
-        content = m.get("content")
-        if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") in ("input_text", "output_text") for b in content):
-            return "openai-responses"
-    return "openai-chat"
-
-
-def _detect_payload(obj: dict[str, Any]) -> str:
-    if isinstance(obj.get("input"), (list, str)) and "messages" not in obj:
-        return "openai-responses"
-    if "role" in obj or obj.get("type") in _RESPONSES_ITEM_TYPES:
-        return _detect_messages([obj])
-    if isinstance(obj.get("system"), (str, list)) or ("max_tokens" in obj and "anthropic_version" in obj):
-        return "anthropic-messages"
-    msgs = obj.get("messages")
-    return _detect_messages(msgs if isinstance(msgs, list) else [])
-
-
-def _detect_document(doc: Any) -> str | None:
-    if isinstance(doc, dict):
-        if isinstance(doc.get("history"), list) and ("trajectory" in doc or "info" in doc or "environment" in doc):
-            return "swe-agent"
-        if isinstance(doc.get("history"), list) and doc["history"] and all(
-            isinstance(h, dict) and "role" in h and ("agent" in h or "message_type" in h) for h in doc["history"][:3]
-        ):
-            return "swe-agent"
-        found = _detect_record(doc)
-        if found:
-            return found
-        return None
-    if isinstance(doc, list):
-        items = [x for x in doc[:20] if isinstance(x, dict)]
-        if not items:
-            return None
-        if any("action" in x or "observation" in x for x in items):
-            return "openhands"
-        if all(_detect_record(x) == "claude-code" for x in items[:3]):
-            return "claude-code"
-        if all(_detect_record(x) == "codex" for x in items[:3]):
-            return "codex"
-        if any("role" in x or x.get("type") in _RESPONSES_ITEM_TYPES for x in items):
-            return _detect_messages(items)
-    return None
-
-
-def _detect_raw(raw: RawInput) -> str | None:
-    if raw.is_document:
-        return _detect_document(raw.document)
-    votes: dict[str, int] = {}
-    for _, obj in raw.records[:50]:
-        f = _detect_record(obj)
-        if f:
-            votes[f] = votes.get(f, 0) + 1
-    if not votes:
-        return None
-    return max(votes.items(), key=lambda kv: kv[1])[0]
-
-
-def _heuristic_from_text(text: str) -> str | None:
-    """Detection from the first bytes of a document that does not parse yet (a prefix of a big file)."""
-    if '"trajectory"' in text or ('"history"' in text and '"message_type"' in text):
-        return "swe-agent"
-    if '"observation"' in text or '"tool_call_metadata"' in text:
-        return "openhands"
-    if '"parentUuid"' in text or '"sessionId"' in text:
-        return "claude-code"
-    if '"session_meta"' in text or '"response_item"' in text:
-        return "codex"
-    return None
-
-
 def detect_format(path_or_first_bytes: str | Path | bytes) -> str:
     """The format of a transcript, from its content (a path is read; bytes may be just the file's start)."""
     if isinstance(path_or_first_bytes, (bytes, bytearray)):
@@ -344,6 +234,7 @@ def structure_problems(messages: list[Message]) -> list[str]:
     results without a call in the assistant message just before. Empty when the history is valid."""
     problems: list[str] = []
     pending: dict[str, int] = {}
+    seen: set[str] = set()
     for i, m in enumerate(messages):
         if m.role == "tool":
             for r in m.tool_results:
@@ -359,8 +250,9 @@ def structure_problems(messages: list[Message]) -> list[str]:
         pending = {}
         if m.role == "assistant":
             for c in m.tool_calls:
-                if c.id in pending:
+                if c.id in seen:
                     problems.append(f"message {i}: call id {c.id!r} used twice")
+                seen.add(c.id)
                 pending[c.id] = i
         elif m.tool_results:
             problems.append(f"message {i}: a {m.role} message holds tool results")
@@ -462,6 +354,43 @@ def repair_pairs(messages: list[Message]) -> tuple[list[Message], list[int], lis
     return out, index_map, notes
 
 
+def dedupe_call_ids(messages: list[Message]) -> tuple[list[Message], list[str]]:
+    """Give a call id that was already used earlier in the history a fresh one (``<id>_dup2``), in the call
+    and in the results that follow it up to the next assistant message. Some logs reuse ids (replayed
+    SWE-agent demonstrations); providers want them unique. Returns the new list and one note per rename."""
+    used: set[str] = set()
+    notes: list[str] = []
+    out: list[Message] = []
+    active: dict[str, str] = {}
+    for i, m in enumerate(messages):
+        if m.role == "assistant":
+            active = {}
+            parts: list[Any] = []
+            changed = False
+            for p in m.parts:
+                if isinstance(p, ToolCallPart) and p.id in used:
+                    n = 2
+                    while f"{p.id}_dup{n}" in used:
+                        n += 1
+                    new = f"{p.id}_dup{n}"
+                    active[p.id] = new
+                    notes.append(f"message {i}: call id {p.id!r} was already used; renamed {new!r}")
+                    parts.append(replace(p, id=new))
+                    used.add(new)
+                    changed = True
+                else:
+                    if isinstance(p, ToolCallPart):
+                        used.add(p.id)
+                    parts.append(p)
+            out.append(replace(m, parts=tuple(parts), meta={**m.meta, "renamed_call_ids": {active[k]: k for k in active}}) if changed else m)
+        elif active and m.tool_results:
+            parts = [replace(p, call_id=active[p.call_id]) if isinstance(p, ToolResultPart) and p.call_id in active else p for p in m.parts]
+            out.append(replace(m, parts=tuple(parts)))
+        else:
+            out.append(m)
+    return out, notes
+
+
 def finish_session(
     *,
     format: str,
@@ -475,6 +404,9 @@ def finish_session(
     meta: dict[str, JSON],
 ) -> ImportedSession:
     """Repair the history if needed, remap call/checkpoint indices, and build the session."""
+    messages, renames = dedupe_call_ids(messages)
+    if renames:
+        meta = {**meta, "renamed_call_ids": renames}
     if structure_problems(messages):
         fixed, imap, notes = repair_pairs(messages)
         calls = [replace(c, index=imap[c.index], reply_end=max(imap[c.index] + 1, imap[c.reply_end])) for c in calls]
