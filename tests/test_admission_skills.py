@@ -130,8 +130,9 @@ def test_tool_definitions_in_three_formats() -> None:
     an = read_skill_tool("anthropic")
     assert an["name"] == "read_skill" and an["input_schema"]["properties"]["name"]["type"] == "string"
     ge = read_skill_tool("gemini")
-    decls = ge.get("functionDeclarations") or ge.get("function_declarations") or [ge]
-    assert decls[0]["name"] == "read_skill" and "parameters" in decls[0]
+    assert ge["functionDeclarations"][0]["name"] == "read_skill" and "parameters" in ge["functionDeclarations"][0]
+    rs = read_skill_tool("openai_responses")
+    assert rs["type"] == "function" and rs["name"] == "read_skill"
     with pytest.raises(ConfigError):
         read_skill_tool("cohere")  # type: ignore[arg-type]
 

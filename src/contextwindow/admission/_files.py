@@ -148,3 +148,12 @@ def is_dir(path: Path) -> tuple[bool, str | None]:
         return False, ("dangling symlink" if os.path.islink(path) else None)
     except OSError as exc:
         return False, os_reason(exc, path)
+
+
+def identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of what ``path`` points to, to count a thing reached twice once; None if unknown."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)

@@ -18,8 +18,6 @@ description) is skipped and reported as an :class:`Omission`, once.
 
 from __future__ import annotations
 
-import importlib
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,8 +25,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..errors import ConfigError
+from ..formats import tooldefs
 from ..tools import ToolSpec
-from ._files import DEFAULT_MAX_FILE_BYTES, Omission, exists, is_dir, list_dir, read_text
+from ._files import DEFAULT_MAX_FILE_BYTES, Omission, exists, identity, is_dir, list_dir, read_text
 from .frontmatter import FrontMatterError, parse
 from .sections import Section
 
@@ -130,12 +129,13 @@ def discover_skills(
     """Find every usable skill (closer shadows farther) and what was skipped. Never raises for bad files."""
     found: dict[str, Skill] = {}
     omitted: list[Omission] = []
-    seen_real: set[str] = set()  # a folder reached twice through symlinks counts once
+    seen: set[tuple[int, int]] = set()  # a folder or file reached twice through symlinks counts once
     for sdir in skill_dirs(cwd, home):
-        real = os.path.realpath(sdir)
-        if real in seen_real:
-            continue
-        seen_real.add(real)
+        ident = identity(sdir)
+        if ident is not None:
+            if ident in seen:
+                continue
+            seen.add(ident)
         names, problem = list_dir(sdir, max_entries=max_per_dir)
         if problem:
             omitted.append(Omission(sdir, f"skills folder {problem}"))
@@ -149,10 +149,11 @@ def discover_skills(
             skill_file = folder / SKILL_FILE
             if not exists(skill_file):
                 continue
-            real = os.path.realpath(skill_file)
-            if real in seen_real:
-                continue
-            seen_real.add(real)
+            ident = identity(skill_file)
+            if ident is not None:
+                if ident in seen:
+                    continue
+                seen.add(ident)
             got = load_skill(skill_file, max_bytes=max_bytes)
             if isinstance(got, Omission):
                 omitted.append(got)
@@ -194,30 +195,23 @@ def read_skill(skills: Sequence[Skill], name: str, *, max_bytes: int = DEFAULT_M
     return body.strip() + "\n" if body.strip() else f"(skill {skill.name!r} has no instructions beyond its description)\n"
 
 
-ToolFormat = Literal["openai", "anthropic", "gemini"]
-TOOL_FORMATS: tuple[str, ...] = ("openai", "anthropic", "gemini")
+ToolFormat = Literal["openai", "openai_responses", "anthropic", "gemini"]
+_RENDERERS = {
+    "openai": tooldefs.to_openai_tools,
+    "openai_responses": tooldefs.to_responses_tools,
+    "anthropic": tooldefs.to_anthropic_tools,
+    "gemini": tooldefs.to_gemini_tools,
+}
+TOOL_FORMATS: tuple[str, ...] = tuple(_RENDERERS)
 
 
 def read_skill_tool(fmt: ToolFormat) -> dict[str, Any]:
-    """The ``read_skill`` tool definition in a provider's tool format."""
-    if fmt not in TOOL_FORMATS:
-        raise ConfigError(f"unknown tool format {fmt!r} (expected openai, anthropic or gemini)")
-    try:
-        tooldefs = importlib.import_module("contextwindow.formats.tooldefs")
-    except ImportError:  # TEMPORARY: until formats/tooldefs.py is committed
-        return _render(fmt)
-    render = getattr(tooldefs, f"to_{fmt}_tools")
-    rendered = render([READ_SKILL_TOOL])
-    return dict(rendered[0]) if isinstance(rendered, list) else dict(rendered)
+    """The ``read_skill`` tool definition as one entry of a provider's tool list.
 
-
-def _render(fmt: ToolFormat) -> dict[str, Any]:
-    t = READ_SKILL_TOOL
-    params = dict(t.parameters)
-    if fmt == "openai":
-        return {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": params}}
-    if fmt == "anthropic":
-        return {"name": t.name, "description": t.description, "input_schema": params}
-    if fmt == "gemini":
-        return {"functionDeclarations": [{"name": t.name, "description": t.description, "parameters": params}]}
-    raise ConfigError(f"unknown tool format {fmt!r} (expected openai, anthropic or gemini)")
+    OpenAI chat: ``{"type": "function", "function": {...}}``; Responses: flat function tool;
+    Anthropic: ``{name, description, input_schema}``; Gemini: ``{"functionDeclarations": [...]}``.
+    """
+    render = _RENDERERS.get(fmt)
+    if render is None:
+        raise ConfigError(f"unknown tool format {fmt!r} (expected one of {', '.join(TOOL_FORMATS)})")
+    return render([READ_SKILL_TOOL])[0]
