@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..messages import ImagePart, Message, Part, TextPart, ToolCallPart, ToolResultPart, dump_arguments
-from .transcript import CallRecord, ImportedSession, RawInput, Skipped, as_int, finish_session
+from .transcript import CallRecord, ImportedSession, RawInput, Skipped, as_int, finish_session, sub
 
 FORMAT = "openhands"
 FINISH_RESULT = "[finish: the run ended here; OpenHands records no observation for it]"
@@ -85,8 +85,8 @@ def _response_text(mr: dict[str, Any]) -> str:
 
 
 def _record_call(st: _State, index: int, mr: dict[str, Any]) -> None:
-    u = mr.get("usage") if isinstance(mr.get("usage"), dict) else {}
-    details = u.get("prompt_tokens_details") if isinstance(u.get("prompt_tokens_details"), dict) else {}
+    u = sub(mr, "usage")
+    details = sub(u, "prompt_tokens_details")
     cache_read = as_int(u.get("cache_read_input_tokens"))
     if cache_read is None:
         cache_read = as_int(details.get("cached_tokens"))
@@ -112,7 +112,7 @@ def _tool_action(st: _State, e: dict[str, Any], n: int) -> None:
     args = _args(e)
     tcm = e.get("tool_call_metadata") if isinstance(e.get("tool_call_metadata"), dict) else None
     if tcm is not None:
-        mr = tcm.get("model_response") if isinstance(tcm.get("model_response"), dict) else {}
+        mr = sub(tcm, "model_response")
         cid = str(tcm.get("tool_call_id") or f"oh_{e.get('id', n)}")
         name = str(tcm.get("function_name") or action)
         arguments = _response_call_args(mr, cid)
@@ -140,7 +140,8 @@ def _tool_action(st: _State, e: dict[str, Any], n: int) -> None:
     if not text:
         thought = args.get("thought")
         text = thought if isinstance(thought, str) else ""
-    parts: list[Part] = ([TextPart(text)] if text else []) + [call]
+    parts: list[Part] = [TextPart(text)] if text else []
+    parts.append(call)
     st.last_assistant = len(st.messages)
     st.last_response = rid
     st.messages.append(Message(role="assistant", parts=tuple(parts)))
@@ -151,7 +152,7 @@ def _tool_action(st: _State, e: dict[str, Any], n: int) -> None:
 
 
 def _recall_text(e: dict[str, Any]) -> str:
-    extras = e.get("extras") if isinstance(e.get("extras"), dict) else {}
+    extras = sub(e, "extras")
     out = [str(e.get("content") or e.get("message") or "")]
     for key in ("repo_instructions", "additional_agent_instructions"):
         if isinstance(extras.get(key), str) and extras[key]:
@@ -233,7 +234,7 @@ def _events(events: list[Any], st: _State) -> None:
             elif action == "system":
                 args = _args(e)
                 text = args.get("content") if isinstance(args.get("content"), str) else str(e.get("message", ""))
-                st.messages.append(Message(role="system", parts=(TextPart(text),)))
+                st.messages.append(Message(role="system", parts=(TextPart(str(text)),)))
             elif action == "message":
                 _message_action(st, e)
             elif action == "finish" and e.get("tool_call_metadata") is None:
@@ -303,7 +304,7 @@ def _instance_meta(inst: dict[str, Any]) -> dict[str, Any]:
             out["metrics"]["token_usages"] = len(metrics["token_usages"])
     md = inst.get("metadata")
     if isinstance(md, dict):
-        llm = md.get("llm_config") if isinstance(md.get("llm_config"), dict) else {}
+        llm = sub(md, "llm_config")
         if isinstance(llm.get("model"), str):
             out["llm_model"] = llm["model"]
         for k in ("agent_class", "max_iterations"):

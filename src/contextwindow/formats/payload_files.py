@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import ImportFormatError, PayloadError
 from ..messages import Message
-from .transcript import CallRecord, ImportedSession, RawInput, Skipped, as_int, finish_session
+from .transcript import CallRecord, ImportedSession, RawInput, Skipped, as_int, finish_session, sub
 
 _LIST_KEY = {"openai-chat": "messages", "anthropic-messages": "messages", "openai-responses": "input"}
 
@@ -89,7 +89,7 @@ def _session(
         if m.role != "assistant":
             continue
         u = usage_by_index.get(i - shift, {})
-        details = u.get("prompt_tokens_details") if isinstance(u.get("prompt_tokens_details"), dict) else {}
+        details = sub(u, "prompt_tokens_details")
         calls.append(
             CallRecord(
                 index=i,

@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from ..messages import ImagePart, Message, Part, TextPart, ToolCallPart, ToolResultPart, dump_arguments
-from .transcript import CallRecord, ImportedSession, RawInput, Skipped, finish_session
+from .transcript import CallRecord, ImportedSession, RawInput, Skipped, finish_session, sub
 
 FORMAT = "swe-agent"
 _ROLES = ("system", "user", "assistant", "tool")
@@ -47,7 +47,7 @@ def _tool_calls(raw: Any) -> list[ToolCallPart]:
     for i, tc in enumerate(raw if isinstance(raw, list) else []):
         if not isinstance(tc, dict):
             continue
-        fn = tc.get("function") if isinstance(tc.get("function"), dict) else {}
+        fn = sub(tc, "function")
         args = fn.get("arguments")
         out.append(
             ToolCallPart(
@@ -99,7 +99,7 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
                 results.append(ToolResultPart(call_id=other, content=(TextPart(f"[see the result of {ids[0]}]"),), name=names.get(other)))
             parts = results
         messages.append(Message(role=role, parts=tuple(parts), meta=meta))
-    info = doc.get("info") if isinstance(doc.get("info"), dict) else {}
+    info = sub(doc, "info")
     meta_out: dict[str, Any] = {"history_entries": len(doc["history"]), "trajectory_steps": len(doc.get("trajectory") or [])}
     for key in ("model_stats", "exit_status"):
         if key in info:
@@ -114,8 +114,8 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
         except ValueError:
             rc = None
     if isinstance(rc, dict):
-        agent = rc.get("agent") if isinstance(rc.get("agent"), dict) else {}
-        mc = agent.get("model") if isinstance(agent.get("model"), dict) else {}
+        agent = sub(rc, "agent")
+        mc = sub(agent, "model")
         if isinstance(mc.get("name"), str):
             model = mc["name"]
     if not messages:

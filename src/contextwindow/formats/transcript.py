@@ -508,6 +508,12 @@ def iter_records(raw: RawInput) -> Iterator[tuple[int | None, Any]]:
         yield from raw.records
 
 
+def sub(d: Any, key: str) -> dict[str, Any]:
+    """``d[key]`` when both are objects, else an empty dict (for optional nested log fields)."""
+    v = d.get(key) if isinstance(d, dict) else None
+    return v if isinstance(v, dict) else {}
+
+
 def as_int(v: Any) -> int | None:
     """An int from a usage field (None for anything else, bools included)."""
     if isinstance(v, bool) or v is None:
