@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from contextwindow import messages as m
 from contextwindow.errors import ConfigError, NotFoundError, SelectionError
 from contextwindow.store import Checkpoint, ConversationStore, Selection, StoredMessage, open_store
 from contextwindow.usage import Usage
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 
 def rich_messages() -> list[m.Message]:
