@@ -14,7 +14,16 @@ from contextwindow.llm.localserver import LocalProviderServer, Reply, ToolCallSp
 from contextwindow.llm.openai_compat import OpenAICompatibleModel
 from contextwindow.llm.overflow import HTTPConnectionError, HTTPContextOverflowError, HTTPProviderError
 from contextwindow.llm.retry import RetryPolicy
-from contextwindow.messages import ImagePart, Message, ReasoningPart, TextPart, ToolCallPart, assistant, tool_result, user
+from contextwindow.messages import (
+    ImagePart,
+    Message,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+    assistant,
+    tool_result,
+    user,
+)
 from contextwindow.tools import ToolSpec
 
 OVERFLOW = {
@@ -114,7 +123,7 @@ def test_timeout_is_provider_timeout_error() -> None:
     with LocalProviderServer([slow, slow]) as srv:
         model = OpenAICompatibleModel("m", base_url=srv.openai_base_url, timeout=0.2, retry=RetryPolicy(delays=(0.5,), sleep=slept.append))
         started = time.monotonic()
-        with pytest.raises(ProviderTimeoutError, match="after 0.2s"):
+        with pytest.raises(ProviderTimeoutError, match=r"after 0\.2s"):
             model.complete([user("x")])
         assert time.monotonic() - started < 3
     assert slept == [0.5] and len(srv.requests) == 2

@@ -15,7 +15,8 @@ from typing import Any
 import httpx
 
 from ..errors import ConfigError, PayloadError
-from ..messages import ImagePart, Message, Part, ReasoningPart, TextPart, ToolCallPart, ToolResultPart, dump_arguments
+from ..formats.anthropic import to_payload
+from ..messages import Message, Part, ReasoningPart, TextPart, ToolCallPart, dump_arguments
 from ..tools import ToolSpec
 from ..usage import Usage
 from .base import Completion
@@ -76,81 +77,13 @@ class AnthropicModel(HTTPChatModel):
     def _payload(
         self, messages: Sequence[Message], system: str | None, max_tokens: int, tools: Sequence[ToolSpec] | None
     ) -> dict[str, Any]:
-        payload = _to_payload(messages, system=system, tools=tools, model=self.name)
+        payload = to_payload(messages, system=system, tools=tools, model=self.name)
         payload["max_tokens"] = max_tokens
         payload.update(self.extra_body)
         return payload
 
     def _parse(self, data: dict[str, Any]) -> Completion:
         return parse_response(data)
-
-
-# --- payload (minimal; formats/anthropic owns the full converter) ------------------------------
-
-
-def _image(part: ImagePart) -> dict[str, Any]:
-    if part.source == "base64":
-        source: dict[str, Any] = {"type": "base64", "media_type": part.media_type or "image/png", "data": part.data}
-    elif part.source == "url":
-        source = {"type": "url", "url": part.data}
-    else:
-        source = {"type": "file", "file_id": part.data}
-    return {"type": "image", "source": source}
-
-
-def _blocks(m: Message) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for p in m.parts:
-        if isinstance(p, TextPart):
-            if p.text:
-                out.append({"type": "text", "text": p.text})
-        elif isinstance(p, ImagePart):
-            out.append(_image(p))
-        elif isinstance(p, ReasoningPart):
-            if m.role != "assistant" or p.provider not in (None, "anthropic"):
-                continue
-            if p.encrypted is not None:
-                out.append({"type": "redacted_thinking", "data": p.encrypted})
-            elif p.signature is not None:
-                out.append({"type": "thinking", "thinking": p.text, "signature": p.signature})
-        elif isinstance(p, ToolCallPart):
-            args = p.parsed_arguments()
-            out.append({"type": "tool_use", "id": p.id, "name": p.name, "input": args if isinstance(args, dict) else {"input": args}})
-        elif isinstance(p, ToolResultPart):
-            content = [{"type": "text", "text": c.text} if isinstance(c, TextPart) else _image(c) for c in p.content]
-            block: dict[str, Any] = {"type": "tool_result", "tool_use_id": p.call_id, "content": content}
-            if p.is_error:
-                block["is_error"] = True
-            out.append(block)
-    # tool results come first in a user message
-    out.sort(key=lambda b: b["type"] != "tool_result")
-    return out
-
-
-def _to_payload(
-    messages: Sequence[Message], *, system: str | None, tools: Sequence[ToolSpec] | None, model: str
-) -> dict[str, Any]:
-    system_texts = [system] if system else []
-    turns: list[dict[str, Any]] = []
-    for m in messages:
-        if m.role == "system":
-            system_texts.append(m.text)
-            continue
-        role = "assistant" if m.role == "assistant" else "user"
-        blocks = _blocks(m)
-        if not blocks:
-            continue
-        if turns and turns[-1]["role"] == role:  # merge neighbours: the API wants alternation
-            turns[-1]["content"].extend(blocks)
-            turns[-1]["content"].sort(key=lambda b: b["type"] != "tool_result")
-        else:
-            turns.append({"role": role, "content": blocks})
-    payload: dict[str, Any] = {"model": model, "messages": turns}
-    if system_texts:
-        payload["system"] = "\n\n".join(system_texts)
-    if tools:
-        payload["tools"] = [{"name": t.name, "description": t.description, "input_schema": dict(t.parameters)} for t in tools]
-    return payload
 
 
 # --- response ----------------------------------------------------------------------------------

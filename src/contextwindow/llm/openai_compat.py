@@ -18,7 +18,8 @@ from urllib.parse import urlparse
 import httpx
 
 from ..errors import ConfigError, PayloadError
-from ..messages import ImagePart, Message, Part, ReasoningPart, TextPart, ToolCallPart, dump_arguments
+from ..formats.openai_chat import to_payload
+from ..messages import Message, Part, ReasoningPart, TextPart, ToolCallPart, dump_arguments
 from ..tools import ToolSpec
 from ..usage import Usage
 from .base import Completion
@@ -82,81 +83,13 @@ class OpenAICompatibleModel(HTTPChatModel):
     def _payload(
         self, messages: Sequence[Message], system: str | None, max_tokens: int, tools: Sequence[ToolSpec] | None
     ) -> dict[str, Any]:
-        payload = _to_payload(messages, system=system, tools=tools, model=self.name)
+        payload = to_payload(messages, system=system, tools=tools, model=self.name)
         payload[self.max_tokens_field] = max_tokens
         payload.update(self.extra_body)
         return payload
 
     def _parse(self, data: dict[str, Any]) -> Completion:
         return parse_response(data)
-
-
-# --- payload (a minimal converter until formats.openai_chat takes over) ----------------------
-
-
-def _image(part: ImagePart) -> dict[str, Any]:
-    if part.source == "base64":
-        url = f"data:{part.media_type or 'image/png'};base64,{part.data}"
-    elif part.source == "url":
-        url = part.data
-    else:
-        raise PayloadError("OpenAI chat cannot send an image by provider file id; send base64 or a URL", field="image")
-    image_url: dict[str, Any] = {"url": url}
-    if part.detail:
-        image_url["detail"] = part.detail
-    return {"type": "image_url", "image_url": image_url}
-
-
-def _content(parts: Sequence[Part]) -> str | list[dict[str, Any]]:
-    if all(isinstance(p, TextPart) for p in parts):
-        return "\n".join(p.text for p in parts if isinstance(p, TextPart))
-    out: list[dict[str, Any]] = []
-    for p in parts:
-        if isinstance(p, TextPart):
-            out.append({"type": "text", "text": p.text})
-        elif isinstance(p, ImagePart):
-            out.append(_image(p))
-    return out
-
-
-def _to_payload(
-    messages: Sequence[Message], *, system: str | None, tools: Sequence[ToolSpec] | None, model: str
-) -> dict[str, Any]:
-    out: list[dict[str, Any]] = []
-    if system:
-        out.append({"role": "system", "content": system})
-    for m in messages:
-        if m.role in ("system", "user"):
-            out.append({"role": m.role, "content": _content([p for p in m.parts if isinstance(p, (TextPart, ImagePart))])})
-        elif m.role == "assistant":
-            text = "\n".join(p.text for p in m.parts if isinstance(p, TextPart))
-            msg: dict[str, Any] = {"role": "assistant", "content": text or None}
-            calls = [
-                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments or "{}"}}
-                for c in m.tool_calls
-            ]
-            if calls:
-                msg["tool_calls"] = calls
-            out.append(msg)
-        else:  # tool: one OpenAI tool message per result; images and loose text follow as a user message
-            loose: list[Part] = []
-            for p in m.parts:
-                if isinstance(p, ToolCallPart | ReasoningPart):
-                    continue
-                if isinstance(p, TextPart | ImagePart):
-                    loose.append(p)
-                    continue
-                out.append({"role": "tool", "tool_call_id": p.call_id, "content": p.text})
-                loose.extend(c for c in p.content if isinstance(c, ImagePart))
-            if loose:
-                out.append({"role": "user", "content": _content(loose)})
-    payload: dict[str, Any] = {"model": model, "messages": out}
-    if tools:
-        payload["tools"] = [
-            {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": dict(t.parameters)}}
-            for t in tools
-        ]
-    return payload
 
 
 # --- response ----------------------------------------------------------------------------------
