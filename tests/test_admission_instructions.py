@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from contextwindow.admission import admit, collect_instructions
 from contextwindow.admission.instructions import INSTRUCTION_NAMES, instruction_dirs
@@ -117,3 +120,34 @@ def test_empty_files_are_ignored(tree: tuple[Path, Path, Path]) -> None:
     res = collect_instructions(cwd, home)
     assert cwd / "AGENTS.md" not in [f.path for f in res.files]
     assert not [o for o in res.omitted if o.path == cwd / "AGENTS.md"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    sizes=st.lists(st.integers(1, 3_000), min_size=1, max_size=6),
+    per_file=st.integers(0, 2_500),
+    total=st.integers(0, 6_000),
+)
+def test_caps_hold_and_nothing_is_left_out_silently(sizes: list[int], per_file: int, total: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        cwd = base.joinpath(*[f"l{i}" for i in range(len(sizes))])
+        cwd.mkdir(parents=True)
+        paths = []
+        for i, n in enumerate(sizes):
+            p = base.joinpath(*[f"l{k}" for k in range(i + 1)]) / "AGENTS.md"
+            p.write_text(chr(ord("a") + i) * n)
+            paths.append(p)
+        res = collect_instructions(cwd, None, per_file_chars=per_file, total_chars=total)
+        ours = [f for f in res.files if f.path in paths]
+        assert all(f.shown <= per_file for f in ours)
+        assert sum(f.shown for f in ours) <= total
+        text = res.section.text if res.section else ""
+        for p, n in zip(paths, sizes, strict=True):
+            admitted = [f for f in ours if f.path == p]
+            if admitted and not admitted[0].truncated:
+                assert f"## From {p.parent} (AGENTS.md)" in text
+            else:  # truncated or omitted: the notice names it, in words
+                assert f"- {p}: " in text
+                assert any(o.path == p for o in res.omitted)
+                assert f"{n:,}" in text

@@ -92,7 +92,7 @@ class Admission:
 
 
 def _real(path: str | os.PathLike[str]) -> Path:
-    return Path(os.path.realpath(os.fspath(path)))
+    return Path(os.path.realpath(os.path.expanduser(os.fspath(path))))
 
 
 def admit(
@@ -108,7 +108,11 @@ def admit(
     skills: bool = True,
     count: Count | None = None,
 ) -> Admission:
-    """Admit the system prompt for an agent in ``cwd`` (``home=None``: skip user-wide files)."""
+    """Admit the system prompt for an agent in ``cwd`` (``home=None``: skip user-wide files).
+
+    Paths are made absolute, ``~`` expanded and symlinks resolved. Caps are in characters;
+    ``max_file_bytes`` bounds every read. Bad files are left out and listed in ``omitted``.
+    """
     for label, value in (("per_file_chars", per_file_chars), ("total_chars", total_chars), ("scope_chars", scope_chars)):
         if value < 0:
             raise ConfigError(f"admit: {label} must be zero or more, got {value}")

@@ -122,23 +122,25 @@ def collect_instructions(
 
     remaining = max(0, total_chars)
     shown: dict[int, int] = {}
+    left_out: dict[int, str] = {}
     for c in sorted(cands, key=lambda c: (c.closeness, c.order)):
         want = min(len(c.text), max(0, per_file_chars))
         give = min(want, remaining)
-        if give < want and give < MIN_USEFUL_CHARS:
-            omitted.append(Omission(c.path, f"omitted: the section cap of {_fmt(total_chars)} characters was reached"))
+        if want == 0:
+            left_out[c.order] = f"the per-file cap is {_fmt(per_file_chars)} characters"
+        elif give == 0 or (give < want and give < MIN_USEFUL_CHARS):
+            left_out[c.order] = f"the section cap of {_fmt(total_chars)} characters was reached"
+        else:
+            shown[c.order] = give
+            remaining -= give
             continue
-        shown[c.order] = give
-        remaining -= give
+        omitted.append(Omission(c.path, f"omitted: {left_out[c.order]}"))
 
     blocks: list[str] = []
     files: list[InstructionFile] = []
     for c in cands:
-        if c.order not in shown:
-            notices.append(
-                f"- {c.path}: omitted entirely ({_fmt(len(c.text))} characters), the section cap of "
-                f"{_fmt(total_chars)} characters was reached."
-            )
+        if c.order in left_out:
+            notices.append(f"- {c.path}: omitted entirely ({_fmt(len(c.text))} characters), {left_out[c.order]}.")
             continue
         n = shown[c.order]
         body = c.text
