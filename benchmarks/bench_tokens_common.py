@@ -94,6 +94,33 @@ def _record_message(rec: dict[str, Any]) -> Message | None:
     return Message(role=role, parts=tuple(parts))
 
 
+def _context_records(call: dict[str, Any], records: dict[str, dict[str, Any]], order: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Records sent with ``call``: its parentUuid ancestors, plus the sibling blocks of
+    parallel tool calls that sit on side branches of the DAG (other blocks of an ancestor's
+    API response, and the results of its tool calls), in file order, all before the call."""
+    chain: dict[int, dict[str, Any]] = {}
+    cur = records.get(call.get("parentUuid") or "")
+    while cur is not None:
+        chain[cur["_pos"]] = cur
+        cur = records.get(cur.get("parentUuid") or "")
+    msg_ids = {(r.get("message") or {}).get("id") for r in chain.values() if r.get("type") == "assistant"}
+    msg_ids.discard(None)
+    call_ids: set[str] = set()
+    for r in order[: call["_pos"]]:
+        if r.get("type") == "assistant" and (r.get("message") or {}).get("id") in msg_ids:
+            chain.setdefault(r["_pos"], r)
+    for r in chain.values():
+        content = (r.get("message") or {}).get("content")
+        if r.get("type") == "assistant" and isinstance(content, list):
+            call_ids.update(b.get("id", "") for b in content if b.get("type") == "tool_use")
+    for r in order[: call["_pos"]]:
+        content = (r.get("message") or {}).get("content")
+        if r.get("type") == "user" and isinstance(content, list):
+            if any(b.get("type") == "tool_result" and b.get("tool_use_id") in call_ids for b in content):
+                chain.setdefault(r["_pos"], r)
+    return [chain[k] for k in sorted(chain)]
+
+
 def load_claude_calls(path: Path) -> list[Call]:
     records: dict[str, dict[str, Any]] = {}
     order: list[dict[str, Any]] = []
@@ -101,6 +128,7 @@ def load_claude_calls(path: Path) -> list[Call]:
         if not line.strip():
             continue
         rec = json.loads(line)
+        rec["_pos"] = len(order)
         order.append(rec)
         if rec.get("uuid"):
             records[rec["uuid"]] = rec
@@ -116,12 +144,7 @@ def load_claude_calls(path: Path) -> list[Call]:
         seen.add(mid)
         u = m["usage"]
         reported = u.get("input_tokens", 0) + u.get("cache_creation_input_tokens", 0) + u.get("cache_read_input_tokens", 0)
-        chain: list[dict[str, Any]] = []
-        cur = records.get(rec.get("parentUuid") or "")
-        while cur is not None:
-            chain.append(cur)
-            cur = records.get(cur.get("parentUuid") or "")
-        chain.reverse()
+        chain = _context_records(rec, records, order)
         msgs: list[Message] = []
         last_id: str | None = None
         for r in chain:

