@@ -85,3 +85,17 @@ def test_public_surface_is_declared() -> None:
     for name in admission.__all__:
         assert hasattr(admission, name), name
     assert {"admit", "Section", "assemble_system", "drain_into", "READ_SKILL_TOOL"} <= set(admission.__all__)
+
+
+def test_omissions_become_events_once(tree: tuple[Path, Path]) -> None:
+    from contextwindow.events import EventBus, Recorder
+
+    cwd, home = tree
+    a = admit(cwd, home, count=len)
+    bus, rec = EventBus(), Recorder()
+    bus.subscribe(rec, "admission.")
+    for ev in a.events():
+        bus.emit(ev.name, **ev.data)
+    got = [(e.data["path"], e.data["reason"]) for e in rec.named("admission.omitted")]
+    assert len(got) == len(set(got)) == len(a.omitted)
+    assert (str(cwd / "CLAUDE.md"), "instruction file not admitted: not valid UTF-8 (bad byte at offset 0)") in got

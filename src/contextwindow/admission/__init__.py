@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..events import Event
 from ..tools import ToolSpec
 from ._count import Count, resolve_count
 from ._files import DEFAULT_MAX_FILE_BYTES, Omission
@@ -77,6 +78,10 @@ class Admission:
     sections: list[Section] = field(default_factory=list)
     instructions: list[InstructionFile] = field(default_factory=list)
     scope_file: Path | None = None
+
+    def events(self) -> list[Event]:
+        """One ``admission.omitted`` event per thing left out (path, reason), for an EventBus."""
+        return [Event("admission.omitted", {"path": str(o.path) if o.path else None, "reason": o.reason}) for o in self.omitted]
 
     def read_skill(self, name: str) -> str:
         """Run the ``read_skill`` tool: the skill's body, or an error text listing known names."""
