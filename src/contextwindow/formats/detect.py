@@ -118,7 +118,7 @@ def heuristic_from_text(text: str) -> str | None:
     """Detection from the first bytes of a document that does not parse yet (a prefix of a big file)."""
     if '"trajectory"' in text or ('"history"' in text and '"message_type"' in text):
         return "swe-agent"
-    if '"observation"' in text or '"tool_call_metadata"' in text:
+    if '"observation"' in text or '"tool_call_metadata"' in text or ('"instance_id"' in text and '"instruction"' in text):
         return "openhands"
     if '"parentUuid"' in text or '"sessionId"' in text:
         return "claude-code"
