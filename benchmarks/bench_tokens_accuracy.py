@@ -14,6 +14,7 @@ Codex rollouts: the exact o200k counter, same method (instructions and tools unk
 
 from __future__ import annotations
 
+import itertools
 import statistics
 import time
 from collections import defaultdict
@@ -48,7 +49,7 @@ def errs(calls: list[Call], est: Callable[[Call], float]) -> tuple[list[float], 
     prev: list[float] = []
     for chain in by.values():
         c0, e0 = chain[0]
-        for (a, ea), (b, eb) in zip(chain, chain[1:], strict=False):
+        for (a, ea), (b, eb) in itertools.pairwise(chain):
             first.append(abs(c0.reported + eb - e0 - b.reported) / b.reported)
             prev.append(abs(a.reported + eb - ea - b.reported) / b.reported)
     return first, prev

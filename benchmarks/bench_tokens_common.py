@@ -115,9 +115,12 @@ def _context_records(call: dict[str, Any], records: dict[str, dict[str, Any]], o
             call_ids.update(b.get("id", "") for b in content if b.get("type") == "tool_use")
     for r in order[: call["_pos"]]:
         content = (r.get("message") or {}).get("content")
-        if r.get("type") == "user" and isinstance(content, list):
-            if any(b.get("type") == "tool_result" and b.get("tool_use_id") in call_ids for b in content):
-                chain.setdefault(r["_pos"], r)
+        if (
+            r.get("type") == "user"
+            and isinstance(content, list)
+            and any(b.get("type") == "tool_result" and b.get("tool_use_id") in call_ids for b in content)
+        ):
+            chain.setdefault(r["_pos"], r)
     return [chain[k] for k in sorted(chain)]
 
 
