@@ -63,7 +63,7 @@ def test_segments_group_the_record_by_folds_and_turns(folded: tuple[Conversation
 def test_segments_of_an_unfolded_conversation(store: ConversationStore) -> None:
     cid = store.create_conversation()
     assert [(s.kind, s.turns) for s in segments(store, cid)] == [("loaded", ())]
-    store.append(cid, tool_turn(1) + [m.user("thanks")])
+    store.append(cid, [*tool_turn(1), m.user("thanks")])
     (seg,) = segments(store, cid)
     assert seg.fold is None and [len(t.messages) for t in seg.turns] == [4, 1]
 
