@@ -240,7 +240,7 @@ def _select(msgs: list[_Rec], chain: set[int] | None) -> list[_Rec]:
 
 
 def import_raw(raw: RawInput) -> list[ImportedSession]:
-    skipped = list(raw.skipped)
+    skipped = raw.skipped  # shared: what an importer skips is reported even when nothing imports
     type_counts: Counter[str] = Counter()
     msgs: list[_Rec] = []
     boundaries: dict[str, _Rec] = {}

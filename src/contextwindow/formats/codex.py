@@ -235,7 +235,7 @@ class _Builder:
 
 def import_raw(raw: RawInput) -> list[ImportedSession]:
     b = _Builder()
-    b.skipped = list(raw.skipped)
+    b.skipped = raw.skipped  # shared: reported even when nothing imports
     meta: dict[str, Any] = {}
     events: Counter[str] = Counter()
     models: list[str] = []

@@ -316,11 +316,11 @@ def _instance_meta(inst: dict[str, Any]) -> dict[str, Any]:
 def import_raw(raw: RawInput) -> list[ImportedSession]:
     sessions: list[ImportedSession] = []
     if raw.is_document and isinstance(raw.document, list):
-        s = _session(raw.document, raw, list(raw.skipped), {}, None)
+        s = _session(raw.document, raw, raw.skipped, {}, None)
         return [s] if s else []
     instances: list[tuple[int | None, Any]] = [(None, raw.document)] if raw.is_document else list(raw.records)
     # Lines the reader skipped are reported once, with the first session.
-    pending_skips = list(raw.skipped)
+    pending_skips = raw.skipped
     for line, inst in instances:
         if not isinstance(inst, dict) or not isinstance(inst.get("history"), list):
             pending_skips.append(Skipped(line, "not an OpenHands instance (no 'history' list)"))

@@ -126,7 +126,7 @@ def _is_body(obj: Any, fmt: str) -> bool:
 def import_raw(raw: RawInput, fmt: str) -> list[ImportedSession]:
     if fmt not in _LIST_KEY:
         raise ImportFormatError(f"not a provider payload format: {fmt!r}")
-    skipped = list(raw.skipped)
+    skipped = raw.skipped  # shared: what an importer skips is reported even when nothing imports
     if raw.is_document:
         doc = raw.document
         if not (isinstance(doc, list) or _is_body(doc, fmt)):

@@ -61,7 +61,7 @@ def _tool_calls(raw: Any) -> list[ToolCallPart]:
 
 def import_raw(raw: RawInput) -> list[ImportedSession]:
     doc = raw.document
-    skipped = list(raw.skipped)
+    skipped = raw.skipped  # shared: what an importer skips is reported even when nothing imports
     if not raw.is_document or not isinstance(doc, dict) or not isinstance(doc.get("history"), list):
         skipped.append(Skipped(None, "a SWE-agent trajectory is one JSON object with a 'history' list"))
         return []
