@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from contextwindow.admission import admit
+from contextwindow.tokens import counter_for
 
 BODY_SENTINEL = "BODY-SENTINEL"
 
@@ -56,6 +57,8 @@ def measure(depth: int, n_skills: int, runs: int) -> dict[str, float]:
         assert BODY_SENTINEL not in a.prompt.text, "a skill body entered the prompt"
         assert len(index_lines) == n_skills == len([s for s in a.skills if s.name.startswith("skill-")])
         skills_tokens = next((s.tokens for s in a.prompt.sections if s.name == "skills"), 0)
+        count = counter_for(None).count_text
+        body_tokens = sum(count(a.read_skill(s.name)) for s in a.skills)
         return {
             "skills": n_skills,
             "median_ms": statistics.median(times) * 1000,
@@ -63,6 +66,7 @@ def measure(depth: int, n_skills: int, runs: int) -> dict[str, float]:
             "skills_section_tokens": skills_tokens,
             "index_lines": len(index_lines),
             "instruction_files": len(a.instruction_files),
+            "body_tokens": body_tokens,
         }
 
 
@@ -83,7 +87,9 @@ def main() -> None:
             f"{r['index_lines']:>12} {per:>10.1f}"
         )
         prev = r
+    assert prev is not None
     print("skill bodies in the prompt: none (checked for the body sentinel in every run)")
+    print(f"the {prev['skills']:.0f} bodies, had they been admitted: {prev['body_tokens']:,.0f} tokens")
 
 
 if __name__ == "__main__":

@@ -99,3 +99,15 @@ def test_omissions_become_events_once(tree: tuple[Path, Path]) -> None:
     got = [(e.data["path"], e.data["reason"]) for e in rec.named("admission.omitted")]
     assert len(got) == len(set(got)) == len(a.omitted)
     assert (str(cwd / "CLAUDE.md"), "instruction file not admitted: not valid UTF-8 (bad byte at offset 0)") in got
+
+
+def test_prompt_counts_with_the_model_tokenizer(tree: tuple[Path, Path]) -> None:
+    from contextwindow.tokens import counter_for
+
+    cwd, home = tree
+    res = CliRunner().invoke(cli, ["prompt", "--cwd", str(cwd), "--home", str(home), "--model", "gpt-4o", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    exact = counter_for("gpt-4o")
+    assert exact.exact
+    assert data["tokens"] == exact.count_text(data["text"])

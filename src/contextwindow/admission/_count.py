@@ -4,20 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..tokens import counter_for
+
 Count = Callable[[str], int]
 
 
 def resolve_count(count: Count | None) -> Count:
-    """``count`` itself, else the default counter of :mod:`contextwindow.tokens`."""
+    """``count`` itself, else the default counter of :mod:`contextwindow.tokens` (``counter_for(None)``)."""
     if count is not None:
         return count
-    try:
-        from ..tokens import counter_for  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:  # TEMPORARY: until contextwindow.tokens is committed
-        return _approx
     counter: Count = counter_for(None).count_text
     return counter
-
-
-def _approx(text: str) -> int:
-    return (len(text) + 3) // 4

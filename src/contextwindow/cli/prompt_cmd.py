@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ..admission import Admission, admit
-from ..errors import ConfigError
+from ..tokens import counter_for
 from .common import emit_json, handle_errors, json_option
 
 _DIR = click.Path(file_okay=False, dir_okay=True, path_type=Path)
@@ -18,10 +18,6 @@ _DIR = click.Path(file_okay=False, dir_okay=True, path_type=Path)
 def _counter(model: str | None) -> Any:
     if model is None:
         return None
-    try:
-        from ..tokens import counter_for  # type: ignore[attr-defined,unused-ignore]
-    except ImportError as exc:
-        raise ConfigError("--model needs the token counters of contextwindow.tokens, which are not available") from exc
     return counter_for(model).count_text
 
 
