@@ -1,9 +1,99 @@
-"""(placeholder: commands of this family are added by their issue)."""
+"""``ctxw clip`` and ``ctxw retrieve``: clip one tool output as an agent would, read an original back."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
+
+from ..clipping import KINDS, clip, retrieve
+from .common import default_store_url, emit_json, handle_errors, json_option, read_input_bytes, store_option
+
+
+class _LazyStore:
+    """Opens the store only when an original must be offloaded (an unclipped output touches nothing)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._store: Any = None
+
+    def _open(self) -> Any:
+        if self._store is None:
+            from ..store import open_store
+
+            self._store = open_store(self.url)
+        return self._store
+
+    def put_offload(self, content: str, meta: dict[str, Any] | None = None) -> str:
+        return str(self._open().put_offload(content, meta))
+
+    def get_offload(self, ref: str) -> Any:
+        return self._open().get_offload(ref)
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
+
+@click.command("clip")
+@click.argument("file", required=False, default="-", metavar="[FILE|-]")
+@click.option("--budget-tokens", type=click.IntRange(min=1), default=4000, show_default=True, help="Token budget of the clipped output.")
+@click.option("--hard-cap-tokens", type=click.IntRange(min=1), default=40000, show_default=True, help="Over this, only a preview stays.")
+@click.option("--kind", type=click.Choice(KINDS), default="auto", show_default=True, help="Clipper to use (auto sniffs the content).")
+@click.option("--tool-name", default=None, help="Name of the tool that produced the output (a hint only).")
+@store_option
+@json_option
+@handle_errors
+def clip_command(
+    file: str, budget_tokens: int, hard_cap_tokens: int, kind: str, tool_name: str | None, store_url: str | None,
+    as_json: bool,
+) -> None:
+    """Clip one tool output (FILE or stdin) as an agent's tool result would be clipped.
+
+    The original goes to the store's offload table; the marker names the ref to pass to
+    `ctxw retrieve`.
+    """
+    data = read_input_bytes(file)
+    sink = _LazyStore(store_url or default_store_url())
+    try:
+        result = clip(data, budget_tokens, kind=kind, tool_name=tool_name, sink=sink, hard_cap_tokens=hard_cap_tokens)
+    finally:
+        sink.close()
+    r = result.report
+    if as_json:
+        emit_json({"text": result.text, **r.to_dict()})
+        return
+    click.echo(result.text)
+    summary = f"ctxw: {r.kind}: {r.tokens_before:,} → {r.tokens_after:,} tokens" + (f", original at {r.ref}" if r.ref else "")
+    for note in r.notes:
+        summary += f"\nctxw: note: {note}"
+    click.echo(summary, err=True)
+
+
+@click.command("retrieve")
+@click.argument("ref")
+@click.option("--offset", type=click.IntRange(min=0), default=0, show_default=True, help="First line, 0-based.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Most lines to print (default 200).")
+@click.option("--grep", "pattern", default=None, metavar="PAT", help="Only lines matching this regular expression.")
+@click.option("--budget-tokens", type=click.IntRange(min=1), default=4000, show_default=True, help="Token bound of the output.")
+@store_option
+@handle_errors
+def retrieve_command(
+    ref: str, offset: int, limit: int | None, pattern: str | None, budget_tokens: int, store_url: str | None
+) -> None:
+    """Print a slice of the original offloaded under REF (as printed in a clip marker)."""
+    from ..clipping.retrieve import check_ref
+    from ..store import open_store
+
+    check_ref(ref)  # a forged ref is refused before any store is opened
+    store = open_store(store_url or default_store_url())
+    try:
+        click.echo(retrieve(store, ref, offset=offset, limit=limit, grep=pattern, budget_tokens=budget_tokens))
+    finally:
+        store.close()
 
 
 def register(group: click.Group) -> None:
-    """Add this module's commands to ``group``."""
+    """Add ``clip`` and ``retrieve`` to ``group``."""
+    group.add_command(clip_command)
+    group.add_command(retrieve_command)

@@ -89,7 +89,7 @@ def clip(
     probe = render_marker(kind=sniffed, dropped_tokens=tokens_before, dropped_lines=lines_before,
                           tokens_before=tokens_before, lines_before=lines_before, ref="ofl_0123456789abcdef",
                           estimated=estimated, offloaded=offloaded, store_error="x" * 40)
-    body_budget = max(MIN_BODY_TOKENS, budget_tokens - safe_count(counter, probe) - 4)
+    body_budget = max(MIN_BODY_TOKENS, budget_tokens - safe_count(counter, probe) - 2)
     used, body = _run(text, sniffed, body_budget, counter, offloaded, decoded.binary, notes)
 
     ref: str | None = None
@@ -105,16 +105,24 @@ def clip(
             store_error = f"{type(exc).__name__}: {exc}"[:200]
             notes.append(f"original not stored: {store_error}")
 
-    body_tokens = safe_count(counter, body.text)
-    kept = body.kept_lines if body.kept_lines >= 0 else min(lines_before, count_lines(body.text))
-    dropped_lines = max(0, lines_before - kept)
-    dropped_tokens = max(0, tokens_before - body_tokens)
-    marker = render_marker(kind=used, dropped_tokens=dropped_tokens, dropped_lines=dropped_lines,
-                           tokens_before=tokens_before, lines_before=lines_before, ref=ref, estimated=estimated,
-                           offloaded=offloaded, store_error=store_error)
-    out = f"{body.text}\n{marker}" if body.text else marker
+    for attempt in range(2):
+        body_tokens = body.tokens if body.tokens >= 0 else safe_count(counter, body.text)
+        kept = body.kept_lines if body.kept_lines >= 0 else min(lines_before, count_lines(body.text))
+        dropped_lines = max(0, lines_before - kept)
+        dropped_tokens = max(0, tokens_before - body_tokens)
+        marker = render_marker(kind=used, dropped_tokens=dropped_tokens, dropped_lines=dropped_lines,
+                               tokens_before=tokens_before, lines_before=lines_before, ref=ref, estimated=estimated,
+                               offloaded=offloaded, store_error=store_error)
+        out = f"{body.text}\n{marker}" if body.text else marker
+        tokens_after = safe_count(counter, out)
+        over = tokens_after - budget_tokens
+        if over <= 0 or attempt or body_budget <= MIN_BODY_TOKENS:
+            break
+        # The joint count came out a little over: clip once more with the difference taken off.
+        body_budget = max(MIN_BODY_TOKENS, body_budget - over - 2)
+        used, body = _run(text, sniffed, body_budget, counter, offloaded, decoded.binary, [])
     report = ClipReport(
-        kind="offload" if offloaded else used, tokens_before=tokens_before, tokens_after=safe_count(counter, out),
+        kind="offload" if offloaded else used, tokens_before=tokens_before, tokens_after=tokens_after,
         lines_before=lines_before, lines_after=count_lines(out), ref=ref, dropped_tokens=dropped_tokens,
         dropped_lines=dropped_lines, clipped=True, sniffed=sniffed, estimated=estimated,
         notes=tuple(notes + list(body.notes)),
@@ -163,9 +171,10 @@ def _run(text: str, kind: str, budget: int, count: Count, offloaded: bool, binar
 
 
 def _fit(body: Body, budget: int, count: Count) -> Body:
-    """The safety net: a body over budget is cut by characters."""
-    if safe_count(count, body.text) <= budget:
-        return body
+    """The safety net: a body over budget is cut by characters. Records the body's tokens."""
+    used = safe_count(count, body.text)
+    if used <= budget:
+        return dataclasses.replace(body, tokens=used)
     cut = clip_chars(body.text, budget, count)
     return Body(cut.text, min(body.kept_lines, cut.kept_lines), body.notes)
 

@@ -146,9 +146,12 @@ def clip_search(text: str, budget: int, count: Count) -> Body:
         tail = f", and {more:,} more files" if more > 0 else ""
         if len(omitted) == 1:
             path, k = next(iter(omitted.items()))
-            return f"… [{k:,} more match{'es' if k != 1 else ''} in {path} ({p.files[path].matches:,} in total)]"
+            total_here = p.files[path].matches
+            if start > 0 and p.owner[start - 1] == path:  # the file's name is on the line above
+                return f"… [+{k:,} more in this file, {total_here:,} in total]"
+            return f"… [{k:,} more match{'es' if k != 1 else ''} in {path} ({total_here:,} in total)]"
         return f"… [{total:,} more matches in {len(omitted):,} files: {', '.join(parts)}{tail}]"
 
     total_matches = sum(f.matches for f in p.files.values())
     footer = f"[search: {len(p.files):,} files, {total_matches:,} matches in the full output]"
-    return select_lines(lines, order, budget, count, gap, footer=footer)
+    return select_lines(lines, order, budget, count, gap, footer=footer, max_line_chars=240)

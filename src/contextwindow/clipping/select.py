@@ -8,8 +8,10 @@ counter on the rendered output (a handful of counts of budget-sized text), never
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 from .measure import Count, safe_count
 
@@ -23,6 +25,7 @@ class Body:
     text: str
     kept_lines: int
     notes: tuple[str, ...] = ()
+    tokens: int = -1  # counted tokens of ``text`` when known, else -1
 
 
 def plain_gap(start: int, end: int) -> str:
@@ -64,11 +67,15 @@ def select_lines(
     gap: Gap = plain_gap,
     *,
     footer: str = "",
+    ratio: float | None = None,
+    max_line_chars: int | None = None,
 ) -> Body:
     """Keep as many lines, in ``order`` of importance, as fit ``budget`` tokens once rendered."""
     n = len(lines)
-    ratio = token_ratio(count, lines)
+    ratio = ratio or token_ratio(count, lines)
     max_chars = max(120, int(budget / ratio / 6))
+    if max_line_chars is not None:
+        max_chars = min(max_chars, max_line_chars)
     display = [shorten(line, max_chars) for line in lines]
 
     def render(k: int) -> str:
@@ -93,20 +100,31 @@ def select_lines(
     def fits(k: int) -> bool:
         return safe_count(count, render(k)) <= budget
 
-    # First guess from a per-character estimate, then a bounded binary search.
-    acc = 0.0
-    guess = 0
-    for idx in order:
-        acc += (len(display[idx]) + 1) * ratio
-        if acc > budget:
+    # Estimated cost of each prefix of the ranking, corrected by real counts of rendered output:
+    # usually 2-4 counts of budget-sized text, never a count of the whole input.
+    prefix = list(accumulate(((len(display[i]) + 1) * ratio for i in order), initial=0.0))
+
+    def guess(scale: float) -> int:
+        return max(0, bisect_right(prefix, budget / scale) - 1)
+
+    lo, hi = 0, len(order) + 1  # render(lo) fits (or lo == 0), render(hi) does not
+    scale = 1.0
+    close = False
+    for _ in range(6):
+        k = min(max(guess(scale), lo + 1), hi - 1)
+        if k <= lo:
             break
-        guess += 1
-    lo, hi = 0, len(order) + 1
-    if guess and fits(guess):
-        lo = guess
-    elif guess:
-        hi = guess
-    while hi - lo > max(1, lo // 64):
+        used = safe_count(count, render(k))
+        if used <= budget:
+            lo = k
+            if used >= budget * 0.96:
+                close = True
+                break
+        else:
+            hi = k
+        est = prefix[k] if prefix[k] > 0 else 1.0
+        scale = max(0.05, used / est)
+    while not close and hi - lo > max(1, lo // 32):
         mid = (lo + hi) // 2
         if fits(mid):
             lo = mid
