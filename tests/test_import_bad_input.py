@@ -11,7 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contextwindow.errors import ImportFormatError
-from contextwindow.formats.transcript import NO_RESULT_TEXT, load_all, load_transcript, normalize_format, structure_problems
+from contextwindow.formats.transcript import (
+    NO_RESULT_TEXT,
+    load_all,
+    load_transcript,
+    normalize_format,
+    structure_problems,
+)
 from contextwindow.messages import ReasoningPart, ToolResultPart
 from contextwindow.turns import validate
 
@@ -226,7 +232,8 @@ def test_openhands_multi_instance_reports_bad_lines(tmp_path: Path) -> None:
     assert any(k.line == 2 for s in sessions for k in s.skipped)
 
 
-_REAL_LINES = GOOD_CC + [
+_REAL_LINES = [
+    *GOOD_CC,
     _cc("u3", "a3", "user", "again"),
     _assistant("a4", "u3", "msg_3", {"type": "tool_use", "id": "t2", "name": "Read", "input": {"p": "a"}}),
     _assistant("a5", "a4", "msg_3", {"type": "tool_use", "id": "t3", "name": "Read", "input": {"p": "b"}}),

@@ -61,7 +61,7 @@ def test_import_nothing_importable_exits_non_zero(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'store.db'}"
     bad = tmp_path / "bad.jsonl"
     bad.write_text("# only a comment\n")
-    code, out, err = _run("import", str(bad), "--store", url)
+    code, _, err = _run("import", str(bad), "--store", url)
     assert code == 1
     assert "nothing could be imported" in err and f"{bad}" in err
     code, _, err = _run("import", str(bad), "--store", url, "--format", "nope")
