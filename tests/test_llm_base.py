@@ -68,3 +68,13 @@ def test_bad_scripts_are_config_errors() -> None:
         ScriptedModel("just a string")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="got int"):
         ScriptedModel([42]).complete([user("x")])  # type: ignore[list-item]
+
+
+def test_public_surface() -> None:
+    import contextwindow.llm as llm
+
+    assert sorted(llm.__all__) == sorted(name for name in dir(llm) if not name.startswith("_") and name not in {
+        "annotations", "anthropic", "base", "localserver", "openai_compat", "overflow", "retry", "httpclient",
+    })
+    for name in llm.__all__:
+        assert getattr(llm, name) is not None

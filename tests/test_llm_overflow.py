@@ -493,3 +493,14 @@ def test_huge_body_is_bounded() -> None:
     info = describe_error(400, body)
     assert info.kind == "bad_request"  # the pattern sits past the scanned prefix: bounded work
     assert len(info.message) <= 16_384
+
+
+def test_docs_table_names_every_rule() -> None:
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parent.parent / "docs" / "llm.md"
+    if not doc.is_file():
+        pytest.skip(f"{doc} not found")
+    text = doc.read_text(encoding="utf-8")
+    missing = [r.name for r in OVERFLOW_RULES if f"`{r.name}`" not in text]
+    assert not missing, f"docs/llm.md does not list: {missing}"

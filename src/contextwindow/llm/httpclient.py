@@ -9,6 +9,7 @@ lives here once. Tests hand in a real local server (:mod:`.localserver`) or an h
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -60,6 +61,7 @@ class HTTPChatModel:
         self._transport = transport
         self._async_transport = async_transport
         self._client: httpx.Client | None = None
+        self._client_lock = threading.Lock()
 
     # --- to be provided by a subclass -----------------------------------------------------
     def _url(self) -> str:
@@ -116,9 +118,10 @@ class HTTPChatModel:
 
     def close(self) -> None:
         """Close the pooled sync connection (also done by ``with model: ...``)."""
-        if self._client is not None:
-            self._client.close()
-            self._client = None
+        with self._client_lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
 
     def __enter__(self) -> HTTPChatModel:
         return self
@@ -142,11 +145,13 @@ class HTTPChatModel:
         return {"content-type": "application/json", "accept": "application/json", **self._headers(), **self.extra_headers}
 
     def _attempt(self, body: bytes) -> Completion:
-        if self._client is None:
-            self._client = httpx.Client(transport=self._transport, timeout=self.timeout)
+        with self._client_lock:
+            if self._client is None:
+                self._client = httpx.Client(transport=self._transport, timeout=self.timeout)
+            client = self._client
         started = time.monotonic()
         try:
-            resp = self._client.post(self._url(), content=body, headers=self._all_headers())
+            resp = client.post(self._url(), content=body, headers=self._all_headers())
         except httpx.TimeoutException as exc:
             raise self._timeout_error(exc) from exc
         except httpx.TransportError as exc:

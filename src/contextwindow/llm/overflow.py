@@ -326,7 +326,7 @@ def _match_overflow(status: int | None, parsed: _Parsed, provider: str | None) -
             status=status,
             code=parsed.codes[0] if parsed.codes else None,
             message=text,
-            provider=rule.provider,
+            provider=provider or rule.provider,
             rule=rule.name,
             requested=requested,
             limit=limit,
