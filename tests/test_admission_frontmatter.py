@@ -1,8 +1,15 @@
 from __future__ import annotations
 
-import pytest
+import tempfile
+from pathlib import Path
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from contextwindow.admission import Omission, Skill
 from contextwindow.admission.frontmatter import FrontMatterError, parse
+from contextwindow.admission.skills import load_skill
 
 
 def test_plain_quoted_and_comment_values() -> None:
@@ -48,3 +55,32 @@ def test_no_front_matter_is_not_an_error() -> None:
 def test_malformed_front_matter_raises_a_clear_error(text: str, match: str) -> None:
     with pytest.raises(FrontMatterError, match=match):
         parse(text)
+
+
+def test_crlf_line_endings() -> None:
+    fm = parse("---\r\nname: win\r\ndescription: \"crlf\"\r\n---\r\nBody\r\n")
+    assert fm.fields == {"name": "win", "description": "crlf"}
+    assert fm.body.strip() == "Body"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("-:>|'\"#\\ \n\tab[]{}=+.")), max_size=80))
+def test_parse_never_raises_anything_but_front_matter_error(body: str) -> None:
+    try:
+        fm = parse("---\n" + body)
+    except FrontMatterError as exc:
+        assert str(exc)
+    else:
+        assert all(isinstance(k, str) for k in fm.fields)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=200))
+def test_any_bytes_give_a_skill_or_a_reason(data: bytes) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp) / "SKILL.md"
+        p.write_bytes(b"---\nname: x\n" + data)
+        got = load_skill(p)
+        assert isinstance(got, (Skill, Omission))
+        if isinstance(got, Omission):
+            assert got.reason.startswith("skill skipped: ")
