@@ -107,7 +107,7 @@ def test_fork_builds_a_new_conversation(seeded: tuple[str, str]) -> None:
 )
 def test_errors_are_one_line_and_exit_1(seeded: tuple[str, str], args: list[str], needle: str) -> None:
     url, cid = seeded
-    code, out, err = run(*[cid if a == "CID" else a for a in args], "--store", url)
+    code, _out, err = run(*[cid if a == "CID" else a for a in args], "--store", url)
     assert code == 1
     assert needle in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
