@@ -68,7 +68,7 @@ def test_bad_override_files(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="not valid JSON"):
         load_override_file(bad)
     bad.write_text(json.dumps({"models": [{"id": "x", "limit": {"context": -1}}]}))
-    with pytest.raises(ConfigError, match="limit.context"):
+    with pytest.raises(ConfigError, match=r"limit\.context"):
         load_override_file(bad)
     with pytest.raises(ConfigError, match="cannot read"):
         load_override_file(tmp_path / "missing.json")

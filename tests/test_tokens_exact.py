@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import os
 import subprocess
 import sys
@@ -63,7 +64,7 @@ def test_chunked_count_equals_whole_count() -> None:
     assert count_tokens("o200k_base", text, chunk_chars=4096) == whole
     spans = split_for_bpe(text, 4096)
     assert spans[0][0] == 0 and spans[-1][1] == len(text)
-    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:], strict=False))
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(spans))
 
 
 def test_counter_for_openai_models_is_exact() -> None:

@@ -41,7 +41,7 @@ class TextStats(NamedTuple):
     b64_chars: int = 0
     hex_chars: int = 0
 
-    def __add__(self, other: object) -> TextStats:  # type: ignore[override]
+    def __add__(self, other: object) -> TextStats:
         if not isinstance(other, TextStats):
             return NotImplemented
         return TextStats(*(a + b for a, b in zip(self, other, strict=True)))
