@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from contextwindow.clipping import MemoryOffload, clip
-from contextwindow.clipping.jsonclip import key_names
+from contextwindow.clipping.jsonclip import kept_key_names, key_names
 from contextwindow.clipping.logs import error_lines
 from contextwindow.clipping.search import parse as parse_search
 from contextwindow.tokens.select import counter_for
@@ -104,7 +104,12 @@ def json_keys_kept(original: str, clipped: str) -> tuple[int, int]:
         keys = key_names(json.loads(original))
     except (ValueError, RecursionError):
         return 0, 0
-    return sum(1 for k in keys if json.dumps(k, ensure_ascii=False) in clipped), len(keys)
+    body = clipped[: clipped.rfind("\n[contextwindow clipped")]
+    try:
+        kept = kept_key_names(body)
+    except ValueError:  # the shape itself was too big and was cut by lines
+        return sum(1 for k in keys if json.dumps(k, ensure_ascii=False) in clipped), len(keys)
+    return len(keys & kept), len(keys)
 
 
 KEPT = {"search": search_paths_kept, "log": error_lines_kept, "json": json_keys_kept}
@@ -143,7 +148,7 @@ def run_budget(results: list[tuple[str, str, str]], budget: int) -> None:
 
 
 def synthetic(kind: str, size: int, rng: random.Random) -> str:
-    words = "alpha beta gamma delta config server handler request value index module".split()
+    words = ["alpha", "beta", "gamma", "delta", "config", "server", "handler", "request", "value", "index", "module"]
     out: list[str] = []
     total = 0
     i = 0

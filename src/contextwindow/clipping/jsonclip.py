@@ -16,6 +16,9 @@ LEVELS: tuple[tuple[int, int], ...] = (
 )
 
 
+EXTRA_KEYS = "keys only they have: "
+
+
 class JSONClipError(ValueError):
     """The text is not JSON the clipper can reduce (the router falls back to text)."""
 
@@ -63,9 +66,9 @@ def reduce(value: Any, items: int, chars: int, depth: int = 0) -> Any:
         extra = sorted(key_names(value[items:]) - seen)
         note = f"… {len(value) - items:,} more items"
         if extra:
-            shown = ", ".join(json.dumps(k, ensure_ascii=False) for k in extra[:40])
+            shown = ", ".join(extra[:40])
             more = f" (+{len(extra) - 40} more)" if len(extra) > 40 else ""
-            note += f"; keys only they have: {shown}{more}"
+            note += f"; {EXTRA_KEYS}{shown}{more}"
         kept.append(note)
         return kept
     return value
@@ -101,3 +104,21 @@ def tightest_shape(text: str) -> str:
     """The tightest reduction of ``text`` rendered one key per line (for the fallback)."""
     items, chars = LEVELS[-1]
     return json.dumps(reduce(parse_json(text), items, chars), ensure_ascii=False, indent=1)
+
+
+def kept_key_names(clipped_body: str) -> set[str]:
+    """Key names a clipped JSON body still shows: its own keys plus those named in
+    "… N more items; keys only they have: …" notes. (For tests and benchmarks.)"""
+    value = json.loads(clipped_body)
+    names = key_names(value)
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, str) and EXTRA_KEYS in v and v.startswith("… "):
+            listed = v.split(EXTRA_KEYS, 1)[1]
+            names.update(k.strip() for k in listed.split(" (+")[0].split(", "))
+    return names

@@ -102,8 +102,14 @@ def error_lines(text: str) -> list[int]:
     return [i for i, t in enumerate(_tiers(lines)) if t in (_SUMMARY, _ERROR)]
 
 
+LOGISH_RE = re.compile(
+    r"\b(?:PASSED|FAILED|ERROR|SKIPPED|INFO|DEBUG|WARN|WARNING|TRACE|Compiling|Downloading|Installing)\b"
+    r"|^\d{4}-\d\d-\d\d[ T]\d\d:\d\d|^\[\d\d:\d\d:\d\d"
+)
+
+
 def log_score(lines: list[str]) -> float:
-    """How log-like a sample is: share of lines that are errors, warnings or summaries."""
+    """How log-like a sample is: share of lines that are errors, warnings, summaries or log records."""
     if not lines:
         return 0.0
     hits = 0
@@ -111,6 +117,8 @@ def log_score(lines: list[str]) -> float:
         ln = lines[i]
         if ERROR_RE.search(ln) or SUMMARY_RE.search(ln) or TRACEBACK_START.search(ln):
             hits += 1
+    if not hits:
+        hits = sum(1 for ln in lines[:400] if LOGISH_RE.search(ln)) // 4
     return hits / len(lines)
 
 

@@ -41,14 +41,15 @@ def sniff(text: str, tool_name: str | None = None) -> str:
         return "diff"
     if html_score(head):
         return "html"
-    if is_numbered(sample):
-        return "read"
     hint = _hint(tool_name)
     score = search_score(sample)
     if score >= 0.6 or (hint == "search" and score >= 0.3):
         return "search"
-    logish = log_score(sample)
-    if logish >= 0.01 or hint == "log":
+    if is_numbered(sample):
+        return "read"
+    # Log signals may sit anywhere: the whole sniffed head plus the last KBs (summaries live there).
+    tail = text[-4096:].split("\n")[1:] if len(text) > len(head) else []
+    if log_score(lines + tail) > 0 or hint == "log":
         return "log"
     if hint == "read":
         return "text"
