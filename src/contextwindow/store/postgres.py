@@ -77,6 +77,10 @@ class PostgresStore(SqlStore):
         pg = self._psycopg
         with self._lock:
             try:
+                if not write:  # reads: single statements in autocommit; rows only ever get added, so no snapshot is needed
+                    with self._conn.cursor() as cur:
+                        yield Q(cur, pg=True)
+                    return
                 with self._conn.transaction(), self._conn.cursor() as cur:
                     yield Q(cur, pg=True)
             except ContextWindowError:

@@ -236,14 +236,25 @@ class SqlStore(ABC):
     def list_active(self, conversation_id: str) -> builtins.list[StoredMessage]:
         with self._transaction(False) as q:
             rows = q.all(
-                f"SELECT {self._MSG_COLS} FROM messages m JOIN blobs b ON b.hash = m.hash "
+                "SELECT m.id, m.seq, m.hash, m.created_at FROM messages m "
                 "WHERE m.conversation_id = ? AND m.seq > COALESCE((SELECT k.upto_seq FROM checkpoints k "
                 "WHERE k.conversation_id = ? ORDER BY k.seq DESC LIMIT 1), 0) ORDER BY m.seq",
                 (conversation_id, conversation_id),
             )
             if not rows:
                 self._require(q, conversation_id)
-        return self._stored(conversation_id, rows)
+            found = self._bodies(q, {h for _, _, h, _ in rows})
+        return [StoredMessage(mid, conversation_id, int(seq), found[h], float(at)) for mid, seq, h, at in rows]
+
+    def _bodies(self, q: Q, hashes: set[str]) -> dict[str, Message]:
+        """Decoded messages for ``hashes``: from the cache, else read and decoded once."""
+        found = {h: m for h in hashes if (m := self._cache.get(h)) is not None}
+        missing = builtins.list(hashes - found.keys())
+        for i in range(0, len(missing), _CHUNK):
+            chunk = missing[i : i + _CHUNK]
+            for h, body in q.all(f"SELECT hash, body FROM blobs WHERE hash IN ({', '.join('?' * len(chunk))})", chunk):
+                found[h] = self._decode(h, body)
+        return found
 
     # --- checkpoints --------------------------------------------------------------------
     def checkpoint(
