@@ -74,8 +74,8 @@ def image_marker(part: ImagePart, ref: str) -> str:
 
 def _offload(part: ImagePart, sink: OffloadSink) -> str:
     size = image_size(part.data)
-    meta = {"cw": "image", "media_type": part.media_type, "width": part.width or (size[0] if size else None),
-            "height": part.height or (size[1] if size else None), "detail": part.detail}
+    meta = {"cw": "image", "media_type": part.media_type, "width": part.width, "height": part.height,
+            "detail": part.detail, "pixels": list(size) if size else None}
     return sink.put_offload(part.data, meta)
 
 

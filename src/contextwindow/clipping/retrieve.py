@@ -98,6 +98,8 @@ def retrieve(
     meta: dict[str, Any] = dict(getattr(record, "meta", None) or {})
     if meta.get("cw") == "image":
         w, h = meta.get("width") or "?", meta.get("height") or "?"
+        if meta.get("pixels") and w == "?":
+            w, h = meta["pixels"]
         return (
             f"{RETRIEVE_HEADER}ref={ref}: an image ({w}x{h} {meta.get('media_type') or 'image'}); "
             "it is re-attached as an image part by retrieve_content(), not as text]"
