@@ -101,6 +101,7 @@ def _message(d: Any, i: int) -> Message:
     content = expect(d, "content", (str, list), i)
     sec: dict[str, Any] = {"fields": split_fields(d, ("role", "content"))}
     if isinstance(content, str):
+        sec["string"] = content == ""  # an empty string is kept only when it came from Anthropic
         return Message(role=role, parts=(TextPart(content),), extra=with_section({}, FORMAT, sec))
     parts: list[Part] = []
     opaque: list[list[Any]] = []
@@ -266,7 +267,7 @@ def _render(m: Message) -> dict[str, Any] | None:
     blocks = merge_opaque(blocks, sec.get("opaque"))
     d: dict[str, Any] = {"role": role}
     text = plain_text(m.parts, FORMAT, sec)
-    if text is not None:
+    if text is not None and (text or sec.get("string")):
         d["content"] = text
     elif blocks or sec.get("list"):
         d["content"] = blocks

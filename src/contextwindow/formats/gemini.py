@@ -173,9 +173,14 @@ def _part(p: Any, i: int, j: int, ids: _Ids) -> Part | None:
                 text=p["text"],
                 signature=sig if isinstance(sig, str) else None,
                 provider=FORMAT,
-                extra=with_section({}, FORMAT, {"fields": split_fields(p, ("text", "thought", "thoughtSignature"))}),
+                extra=with_section(
+                    {},
+                    FORMAT,
+                    {"fields": split_fields(p, ("text", "thought", "thoughtSignature")), "keep": not p["text"] and sig is None},
+                ),
             )
-        return TextPart(p["text"], extra=with_section({}, FORMAT, {"fields": split_fields(p, ("text",))}))
+        sec = {"fields": split_fields(p, ("text",)), "keep": p["text"] == ""}
+        return TextPart(p["text"], extra=with_section({}, FORMAT, sec))
     if set(p) == {"thoughtSignature"} and isinstance(p["thoughtSignature"], str):
         return ReasoningPart(signature=p["thoughtSignature"], provider=FORMAT, extra={FORMAT: {"bare": True}})
     blob = p.get("inlineData") or p.get("fileData")
@@ -222,11 +227,12 @@ def to_payload(
     model: str | None = None,
 ) -> dict[str, Any]:
     """Messages → a generateContent request body (``contents``; ``systemInstruction``, ``tools``, ``model``)."""
-    names = tool_names(messages)
+    names: dict[str, str] = {}  # call id → name of the latest call so far (ids may repeat)
     contents: list[dict[str, Any]] = []
     for m in messages:
         if m.role == "system":
             continue
+        names.update(tool_names([m]))
         c = _render(m, names)
         if c is None:
             continue
@@ -287,12 +293,16 @@ def _render(m: Message, names: Mapping[str, str]) -> dict[str, Any] | None:
 def _render_part(p: Part, names: Mapping[str, str]) -> list[dict[str, Any]]:
     own = section(p.extra, FORMAT)
     if isinstance(p, TextPart):
+        if not p.text and not own:
+            return []  # another provider's empty text: Gemini rejects empty parts
         return [_apply({"text": p.text}, own.get("fields"))]
     if isinstance(p, ReasoningPart):
         if p.provider != FORMAT:
             return []
         if own.get("bare"):
             return [{"thoughtSignature": p.signature}] if p.signature is not None else []
+        if not p.text and p.signature is None and not own:
+            return []  # an empty thought carries nothing
         d: dict[str, Any] = {"text": p.text, "thought": True}
         if p.signature is not None:
             d["thoughtSignature"] = p.signature
