@@ -1,11 +1,12 @@
 from __future__ import annotations
 
-import contextwindow
 import pytest
-from contextwindow import messages as m
-from contextwindow.errors import PayloadError
 from hypothesis import given
 from hypothesis import strategies as st
+
+import contextwindow
+from contextwindow import messages as m
+from contextwindow.errors import PayloadError
 
 
 def test_public_surface_is_declared() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..messages import Message, TextPart, ToolResultPart
+from ..messages import Message, Part, TextPart, ToolResultPart
 from . import markers
 from .view import Count, ViewItem, total
 
@@ -58,7 +58,7 @@ def mask_candidates(items: Sequence[ViewItem], config: MaskConfig) -> list[int]:
 
 def masked_message(item: ViewItem, names: dict[str, str], count: Count) -> Message:
     m = item.message
-    parts = []
+    parts: list[Part] = []
     for p in m.parts:
         if isinstance(p, ToolResultPart):
             tool = p.name or names.get(p.call_id)

@@ -99,6 +99,7 @@ def compact(
     constraints: Sequence[str] = (),
     instructions: str | None = None,
     force: bool = False,
+    superseded: Sequence[str] = (),
 ) -> CompactionResult:
     """Bring ``items`` down to ``target`` tokens (at most ``budget``), cheapest strategy first.
 
@@ -125,7 +126,7 @@ def compact(
         elif name == "summarize" and summarizer is not None:
             res = summarize_oldest(
                 cur, need, count, summarizer, summary_budget=config.summary_budget(budget),
-                constraints=constraints, instructions=instructions,
+                constraints=constraints, instructions=instructions, superseded=superseded,
             )
         elif name == "drop_turns" and now > budget:
             res = drop_turns(cur, need, count)

@@ -61,6 +61,7 @@ def summarize_oldest(
     summary_budget: int,
     constraints: Sequence[str] = (),
     instructions: str | None = None,
+    superseded: Sequence[str] = (),
 ) -> tuple[list[ViewItem], dict[str, object], FoldDecision] | None:
     prior, body = split_prior(items)
     spans = turn_spans(body)
@@ -81,6 +82,7 @@ def summarize_oldest(
         instructions=instructions,
         constraints=tuple(constraints),
         budget_tokens=summary_budget,
+        superseded=tuple(superseded),
     )
     outcome = summarizer.summarize(request)
     summary = fold_message(outcome.text, method=outcome.method)
@@ -90,7 +92,7 @@ def summarize_oldest(
     if total(out) >= total(items):
         return None
     decision = FoldDecision(chosen[-1].key, summary, outcome.method, outcome.ok, len(chosen), sum(i.tokens for i in chosen))
-    step = {
+    step: dict[str, object] = {
         "method": "summarize",
         "summarizer": outcome.method,
         "summary_ok": outcome.ok,

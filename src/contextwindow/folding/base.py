@@ -23,6 +23,7 @@ class SummaryRequest:
     instructions: str | None = None
     constraints: Sequence[str] = ()
     budget_tokens: int = 4_000
+    superseded: Sequence[str] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +50,12 @@ def constraints_block(constraints: Sequence[str]) -> str:
     return f"## Constraints & preferences (verbatim, still binding)\n{lines}"
 
 
-def ensure_constraints(text: str, constraints: Sequence[str]) -> str:
-    """Append every constraint the text does not already carry verbatim (invariant 6)."""
+def ensure_constraints(text: str, constraints: Sequence[str], superseded: Sequence[str] = ()) -> str:
+    """Drop superseded statements, then append every constraint the text does not already carry
+    verbatim (invariant 6)."""
+    from .constraints import scrub
+
+    text = scrub(text, superseded)
     missing = [c for c in constraints if c not in text]
     if not missing:
         return text

@@ -38,6 +38,7 @@ class Constraint:
     text: str
     key: str
     source: str = ""  # message key where it was stated
+    active: bool = True  # False once a later statement about the same thing superseded it
 
 
 def detect(text: str) -> list[str]:
@@ -54,7 +55,20 @@ def subject_key(sentence: str) -> str:
     """What a constraint is about: its words without numbers, dates and polarity."""
     s = _NUM.sub(" ", sentence.lower())
     words = [w for w in re.findall(r"[a-z][a-z'_-]+", s) if w not in _POLARITY and w not in _WEEKDAYS]
-    return " ".join(words[:8])
+    return " ".join(words[:12])
+
+
+def same_subject(a: str, b: str) -> bool:
+    """Two keys name the same thing: one's words contain the other's (two words or more), or
+    they share most of their words."""
+    wa, wb = set(a.split()), set(b.split())
+    if not wa or not wb:
+        return False
+    if wa == wb:
+        return True
+    if min(len(wa), len(wb)) >= 2 and (wa <= wb or wb <= wa):
+        return True
+    return len(wa & wb) / len(wa | wb) >= 0.6
 
 
 def update(ledger: Sequence[Constraint], text: str, source: str = "") -> list[Constraint]:
@@ -64,20 +78,40 @@ def update(ledger: Sequence[Constraint], text: str, source: str = "") -> list[Co
         key = subject_key(sentence)
         if not key:
             continue
-        out = [c for c in out if c.key != key and c.text != sentence]
+        out = [c for c in out if c.text != sentence]
+        out = [Constraint(c.text, c.key, c.source, False) if c.active and same_subject(c.key, key) else c for c in out]
         out.append(Constraint(sentence, key, source))
     return out
 
 
 def texts(ledger: Iterable[Constraint]) -> list[str]:
-    return [c.text for c in ledger]
+    """The rules in force, oldest first."""
+    return [c.text for c in ledger if c.active]
 
 
-def to_json(ledger: Iterable[Constraint]) -> list[dict[str, str]]:
-    return [{"text": c.text, "key": c.key, "source": c.source} for c in ledger]
+def superseded(ledger: Iterable[Constraint]) -> list[str]:
+    """Statements a later one replaced: never carried forward."""
+    live = set(texts(ledger))
+    return [c.text for c in ledger if not c.active and c.text not in live]
+
+
+def scrub(text: str, stale: Iterable[str]) -> str:
+    """Remove superseded statements quoted anywhere in ``text`` (a summary, a goal)."""
+    for s in stale:
+        if s and s in text:
+            text = text.replace(s, "[superseded rule removed; see Constraints & preferences]")
+    return text
+
+
+def to_json(ledger: Iterable[Constraint]) -> list[dict[str, object]]:
+    return [{"text": c.text, "key": c.key, "source": c.source, "active": c.active} for c in ledger]
 
 
 def from_json(items: object) -> list[Constraint]:
     if not isinstance(items, list):
         return []
-    return [Constraint(str(d.get("text", "")), str(d.get("key", "")), str(d.get("source", ""))) for d in items if isinstance(d, dict) and d.get("text")]
+    return [
+        Constraint(str(d.get("text", "")), str(d.get("key", "")), str(d.get("source", "")), bool(d.get("active", True)))
+        for d in items
+        if isinstance(d, dict) and d.get("text")
+    ]

@@ -129,7 +129,7 @@ def brief(request: SummaryRequest, count: CountText) -> str:
         goal_limit = max(300, goal_limit * 2 // 3)
         prior_limit = max(300, prior_limit * 2 // 3)
         text = render(n_calls, goal_limit, prior_limit)
-    return ensure_constraints(text, request.constraints)
+    return ensure_constraints(text, request.constraints, request.superseded)
 
 
 class ExtractiveSummarizer:

@@ -81,4 +81,4 @@ class LLMSummarizer:
         except (ContextWindowError, OSError, ValueError) as exc:
             fb = self._fallback.summarize(request)
             return SummaryOutcome(fb.text, "extractive", ok=False, calls=calls, usages=tuple(usages), error=f"{type(exc).__name__}: {exc}")
-        return SummaryOutcome(ensure_constraints(text, request.constraints), "llm", ok=True, calls=calls, usages=tuple(usages))
+        return SummaryOutcome(ensure_constraints(text, request.constraints, request.superseded), "llm", ok=True, calls=calls, usages=tuple(usages))

@@ -1,0 +1,488 @@
+"""Session: the facade an agent uses, and the ONE assembler of what is sent.
+
+Data flow of one call (``build`` is the only code path that produces a payload)::
+
+    store.latest_checkpoint + store.list_active          (I/O)
+      → view = [fold summary?] + active messages (+ sticky compaction decisions)
+      → compaction.compact(view, budget, ...)            (pure; only when the trigger is crossed)
+      → assemble system + tools + view → formats.<provider>.to_payload
+    record(response, usage) → store, calibration, gauge, limits, auto-fold at a turn boundary
+
+Compaction decisions are sticky: what was masked, truncated, dropped or inserted is kept in the
+store's per-conversation state and re-applied on every build, so between two compaction events
+the payload's prefix is byte-identical (provider prompt caches stay warm).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from . import turns
+from .budget import (
+    Budget,
+    BudgetConfig,
+    Decision,
+    Gauge,
+    Limits,
+    check_limits,
+    compute_budget,
+    gauge,
+    should_compact,
+    should_fold,
+)
+from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, total
+from .compaction.view import is_synthetic
+from .errors import ConfigError, ContextOverflowError
+from .events import EventBus
+from .folding import constraints as ledger_mod
+from .folding.base import Summarizer, SummaryRequest, fold_message, summary_text
+from .folding.extractive import ExtractiveSummarizer
+from .folding.restore import restore_section
+from .formats import get_format
+from .messages import Message, Part, TextPart, ToolResultPart, message_from_dict, message_to_dict
+from .store.base import Checkpoint, ConversationStore, StoredMessage
+from .tokens import counter_for
+from .tokens.base import TokenCounter
+from .tools import ToolSpec
+from .usage import Usage
+
+log = logging.getLogger("contextwindow.session")
+
+STATE_KEY = "compaction"
+LEDGER_KEY = "constraints"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionConfig:
+    budget: BudgetConfig = field(default_factory=BudgetConfig)
+    compaction: CompactionConfig = field(default_factory=CompactionConfig)
+    clip_budget_tokens: int | None = 4_000  # None: no clipping at append
+    max_reactive_retries: int = 2
+    restore_files: int = 5
+    restore_file_tokens: int = 2_000
+    restore_total_tokens: int = 8_000
+    limits: Limits = field(default_factory=Limits)
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    """What ``build`` produced: the payload and everything needed to explain it."""
+
+    payload: dict[str, Any]
+    messages: list[Message]
+    system: str
+    tokens: int  # estimated whole prompt: system + tools + history
+    budget: Budget
+    decision: Decision
+    compaction: CompactionResult | None
+    prefix_share: float  # share of this payload that is a byte prefix of the previous one
+    gauge: Gauge
+
+
+def _payload_units(payload: dict[str, Any]) -> list[str]:
+    """The payload as ordered serialized units (for prefix-stability measurement)."""
+    units = []
+    for key in ("system", "instructions", "systemInstruction", "tools"):
+        if key in payload:
+            units.append(json.dumps(payload[key], sort_keys=True, ensure_ascii=False))
+    for key in ("messages", "input", "contents"):
+        for m in payload.get(key) or []:
+            units.append(json.dumps(m, sort_keys=True, ensure_ascii=False))
+    return units
+
+
+def prefix_share(prev: Sequence[str], cur: Sequence[str]) -> float:
+    """Share of ``cur`` (in characters) that is an identical prefix of ``prev``."""
+    size = sum(len(u) for u in cur)
+    if not size:
+        return 1.0
+    same = 0
+    for a, b in zip(prev, cur, strict=False):
+        if a != b:
+            break
+        same += len(b)
+    return same / size
+
+
+class Session:
+    def __init__(
+        self,
+        store: ConversationStore,
+        conversation_id: str | None = None,
+        *,
+        model: str | None = None,
+        window: int | None = None,
+        max_output: int | None = None,
+        system: str = "",
+        tools: Sequence[ToolSpec] = (),
+        format: str = "openai",
+        summarizer: Summarizer | None = None,
+        counter: TokenCounter | None = None,
+        config: SessionConfig | None = None,
+        events: EventBus | None = None,
+        title: str | None = None,
+    ) -> None:
+        self.store = store
+        self.config = config or SessionConfig()
+        self.model = model
+        self.window, self.max_output = self._limits(model, window, max_output)
+        self.system = system
+        self.tools = list(tools)
+        self.format = format
+        get_format(format)  # fail early on an unknown format
+        self.counter = counter or counter_for(model)
+        self.summarizer: Summarizer = summarizer or ExtractiveSummarizer(self.counter.count_text)
+        self.events = events or EventBus()
+        self.id = conversation_id or store.create_conversation(title=title, metadata={"model": model} if model else None)
+        self._counts: dict[str, int] = {}
+        self._last_reported: int | None = None
+        self._appended_since = 0
+        self._prev_units: list[str] = []
+        self._steering: list[str] = []
+        self._started = time.monotonic()
+        self._turns = 0
+        self._tool_calls = 0
+        self._cost = 0.0
+
+    # --- setup --------------------------------------------------------------------------
+    @staticmethod
+    def _limits(model: str | None, window: int | None, max_output: int | None) -> tuple[int, int]:
+        from .budget import DEFAULT_MAX_OUTPUT, DEFAULT_WINDOW
+
+        if window is not None and window <= 0:
+            raise ConfigError(f"window must be a positive number of tokens, got {window}")
+        if model and (window is None or max_output is None):
+            from .models import get_model
+
+            spec = get_model(model)
+            return window or spec.context_window, max_output or spec.max_output
+        return window or DEFAULT_WINDOW, max_output or DEFAULT_MAX_OUTPUT
+
+    # --- state kept in the store ----------------------------------------------------------
+    def _state(self) -> dict[str, Any]:
+        st = self.store.get_state(self.id, STATE_KEY)
+        return st if isinstance(st, dict) else {"replace": {}, "drop": [], "insert": {}}
+
+    def constraints(self) -> list[ledger_mod.Constraint]:
+        return ledger_mod.from_json(self.store.get_state(self.id, LEDGER_KEY))
+
+    def _count(self, m: Message) -> int:
+        return self.counter.count_message(m)
+
+    def _count_stored(self, sm: StoredMessage) -> int:
+        n = self._counts.get(sm.id)
+        if n is None:
+            n = self._counts[sm.id] = self._count(sm.message)
+        return n
+
+    # --- adding messages -------------------------------------------------------------------
+    def add(self, *messages: Message) -> list[StoredMessage]:
+        """Append messages: tool results are clipped at the door, user rules enter the ledger."""
+        ready: list[Message] = []
+        ledger = self.constraints()
+        ledger_changed = False
+        for m in messages:
+            if m.role == "tool" and self.config.clip_budget_tokens:
+                m = self._clip(m)
+            if m.role == "user" and not m.meta.get("cw"):
+                new = ledger_mod.update(ledger, m.text, source=str(len(ledger)))
+                ledger_changed = ledger_changed or new != ledger
+                ledger = new
+            ready.append(m)
+        stored = self.store.append(self.id, ready)
+        if ledger_changed:
+            self.store.set_state(self.id, LEDGER_KEY, ledger_mod.to_json(ledger))
+        for sm in stored:
+            self._appended_since += self._count_stored(sm)
+            self._tool_calls += len(sm.message.tool_calls)
+            if sm.message.role == "user" and not sm.message.is_tool_result:
+                self._turns += 1
+        return stored
+
+    def _clip(self, m: Message) -> Message:
+        from .clipping import clip
+
+        parts: list[Part] = []
+        for p in m.parts:
+            if isinstance(p, ToolResultPart):
+                res = clip(p, self.config.clip_budget_tokens or 4_000, sink=self.store, count=self.counter.count_text)
+                if res.report.ref:
+                    self.events.emit("clip.applied", **res.report.to_dict())
+                parts.append(res.part or p)
+            else:
+                parts.append(p)
+        return replace(m, parts=tuple(parts))
+
+    def steer(self, text: str) -> None:
+        """Queue a steering message while a turn runs; it joins the next user message."""
+        self._steering.append(text)
+
+    def _drain_steering(self) -> None:
+        if not self._steering:
+            return
+        text = "\n\n".join(self._steering)
+        self._steering.clear()
+        self.add(Message("user", (TextPart(text),), meta={"steering": True}))
+
+    # --- the view ----------------------------------------------------------------------------
+    def view(self) -> list[ViewItem]:
+        """[fold summary?] + active messages with the sticky compaction decisions applied."""
+        cp = self.store.latest_checkpoint(self.id)
+        active = self.store.list_active(self.id)
+        st = self._state()
+        repl, drop, ins = st.get("replace", {}), set(st.get("drop", [])), st.get("insert", {})
+        items: list[ViewItem] = []
+        if cp is not None:
+            items.append(ViewItem(f"fold:{cp.id}", cp.summary, self._count(cp.summary)))
+
+        def inserted(after: str) -> None:
+            for n, d in enumerate(ins.get(after, [])):
+                msg = message_from_dict(d)
+                items.append(ViewItem(f"note:{after}:{n}", msg, self._count(msg)))
+
+        inserted("^")
+        for sm in active:
+            if sm.id in drop:
+                continue
+            if sm.id in repl:
+                msg = message_from_dict(repl[sm.id])
+                items.append(ViewItem(sm.id, msg, self._count(msg), original=sm.message))
+            else:
+                items.append(ViewItem(sm.id, sm.message, self._count_stored(sm)))
+            inserted(sm.id)
+        return items
+
+    def _apply(self, result: CompactionResult) -> None:
+        """Persist a compaction result: a fold becomes a checkpoint row, the rest sticky state."""
+        active = self.store.list_active(self.id)
+        seq = {sm.id: sm.seq for sm in active}
+        floor = -1
+        if result.fold is not None:
+            upto = seq[result.fold.upto_key]
+            meta = {"method": result.fold.method, "ok": result.fold.ok, "in_flight": True}
+            self.store.checkpoint(self.id, result.fold.summary, upto, meta)
+            floor = upto
+        st: dict[str, Any] = {"replace": {}, "drop": [], "insert": {}}
+        present: set[str] = set()
+        prev = "^"
+        for it in result.items:
+            if it.key.startswith("fold:"):
+                prev = "^"
+                continue
+            if is_synthetic(it):
+                st["insert"].setdefault(prev, []).append(message_to_dict(it.message))
+                continue
+            present.add(it.key)
+            if it.original is not None and it.message != it.original:
+                st["replace"][it.key] = message_to_dict(it.message)
+            prev = it.key
+        st["drop"] = [sm.id for sm in active if sm.seq > floor and sm.id not in present]
+        self.store.set_state(self.id, STATE_KEY, st)
+
+    # --- building a call ---------------------------------------------------------------------
+    def budget(self) -> Budget:
+        return compute_budget(
+            self.window, self.max_output, self._system_tokens(), self.counter.count_tools(self.tools) if self.tools else 0, 0, self.config.budget
+        )
+
+    def _system_tokens(self) -> int:
+        return self.counter.count_text(self.system) if self.system else 0
+
+    def build(self, format: str | None = None, *, force: bool = False, instructions: str | None = None) -> Build:
+        """The payload for the next call, compacted first when the trigger is crossed (or ``force``)."""
+        fmt = get_format(format or self.format)
+        self._drain_steering()
+        items = self.view()
+        budget = self.budget()
+        hist = total(items)
+        last = None if self._last_reported is None else self._last_reported + self._appended_since
+        decision = should_compact(hist, last, budget)
+        log.debug(
+            "compaction decision: %s; messages=%d tools=%d forced=%s",
+            decision.describe(), len(items), len(self.tools), force,
+        )
+        result: CompactionResult | None = None
+        if decision.over or force:
+            # the pure policy counts with the estimator; scale the goal when the provider counted higher
+            scale = hist / decision.effective if decision.effective > hist > 0 else 1.0
+            self.events.emit("compaction.started", tokens=hist, effective=decision.effective, forced=force, reason=decision.reason)
+            result = compact(
+                items,
+                budget=int(budget.history_budget * scale),
+                target=int(budget.target_tokens * scale),
+                count=self._count,
+                config=self.config.compaction,
+                summarizer=self.summarizer,
+                constraints=ledger_mod.texts(self.constraints()),
+                superseded=ledger_mod.superseded(self.constraints()),
+                instructions=instructions,
+                force=force,
+            )
+            if result.changed:
+                self._apply(result)
+                self._last_reported = None
+                self._appended_since = 0
+                items = self.view()
+                hist = total(items)
+                self.events.emit("compaction.applied", **result.report())
+            else:
+                self.events.emit("compaction.noop", reason="no strategy could lower the count", **result.report())
+        messages = [it.message for it in items]
+        problems = turns.validate(messages, provider=_provider_rules(format or self.format))
+        if problems:
+            messages, rep = turns.repair(messages)
+            self.events.emit("payload.repaired", problems=[str(p) for p in problems], report=str(rep))
+        payload = fmt.to_payload(messages, system=self.system or None, tools=self.tools or None, model=self.model)
+        units = _payload_units(payload)
+        share = prefix_share(self._prev_units, units)
+        self._prev_units = units
+        prompt = hist + budget.system + budget.tools
+        g = gauge(max(prompt, last or 0) if result is None else prompt, self.window)
+        self.events.emit("build", tokens=prompt, messages=len(messages), prefix_share=share, gauge=g.severity, percent=round(g.percent, 1))
+        return Build(payload, messages, self.system, prompt, budget, decision, result, share, g)
+
+    # --- after a call ------------------------------------------------------------------------
+    def record(self, response: Message | Any, usage: Usage | None = None) -> StoredMessage | None:
+        """Store the model's reply and its usage; update calibration, gauge, limits; maybe fold."""
+        msg = response if isinstance(response, Message) else getattr(response, "message", None)
+        if msg is None and hasattr(response, "text"):
+            msg = Message("assistant", (TextPart(str(response.text)),))
+        usage = usage or getattr(response, "usage", None)
+        stored = self.add(msg)[0] if msg is not None else None
+        if usage is not None:
+            usage = replace(usage, model=usage.model or self.model)
+            self.store.record_usage(self.id, usage)
+            self._last_reported = usage.input_tokens
+            self._appended_since = self._count_stored(stored) if stored else 0
+            self._cost += usage.cost_usd or 0.0
+            g = gauge(usage.input_tokens, self.window)
+            self.events.emit("gauge", used=g.used, window=g.window, percent=round(g.percent, 1), severity=g.severity)
+        check_limits(
+            self.config.limits,
+            turns=self._turns,
+            tokens=self._last_reported or 0,
+            tool_calls=self._tool_calls,
+            cost_usd=self._cost,
+            wall_s=time.monotonic() - self._started,
+        )
+        if msg is not None and msg.role == "assistant" and not msg.tool_calls:
+            self.maybe_fold()
+        return stored
+
+    def call(self, model: Any, *, max_tokens: int | None = None) -> Any:
+        """build → model.complete → record, compacting harder and retrying on a provider overflow."""
+        attempts = self.config.max_reactive_retries + 1
+        for attempt in range(attempts):
+            b = self.build(force=attempt > 0)
+            try:
+                done = model.complete(b.messages, system=self.system or None, max_tokens=max_tokens or min(self.max_output, 4096), tools=self.tools or None)
+            except ContextOverflowError as exc:
+                self.events.emit("compaction.reactive", attempt=attempt + 1, error=str(exc)[:300])
+                if attempt + 1 >= attempts:
+                    raise
+                continue
+            self.record(done)
+            return done
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def acall(self, model: Any, *, max_tokens: int | None = None) -> Any:
+        attempts = self.config.max_reactive_retries + 1
+        for attempt in range(attempts):
+            b = self.build(force=attempt > 0)
+            try:
+                done = await model.acomplete(b.messages, system=self.system or None, max_tokens=max_tokens or min(self.max_output, 4096), tools=self.tools or None)
+            except ContextOverflowError as exc:
+                self.events.emit("compaction.reactive", attempt=attempt + 1, error=str(exc)[:300])
+                if attempt + 1 >= attempts:
+                    raise
+                continue
+            self.record(done)
+            return done
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    # --- folds -------------------------------------------------------------------------------
+    def at_turn_boundary(self) -> bool:
+        active = self.store.list_active(self.id)
+        if not active:
+            return False
+        last = active[-1].message
+        return last.role == "assistant" and not last.tool_calls
+
+    def maybe_fold(self) -> Checkpoint | None:
+        """Auto-fold when the last REAL call's input crossed the fold threshold (never on an estimate)."""
+        if self._last_reported is None or self._steering or not self.at_turn_boundary():
+            return None
+        decision = should_fold(0, self._last_reported, self.budget())
+        if not decision.over:
+            return None
+        return self.fold(reason="auto")
+
+    def fold_request(self, instructions: str | None = None) -> tuple[SummaryRequest, list[ViewItem]]:
+        items = self.view()
+        if not self.at_turn_boundary():
+            raise ConfigError("a fold happens at a turn boundary: the last message must be an assistant reply with no pending tool calls")
+        prior = items[0] if items and items[0].key.startswith("fold:") else None
+        originals = [it.source for it in items if not it.key.startswith("fold:") and not is_synthetic(it)]
+        request = SummaryRequest(
+            messages=originals,
+            prior_summary=summary_text(prior.source) if prior else None,
+            instructions=instructions,
+            constraints=tuple(ledger_mod.texts(self.constraints())),
+            superseded=tuple(ledger_mod.superseded(self.constraints())),
+            budget_tokens=self.config.compaction.summary_budget(self.budget().history_budget),
+        )
+        return request, items
+
+    def fold(self, instructions: str | None = None, *, reason: str = "manual") -> Checkpoint:
+        """Fold the current view into a cumulative checkpoint (``/compact [instructions]``)."""
+        request, _ = self.fold_request(instructions)
+        self.events.emit("fold.started", reason=reason, messages=len(request.messages))
+        outcome = self.summarizer.summarize(request)
+        return self._store_fold(request, outcome, reason)
+
+    async def afold(self, instructions: str | None = None, *, reason: str = "manual") -> Checkpoint:
+        """Fold with the summarizer running in a worker thread, so the event loop keeps going."""
+        import asyncio
+
+        request, _ = self.fold_request(instructions)
+        self.events.emit("fold.started", reason=reason, messages=len(request.messages))
+        outcome = await asyncio.to_thread(self.summarizer.summarize, request)
+        return self._store_fold(request, outcome, reason)
+
+    def _store_fold(self, request: SummaryRequest, outcome: Any, reason: str) -> Checkpoint:
+        active = self.store.list_active(self.id)
+        before = total(self.view())
+        files = restore_section(
+            request.messages, self.counter.count_text, self.config.restore_files, self.config.restore_file_tokens, self.config.restore_total_tokens
+        )
+        summary = fold_message(outcome.text, method=outcome.method, extra_sections=[files])
+        cp = self.store.checkpoint(self.id, summary, active[-1].seq, {"method": outcome.method, "ok": outcome.ok, "reason": reason})
+        self.store.set_state(self.id, STATE_KEY, {"replace": {}, "drop": [], "insert": {}})
+        for u in outcome.usages:
+            self.store.record_usage(self.id, replace(u, role="summarizer"))
+        self._last_reported = None
+        self._appended_since = 0
+        after = total(self.view())
+        self.events.emit(
+            "fold.applied", reason=reason, method=outcome.method, ok=outcome.ok, error=outcome.error,
+            tokens_before=before, tokens_after=after, summarizer_calls=outcome.calls, upto_seq=active[-1].seq,
+        )
+        return cp
+
+    # --- accounting --------------------------------------------------------------------------
+    def gauge(self) -> Gauge:
+        used = self._last_reported + self._appended_since if self._last_reported is not None else total(self.view()) + self.budget().system
+        return gauge(used, self.window)
+
+    def spend(self) -> dict[str, dict[str, Any]]:
+        return self.store.usage_by_role(self.id)
+
+
+def _provider_rules(fmt: str) -> str:
+    return {"openai_responses": "openai_responses", "anthropic": "anthropic", "gemini": "gemini"}.get(fmt, "openai")
+

@@ -1,0 +1,218 @@
+"""Session: the one assembler. Real SQLite store, real local HTTP provider, scripted models."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from contextwindow.budget import BudgetConfig
+from contextwindow.errors import ConfigError, ContextOverflowError
+from contextwindow.events import Recorder
+from contextwindow.folding import LLMSummarizer
+from contextwindow.llm.base import Completion, ScriptedModel
+from contextwindow.llm.localserver import LocalProviderServer, Reply
+from contextwindow.llm.openai_compat import OpenAICompatibleModel
+from contextwindow.llm.retry import RetryPolicy
+from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPart
+from contextwindow.session import Session, SessionConfig
+from contextwindow.store import open_store
+from contextwindow.turns import validate
+from contextwindow.usage import Usage
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    s = open_store(f"sqlite:///{tmp_path / 'store.db'}")
+    yield s
+    s.close()
+
+
+def lines(n: int, tag: str) -> str:
+    return "\n".join(f"{tag}/file_{i}.py:{i}: def handler_{i}(request): return process(request, retries={i})" for i in range(n))
+
+
+def step(i: int, size: int = 120) -> tuple[Message, Message]:
+    cid = f"call_{i}"
+    call = Message("assistant", (TextPart(f"step {i}"), ToolCallPart(cid, "bash", json.dumps({"cmd": f"grep -rn handler src/{i}"}))))
+    res = Message("tool", (ToolResultPart(cid, (TextPart(lines(size, f"src{i}")),)),))
+    return call, res
+
+
+def reply(text: str, input_tokens: int) -> Completion:
+    msg = Message("assistant", (TextPart(text),))
+    return Completion(text=text, usage=Usage(input_tokens=input_tokens, output_tokens=10), message=msg)
+
+
+def small_session(store, window: int = 12_000, **kw) -> Session:
+    cfg = SessionConfig(budget=BudgetConfig(output_cap=1_000, safety_buffer=200), clip_budget_tokens=None, **kw)
+    return Session(store, window=window, max_output=1_000, system="You are a careful coding agent.", config=cfg)
+
+
+def test_build_is_valid_and_prefix_stable_without_compaction(store) -> None:
+    s = small_session(store, window=200_000)
+    s.add(Message("user", (TextPart("Find the handler."),)))
+    payloads = []
+    for i in range(4):
+        call, res = step(i, 10)
+        s.add(call, res)
+        b = s.build()
+        assert b.compaction is None
+        assert b.payload["messages"][0]["role"] == "system"
+        payloads.append(b.payload["messages"])
+        if i:
+            assert b.prefix_share > 0.5
+            assert payloads[i][: len(payloads[i - 1])] == payloads[i - 1]
+    assert validate(b.messages, provider="openai") == []
+
+
+def test_compaction_keeps_payload_in_budget_and_store_append_only(store) -> None:
+    rec = Recorder()
+    s = small_session(store)
+    s.events.subscribe(rec)
+    s.add(Message("user", (TextPart("Refactor the handlers. Never change the public API."),)))
+    for i in range(30):
+        s.add(*step(i, 40))
+        b = s.build()
+        assert b.tokens - b.budget.system - b.budget.tools <= b.budget.history_budget
+        assert validate(b.messages, provider="openai") == []
+    applied = rec.named("compaction.applied")
+    assert applied, "a long session must compact"
+    assert all(e.data["tokens_after"] < e.data["tokens_before"] for e in applied if e.data["steps"])
+    # append-only: every message we added is still in the store, unchanged
+    assert len(store.list(s.id)) == 1 + 30 * 2
+    text = json.dumps(b.payload)
+    assert "retrieve(ref=" in text  # a marker says how to get the dropped content back
+
+
+def test_prefix_is_byte_identical_between_compaction_events(store) -> None:
+    s = small_session(store)
+    s.add(Message("user", (TextPart("Go."),)))
+    prev = None
+    stable = 0
+    for i in range(40):
+        s.add(*step(i, 60))
+        b = s.build()
+        cur = b.payload["messages"]
+        if prev is not None and b.compaction is None:
+            assert cur[: len(prev)] == prev
+            stable += 1
+        prev = cur
+        s.record(Message("assistant", (TextPart(f"noted {i}"),)))
+        s.add(Message("user", (TextPart(f"continue {i}"),)))
+    assert stable >= 10
+
+
+def test_constraints_survive_five_folds_and_superseded_values_are_dropped(store) -> None:
+    s = small_session(store, window=60_000)
+    s.add(Message("user", (TextPart("Port the CLI to click. Never push to main. The budget cap is $50 for this task."),)))
+    s.record(Message("assistant", (TextPart("Understood."),)))
+    for r in range(5):
+        if r == 2:
+            s.add(Message("user", (TextPart("Change of plan: the budget cap is $80 for this task."),)))
+        else:
+            s.add(Message("user", (TextPart(f"Round {r}: keep going."),)))
+        s.add(*step(r, 20))
+        s.record(Message("assistant", (TextPart(f"round {r} done"),)))
+        s.fold()
+    summary = store.latest_checkpoint(s.id).summary.text
+    assert "Never push to main." in summary
+    assert "the budget cap is $80 for this task." in summary
+    assert "$50" not in summary
+    assert len(store.list_checkpoints(s.id)) == 5
+    b = s.build()
+    assert b.messages[0].meta.get("cw") == "fold_summary"
+
+
+def test_fold_requires_turn_boundary(store) -> None:
+    s = small_session(store)
+    s.add(Message("user", (TextPart("hi"),)))
+    s.add(step(0)[0])
+    with pytest.raises(ConfigError, match="turn boundary"):
+        s.fold()
+
+
+def test_reactive_overflow_forces_compaction_then_succeeds(store) -> None:
+    s = small_session(store, window=200_000)
+    s.add(Message("user", (TextPart("Go."),)))
+    for i in range(6):
+        s.add(*step(i, 80))
+    model = ScriptedModel([ContextOverflowError("prompt is too long: 250000 tokens > 200000 maximum", status=400), "fine"])
+    done = s.call(model)
+    assert done.text == "fine"
+    assert len(model.calls) == 2
+    first, second = (sum(len(m.text) for m in c.messages) for c in model.calls)
+    assert second < first * 0.8
+
+
+def test_provider_that_keeps_overflowing_ends_in_typed_error(store) -> None:
+    s = small_session(store, window=200_000)
+    s.add(Message("user", (TextPart("Go."),)))
+    s.add(*step(0, 50))
+    model = ScriptedModel(lambda msgs, system: ContextOverflowError("maximum context length exceeded", status=400))
+    with pytest.raises(ContextOverflowError):
+        s.call(model)
+    assert len(model.calls) == s.config.max_reactive_retries + 1
+
+
+def test_auto_fold_on_reported_usage_at_turn_boundary(store) -> None:
+    rec = Recorder()
+    s = small_session(store, window=20_000)
+    s.events.subscribe(rec)
+    s.add(Message("user", (TextPart("Summarize the repo."),)))
+    s.add(*step(0, 10))
+    s.record(reply("working", input_tokens=1_000))  # below threshold: no fold
+    assert not rec.named("fold.applied")
+    s.add(Message("user", (TextPart("More."),)))
+    s.record(reply("all done", input_tokens=18_000))  # 90% of the window, at a turn boundary
+    folds = rec.named("fold.applied")
+    assert len(folds) == 1 and folds[0].data["reason"] == "auto"
+
+
+def test_llm_fold_over_real_http_sends_one_flat_transcript(store) -> None:
+    brief = "## Goal\nPort the CLI.\n## Progress\nDone step 0 in src0/file_1.py\n## Remaining\nstep 1\n## Constraints & preferences\n- Never push to main."
+    with LocalProviderServer([Reply(text=brief, input_tokens=900, output_tokens=80)]) as srv:
+        model = OpenAICompatibleModel("local-summarizer", base_url=srv.openai_base_url, api_key="x", retry=RetryPolicy(delays=()))
+        s = small_session(store, window=60_000)
+        s.summarizer = LLMSummarizer(model, window=32_000, count=s.counter.count_text)
+        s.add(Message("user", (TextPart("Port the CLI. Never push to main."),)))
+        s.add(*step(0, 5))
+        s.record(Message("assistant", (TextPart("step 0 done"),)))
+        s.fold()
+        sent = srv.requests[0].body["messages"]
+    user_msgs = [m for m in sent if m["role"] == "user"]
+    assert len(user_msgs) == 1
+    content = user_msgs[0]["content"] if isinstance(user_msgs[0]["content"], str) else user_msgs[0]["content"][0]["text"]
+    assert "USER: Port the CLI." in content and "TOOL(bash):" in content
+    assert "Port the CLI." in store.latest_checkpoint(s.id).summary.text
+    assert store.usage_by_role(s.id)["summarizer"]["input_tokens"] == 900
+
+
+def test_summarizer_5xx_falls_back_to_extractive_brief(store) -> None:
+    rec = Recorder()
+    with LocalProviderServer(lambda req: Reply.error(503, {"error": {"message": "overloaded"}})) as srv:
+        model = OpenAICompatibleModel("local", base_url=srv.openai_base_url, api_key="x", retry=RetryPolicy(delays=(0, 0)))
+        s = small_session(store, window=60_000)
+        s.events.subscribe(rec)
+        s.summarizer = LLMSummarizer(model, count=s.counter.count_text)
+        s.add(Message("user", (TextPart("Fix it. Always run pytest."),)))
+        s.record(Message("assistant", (TextPart("fixed"),)))
+        s.fold()
+    ev = rec.named("fold.applied")[0]
+    assert ev.data["method"] == "extractive" and ev.data["ok"] is False
+    assert ev.data["error"]
+    assert "Always run pytest." in store.latest_checkpoint(s.id).summary.text
+
+
+def test_async_fold_and_call(store) -> None:
+    s = small_session(store, window=60_000)
+    s.add(Message("user", (TextPart("Go."),)))
+
+    async def run() -> None:
+        await s.acall(ScriptedModel(["done"]))
+        await s.afold()
+
+    asyncio.run(run())
+    assert store.latest_checkpoint(s.id) is not None
