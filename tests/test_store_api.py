@@ -35,6 +35,14 @@ def rich_messages() -> list[m.Message]:
     ]
 
 
+def test_public_surface_is_declared() -> None:
+    import contextwindow.store as store_pkg
+
+    for name in store_pkg.__all__:
+        assert hasattr(store_pkg, name), name
+    assert {"open_store", "ConversationStore", "Selection", "StoredMessage", "Checkpoint"} <= set(store_pkg.__all__)
+
+
 def test_open_store_returns_a_conversation_store(store: ConversationStore) -> None:
     assert isinstance(store, ConversationStore)
     assert isinstance(store.url, str) and store.url

@@ -1,5 +1,6 @@
 """The append-only conversation store: memory, SQLite (default) and PostgreSQL.
 
+>>> from contextwindow.messages import assistant, user
 >>> store = open_store("memory:")
 >>> cid = store.create_conversation("demo")
 >>> [s.seq for s in store.append(cid, [user("hi"), assistant("hello")])]
