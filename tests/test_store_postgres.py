@@ -6,6 +6,7 @@ import time
 
 import psycopg
 import pytest
+
 from contextwindow import messages as m
 from contextwindow.errors import StoreBusyError, StoreError
 from contextwindow.store import open_store
