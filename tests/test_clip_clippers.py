@@ -7,7 +7,7 @@ import re
 
 from contextwindow.clipping import MARKER_ALLOWANCE, MemoryOffload, clip, count_markers, sniff
 from contextwindow.clipping.html import extract
-from contextwindow.clipping.jsonclip import key_names, kept_key_names
+from contextwindow.clipping.jsonclip import kept_key_names, key_names
 from contextwindow.clipping.search import parse
 
 # Big enough that these realistic outputs reach their structured clipper (not the hard-cap preview).

@@ -189,6 +189,6 @@ def test_run_retrieve_call_never_raises(stored: tuple[MemoryOffload, str]) -> No
     sink, ref = stored
     ok = run_retrieve_call(sink, "call_1", json.dumps({"ref": ref, "offset": 5, "limit": 2}))
     assert not ok.is_error and ok.name == "retrieve" and "00005 steady state ok" in ok.text
-    for bad in ('{"ref": "../../etc/passwd"}', "not json", '["list"]', '{"ref": "%s", "offset": -3}' % ref, "{}"):
+    for bad in ('{"ref": "../../etc/passwd"}', "not json", '["list"]', json.dumps({"ref": ref, "offset": -3}), "{}"):
         res = run_retrieve_call(sink, "call_2", bad)
         assert res.is_error and res.text.startswith("retrieve failed:"), bad

@@ -188,3 +188,11 @@ def test_any_bytes_never_raise(data: bytes, budget: int) -> None:
         assert r.report.tokens_after <= budget + MARKER_ALLOWANCE and count_markers(r.text) == 1
     else:
         assert r.report.tokens_after <= budget
+
+
+def test_public_surface() -> None:
+    import contextwindow.clipping as clipping
+
+    assert set(clipping.__all__) >= {"clip", "clip_with", "retrieve", "ClipConfig", "ClipReport", "ClipResult",
+                                     "OffloadSink", "MemoryOffload", "RETRIEVE_TOOL", "elide_seen_images"}
+    assert all(hasattr(clipping, name) for name in clipping.__all__)
