@@ -65,8 +65,8 @@ class ChatModel(Protocol):
 
 # --- ScriptedModel ---------------------------------------------------------------------------
 
-Reply: TypeAlias = str | Completion | BaseException
-ReplyFunction: TypeAlias = Callable[[Sequence[Message], str | None], Reply]
+ScriptReply: TypeAlias = str | Completion | BaseException
+ReplyFunction: TypeAlias = Callable[[Sequence[Message], str | None], ScriptReply]
 
 
 class ScriptExhaustedError(ConfigError):
@@ -106,7 +106,7 @@ class ScriptedModel:
 
     def __init__(
         self,
-        script: Sequence[Reply] | ReplyFunction,
+        script: Sequence[ScriptReply] | ReplyFunction,
         *,
         name: str = "scripted",
         window: int | None = None,
@@ -116,7 +116,7 @@ class ScriptedModel:
         self.name = name
         self.window = window
         self._fn: ReplyFunction | None = script if callable(script) else None
-        self._replies: tuple[Reply, ...] = () if callable(script) else tuple(script)
+        self._replies: tuple[ScriptReply, ...] = () if callable(script) else tuple(script)
         self._lock = threading.Lock()
         self.calls: list[ScriptedCall] = []
 

@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Self
 
 import httpx
 
@@ -123,7 +123,7 @@ class HTTPChatModel:
                 self._client.close()
                 self._client = None
 
-    def __enter__(self) -> HTTPChatModel:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
