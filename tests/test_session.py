@@ -216,3 +216,51 @@ def test_async_fold_and_call(store) -> None:
 
     asyncio.run(run())
     assert store.latest_checkpoint(s.id) is not None
+
+
+def test_steering_never_splits_a_call_from_its_result(store) -> None:
+    s = small_session(store, window=200_000)
+    s.add(Message("user", (TextPart("Start."),)))
+    call, res = step(0, 3)
+    s.add(call)
+    s.steer("Also check the docs folder.")
+    b = s.build()  # a call is waiting for its result: the steering text must wait too
+    assert "docs folder" not in json.dumps(b.payload)
+    s.add(res)
+    b = s.build()
+    roles = [m["role"] for m in b.payload["messages"]]
+    assert roles[-2:] == ["tool", "user"]
+    assert "docs folder" in json.dumps(b.payload["messages"][-1])
+    assert validate(b.messages, provider="openai") == []
+
+
+def test_steering_joins_the_next_user_message(store) -> None:
+    s = small_session(store, window=200_000)
+    s.steer("Prefer small commits.")
+    s.add(Message("user", (TextPart("Refactor utils."),)))
+    stored = store.list(s.id)
+    assert len(stored) == 1 and "Prefer small commits." in stored[0].message.text
+    assert [c.text for c in s.constraints()] == ["Prefer small commits."]
+
+
+def test_admitted_system_prompt_and_runtime_block_keep_the_prefix_cacheable(store, tmp_path: Path) -> None:
+    from contextwindow.admission import admit
+
+    (tmp_path / "AGENTS.md").write_text("Use ruff. Never commit secrets.\n")
+    skill = tmp_path / ".agents" / "skills" / "deploy"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: deploy\ndescription: Ship the service\n---\nRun make deploy.\n")
+    adm = admit(tmp_path, None)
+    cfg = SessionConfig(clip_budget_tokens=None)
+    s = Session(store, window=200_000, max_output=4_000, system=adm, runtime_block=True, config=cfg)
+    assert any(t.name == "read_skill" for t in s.tools)
+    s.add(Message("user", (TextPart("Deploy it."),)))
+    first = s.build().payload
+    assert "Never commit secrets." in first["messages"][0]["content"]
+    assert "deploy: Ship the service" in first["messages"][0]["content"]
+    assert "Run make deploy." not in json.dumps(first)
+    s.add(*step(0, 3))
+    second = s.build().payload
+    # everything but the trailing runtime block is a byte-identical prefix
+    assert second["messages"][: len(first["messages"]) - 1] == first["messages"][:-1]
+    assert second["messages"][-1] != first["messages"][-1]

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import turns
+from .admission import Admission, runtime_section
+from .admission.steering import SteeringQueue, can_steer
 from .budget import (
     Budget,
     BudgetConfig,
@@ -118,8 +120,9 @@ class Session:
         model: str | None = None,
         window: int | None = None,
         max_output: int | None = None,
-        system: str = "",
+        system: str | Admission = "",
         tools: Sequence[ToolSpec] = (),
+        runtime_block: bool = False,
         format: str = "openai",
         summarizer: Summarizer | None = None,
         counter: TokenCounter | None = None,
@@ -131,19 +134,24 @@ class Session:
         self.config = config or SessionConfig()
         self.model = model
         self.window, self.max_output = self._limits(model, window, max_output)
-        self.system = system
-        self.tools = list(tools)
+        self.admission = system if isinstance(system, Admission) else None
+        self.system = system.prompt.text if isinstance(system, Admission) else system
+        self.tools = list(tools) + (list(system.tools) if isinstance(system, Admission) else [])
+        self.runtime_block = runtime_block
         self.format = format
         get_format(format)  # fail early on an unknown format
         self.counter = counter or counter_for(model)
         self.summarizer: Summarizer = summarizer or ExtractiveSummarizer(self.counter.count_text)
         self.events = events or EventBus()
+        if self.admission is not None:
+            for ev in self.admission.events():
+                self.events.emit(ev.name, **ev.data)
         self.id = conversation_id or store.create_conversation(title=title, metadata={"model": model} if model else None)
         self._counts: dict[str, int] = {}
         self._last_reported: int | None = None
         self._appended_since = 0
         self._prev_units: list[str] = []
-        self._steering: list[str] = []
+        self._steering = SteeringQueue()
         self._started = time.monotonic()
         self._turns = 0
         self._tool_calls = 0
@@ -187,6 +195,8 @@ class Session:
         ledger = self.constraints()
         ledger_changed = False
         for m in messages:
+            if m.role == "user" and not m.is_tool_result and len(self._steering):
+                m = replace(m, parts=(*m.parts, *(TextPart(t) for t in self._steering.drain())))
             if m.role == "tool" and self.config.clip_budget_tokens:
                 m = self._clip(m)
             if m.role == "user" and not m.meta.get("cw"):
@@ -219,15 +229,29 @@ class Session:
         return replace(m, parts=tuple(parts))
 
     def steer(self, text: str) -> None:
-        """Queue a steering message while a turn runs; it joins the next user message."""
-        self._steering.append(text)
+        """Queue a steering message while a turn runs. It joins the next user message, or goes in
+        on its own at the next build where no tool call waits for its result (never between a
+        call and its result)."""
+        self._steering.put(text)
 
     def _drain_steering(self) -> None:
-        if not self._steering:
+        if not len(self._steering):
             return
-        text = "\n\n".join(self._steering)
-        self._steering.clear()
-        self.add(Message("user", (TextPart(text),), meta={"steering": True}))
+        if not can_steer([sm.message for sm in self.store.list_active(self.id)[-64:]]):
+            return
+        texts = self._steering.drain()
+        self.add(Message("user", tuple(TextPart(t) for t in texts), meta={"steering": True}))
+
+    def _runtime_message(self, messages: Sequence[Message]) -> Message | None:
+        """The per-call runtime block, placed after everything cacheable (the end of the view)."""
+        if not self.runtime_block or self.admission is None:
+            return None
+        start = max((i for i, m in enumerate(messages) if m.role == "user" and not m.is_tool_result and not m.meta.get("cw")), default=0)
+        turn = messages[start:]
+        iteration = 1 + sum(1 for m in turn if m.role == "assistant")
+        called = [c.name for m in turn for c in m.tool_calls]
+        section = runtime_section(iteration, called)
+        return Message("user", (TextPart(section.text),), meta={"cw": "runtime"})
 
     # --- the view ----------------------------------------------------------------------------
     def view(self) -> list[ViewItem]:
@@ -333,6 +357,9 @@ class Session:
             else:
                 self.events.emit("compaction.noop", reason="no strategy could lower the count", **result.report())
         messages = [it.message for it in items]
+        runtime = self._runtime_message(messages)
+        if runtime is not None:
+            messages.append(runtime)
         problems = turns.validate(messages, provider=_provider_rules(format or self.format))
         if problems:
             messages, rep = turns.repair(messages)
@@ -415,7 +442,7 @@ class Session:
 
     def maybe_fold(self) -> Checkpoint | None:
         """Auto-fold when the last REAL call's input crossed the fold threshold (never on an estimate)."""
-        if self._last_reported is None or self._steering or not self.at_turn_boundary():
+        if self._last_reported is None or len(self._steering) or not self.at_turn_boundary():
             return None
         decision = should_fold(0, self._last_reported, self.budget())
         if not decision.over:
