@@ -12,8 +12,6 @@ Conventions every converter follows, so a payload comes back byte-for-byte:
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -145,14 +143,6 @@ def parse_arguments_object(arguments: str) -> dict[str, Any]:
 def tool_names(messages: Sequence[Message]) -> dict[str, str]:
     """call id → tool name, over every tool call in ``messages``."""
     return {p.id: p.name for m in messages for p in m.parts if isinstance(p, ToolCallPart)}
-
-
-def is_base64(data: str) -> bool:
-    try:
-        base64.b64decode(data, validate=True)
-    except (binascii.Error, ValueError):
-        return False
-    return True
 
 
 def payload_list(obj: Any, key: str, fmt_label: str) -> tuple[list[Any], Mapping[str, Any]]:
