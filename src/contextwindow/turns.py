@@ -115,29 +115,44 @@ class _Pairing:
 
 
 def _pair(messages: Sequence[Message]) -> _Pairing:
-    pending: dict[str, list[_Loc]] = {}
+    # unanswered calls by id: one location, or a list of them when an id is reused
+    pending: dict[str, _Loc | list[_Loc]] = {}
     p = _Pairing([], [], {}, {}, [])
     for mi, m in enumerate(messages):
+        is_assistant = m.role == "assistant"
+        new_calls: list[tuple[str, _Loc]] = []
         for pi, part in enumerate(m.parts):
-            if isinstance(part, ToolResultPart):
+            if part.kind == "tool_result":
                 waiting = pending.get(part.call_id)
                 if not waiting:
                     p.orphans.append((mi, pi))
                     continue
-                # nearest assistant message first, then its first unanswered call
-                j = len(waiting) - 1
-                while j > 0 and waiting[j - 1][0] == waiting[-1][0]:
-                    j -= 1
-                call = waiting.pop(j)
+                if isinstance(waiting, tuple):
+                    call = waiting
+                    del pending[part.call_id]
+                else:
+                    # nearest assistant message first, then its first unanswered call
+                    j = len(waiting) - 1
+                    while j > 0 and waiting[j - 1][0] == waiting[-1][0]:
+                        j -= 1
+                    call = waiting.pop(j)
                 p.result_of[call] = (mi, pi)
                 p.call_of[(mi, pi)] = call
-        for pi, part in enumerate(m.parts):
-            if isinstance(part, ToolCallPart):
-                if m.role == "assistant":
+            elif part.kind == "tool_call":
+                if is_assistant:
                     p.calls.append((mi, pi))
-                    pending.setdefault(part.id, []).append((mi, pi))
+                    new_calls.append((part.id, (mi, pi)))
                 else:
                     p.stray_calls.append((mi, pi))
+        # a message's calls become answerable from the next message on
+        for cid, loc in new_calls:
+            w = pending.get(cid)
+            if not w:
+                pending[cid] = loc
+            elif isinstance(w, tuple):
+                pending[cid] = [w, loc]
+            else:
+                w.append(loc)
     return p
 
 
@@ -214,7 +229,7 @@ class Problem:
 
 def is_empty_message(m: Message) -> bool:
     """No parts, or only text parts holding blank text."""
-    return all(isinstance(p, TextPart) and not p.text.strip() for p in m.parts)
+    return all(p.kind == "text" and not p.text.strip() for p in m.parts)
 
 
 def _check_provider(provider: str) -> None:
