@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -264,3 +265,49 @@ def test_admitted_system_prompt_and_runtime_block_keep_the_prefix_cacheable(stor
     # everything but the trailing runtime block is a byte-identical prefix
     assert second["messages"][: len(first["messages"]) - 1] == first["messages"][:-1]
     assert second["messages"][-1] != first["messages"][-1]
+
+
+def test_masked_results_read_back_through_retrieve(store) -> None:
+    import re
+
+    s = small_session(store)
+    s.add(Message("user", (TextPart("Go."),)))
+    for i in range(12):
+        s.add(*step(i, 40))
+        b = s.build()
+    text = json.dumps(b.payload)
+    refs = re.findall(r'retrieve\(ref=\\"(msg-[A-Za-z0-9_]+)\\"', text)
+    assert refs, "the compacted payload names refs of what it dropped"
+    out = s.run_retrieve(ToolCallPart("r1", "retrieve", json.dumps({"ref": refs[0], "grep": "handler_7\\b"})))
+    part = out.tool_results[0]
+    assert not part.is_error and "handler_7(request)" in part.text
+    bad = s.run_retrieve(ToolCallPart("r2", "retrieve", json.dumps({"ref": "../../etc/passwd"})))
+    assert bad.tool_results[0].is_error and "root:" not in bad.tool_results[0].text
+
+
+def test_clipped_tool_result_is_offloaded_and_retrievable(store) -> None:
+    cfg = SessionConfig(clip_budget_tokens=300)
+    s = Session(store, window=200_000, max_output=4_000, config=cfg)
+    s.add(Message("user", (TextPart("Search."),)))
+    call, res = step(0, 400)
+    stored = s.add(call, res)
+    kept = stored[1].message.tool_results[0].text
+    assert len(kept) < len(res.text) / 5
+    ref = re.search(r"(ofl_[0-9a-f]+)", kept).group(1)  # type: ignore[union-attr]
+    back = s.run_retrieve(ToolCallPart("r", "retrieve", json.dumps({"ref": ref, "offset": 390, "limit": 5})))
+    assert "handler_391(request)" in back.tool_results[0].text
+
+
+def test_subagent_has_its_own_conversation_and_returns_a_clipped_result(store) -> None:
+    parent = small_session(store, window=200_000)
+    parent.add(Message("user", (TextPart("Research the codebase."),)))
+    parent.add(Message("assistant", (ToolCallPart("sub1", "task", json.dumps({"prompt": "find handlers"})),)))
+    child = parent.subagent(title="find handlers")
+    assert child.id != parent.id and store.get_conversation(child.id).parent_id == parent.id
+    child.add(Message("user", (TextPart("find handlers"),)), *step(0, 30))
+    child.record(Message("assistant", (TextPart(lines(300, "found")),)))
+    report = store.list(child.id)[-1].message.text
+    parent.config = SessionConfig(clip_budget_tokens=500)
+    stored = parent.add(Message("tool", (ToolResultPart("sub1", (TextPart(report),), name="task"),)))
+    assert len(stored[0].message.text) < len(report) / 3
+    assert len(store.list(parent.id)) == 3

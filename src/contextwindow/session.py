@@ -46,7 +46,8 @@ from .folding.base import Summarizer, SummaryRequest, fold_message, summary_text
 from .folding.extractive import ExtractiveSummarizer
 from .folding.restore import restore_section
 from .formats import get_format
-from .messages import Message, Part, TextPart, ToolResultPart, message_from_dict, message_to_dict
+from .messages import Message, Part, TextPart, ToolCallPart, ToolResultPart, message_from_dict, message_to_dict
+from .sink import ConversationSink
 from .store.base import Checkpoint, ConversationStore, StoredMessage
 from .tokens import counter_for
 from .tokens.base import TokenCounter
@@ -147,6 +148,7 @@ class Session:
             for ev in self.admission.events():
                 self.events.emit(ev.name, **ev.data)
         self.id = conversation_id or store.create_conversation(title=title, metadata={"model": model} if model else None)
+        self.sink = ConversationSink(store, self.id)
         self._counts: dict[str, int] = {}
         self._last_reported: int | None = None
         self._appended_since = 0
@@ -220,13 +222,33 @@ class Session:
         parts: list[Part] = []
         for p in m.parts:
             if isinstance(p, ToolResultPart):
-                res = clip(p, self.config.clip_budget_tokens or 4_000, sink=self.store, count=self.counter.count_text)
+                res = clip(p, self.config.clip_budget_tokens or 4_000, sink=self.sink, count=self.counter.count_text)
                 if res.report.ref:
                     self.events.emit("clip.applied", **res.report.to_dict())
                 parts.append(res.part or p)
             else:
                 parts.append(p)
         return replace(m, parts=tuple(parts))
+
+    def run_retrieve(self, call: ToolCallPart) -> Message:
+        """Execute a model's ``retrieve`` call (clip markers and compaction markers alike) and
+        return the tool message to add. Its output is bounded and never re-clipped."""
+        from .clipping import run_retrieve_call
+
+        part = run_retrieve_call(self.sink, call.id, call.arguments, budget_tokens=self.config.clip_budget_tokens or 4_000)
+        return Message("tool", (part,))
+
+    def subagent(self, **kwargs: Any) -> Session:
+        """A child Session with its own conversation, budget and compaction, sharing the store.
+        What it returns to this session is an ordinary tool result, clipped like any other."""
+        opts: dict[str, Any] = {
+            "model": self.model, "window": self.window, "max_output": self.max_output, "format": self.format,
+            "summarizer": self.summarizer, "counter": self.counter, "config": self.config, "events": self.events,
+        }
+        opts.update(kwargs)
+        child_id = self.store.create_conversation(title=kwargs.pop("title", None), metadata={"subagent_of": self.id}, parent_id=self.id)
+        opts.pop("title", None)
+        return Session(self.store, child_id, **opts)
 
     def steer(self, text: str) -> None:
         """Queue a steering message while a turn runs. It joins the next user message, or goes in

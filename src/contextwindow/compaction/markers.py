@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 
+MESSAGE_REF_PREFIX = "msg-"
+
+
 def ref_for(key: str) -> str:
     """The retrieve ref of a stored message (the store keeps every original)."""
-    return f"msg:{key}"
+    return f"{MESSAGE_REF_PREFIX}{key}"
 
 
 def masked_result(tool: str | None, tokens: int, key: str) -> str:

@@ -1,0 +1,35 @@
+"""Where ``retrieve`` reads: offloaded originals, and the store's own messages.
+
+Clipped tool outputs live in the store's offload table (``ofl_…`` refs). Compaction markers point
+at stored messages instead (``msg-<message id>``): the store is append-only, so the original is
+always there. :class:`ConversationSink` serves both, limited to one conversation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .compaction.markers import MESSAGE_REF_PREFIX
+from .errors import NotFoundError
+from .folding.transcript import render_flat
+from .store.base import ConversationStore, Offload
+
+
+class ConversationSink:
+    def __init__(self, store: ConversationStore, conversation_id: str) -> None:
+        self.store = store
+        self.conversation_id = conversation_id
+
+    def put_offload(self, content: str, meta: dict[str, Any] | None = None) -> str:
+        return self.store.put_offload(content, meta)
+
+    def get_offload(self, ref: str) -> Offload:
+        if isinstance(ref, str) and ref.startswith(MESSAGE_REF_PREFIX):
+            key = ref[len(MESSAGE_REF_PREFIX) :]
+            for sm in self.store.list(self.conversation_id):
+                if sm.id == key:
+                    m = sm.message
+                    text = m.text if m.role == "tool" else render_flat([m])
+                    return Offload(ref=ref, content=text, meta={"message_id": sm.id, "seq": sm.seq, "role": m.role})
+            raise NotFoundError(f"unknown message ref {ref!r}: no message with that id in conversation {self.conversation_id}")
+        return self.store.get_offload(ref)
