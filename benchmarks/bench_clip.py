@@ -119,11 +119,13 @@ def run_budget(results: list[tuple[str, str, str]], budget: int) -> None:
     count = counter_for(None).count_text
     rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for _src, name, text in results:
-        sink = MemoryOffload()
-        t0 = time.perf_counter()
-        r = clip(text, budget, tool_name=name or None, sink=sink, count=count)
-        dt = time.perf_counter() - t0
-        kind = r.report.sniffed if r.report.clipped else "(under budget)"
+        dt = float("inf")
+        for _ in range(3):  # best of 3: the machine is shared
+            sink = MemoryOffload()
+            t0 = time.perf_counter()
+            r = clip(text, budget, tool_name=name or None, sink=sink, count=count)
+            dt = min(dt, time.perf_counter() - t0)
+        kind = r.report.kind if r.report.clipped else "(under budget)"
         row = rows[kind]
         row["n"] += 1
         row["before"] += r.report.tokens_before

@@ -14,6 +14,9 @@ READ_TOOLS = frozenset({"read", "read_file", "view", "cat", "open", "str_replace
 SHELL_TOOLS = frozenset({"bash", "shell", "exec", "exec_command", "run", "execute_bash", "execute_command", "terminal", "cmd", "local_shell"})
 
 
+_JSON_VALUE_START = frozenset('"{[]-0123456789tfn')
+
+
 def _hint(tool_name: str | None) -> str | None:
     if not tool_name:
         return None
@@ -32,7 +35,9 @@ def sniff(text: str, tool_name: str | None = None) -> str:
     head = text[:SNIFF_CHARS]
     stripped = head.lstrip()
     if stripped[:1] in ("{", "[") and text[-4096:].rstrip()[-1:] in ("}", "]"):
-        return "json"
+        second = stripped[1:64].lstrip()[:1]
+        if (stripped[0] == "{" and second in ('"', "}")) or (stripped[0] == "[" and second in _JSON_VALUE_START):
+            return "json"
     lines = head.split("\n")
     if len(text) > len(head) and len(lines) > 1:
         lines = lines[:-1]  # the last line of a prefix may be cut
