@@ -1,0 +1,258 @@
+"""Replay a real session's model calls under each policy and measure what each would have sent.
+
+The agent's actions are fixed by the log: before call *k* the history is ``messages[:calls[k].index]``
+and the call produced ``messages[index:reply_end]``. Each policy rebuilds the payload of every call;
+the engine counts it, checks it is structurally valid for the provider, bills it with the cache
+model of :mod:`.pricing` and, at the end, counts how many of the user's constraints (the ledger of
+:mod:`contextwindow.folding.constraints` over the user messages) survive verbatim in the last payload.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import turns
+from ..errors import ConfigError, UnknownModelError
+from ..folding import constraints as ledger_mod
+from ..folding.base import Summarizer
+from ..folding.extractive import ExtractiveSummarizer
+from ..formats.transcript import CallRecord, ImportedSession
+from ..messages import Message
+from ..models import ModelSpec, get_model
+from ..tokens import counter_for
+from ..tokens.base import TokenCounter
+from .policies import POLICIES, Policy, ReplayContext, serialize
+from .pricing import Pricing, bill, common_prefix
+
+DEFAULT_POLICIES: tuple[str, ...] = tuple(POLICIES)
+
+
+@dataclass(slots=True)
+class PolicyResult:
+    policy: str
+    calls: int = 0
+    peak_tokens: int = 0
+    over_window_calls: int = 0
+    invalid_payloads: int = 0
+    compactions: int = 0
+    folds: int = 0
+    billed_input_tokens: float = 0.0
+    input_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    cost_usd: float | None = 0.0
+    constraints_total: int = 0
+    constraints_kept: int = 0
+    tokens_per_call: list[int] = field(default_factory=list)
+    markers: list[tuple[int, str]] = field(default_factory=list)  # (call number, "compaction"/"fold")
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def cache_hit_share(self) -> float:
+        return self.cache_read_tokens / self.input_tokens if self.input_tokens else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "policy": self.policy,
+            "calls": self.calls,
+            "peak_tokens": self.peak_tokens,
+            "over_window_calls": self.over_window_calls,
+            "invalid_payloads": self.invalid_payloads,
+            "compactions": self.compactions,
+            "folds": self.folds,
+            "billed_input_tokens": round(self.billed_input_tokens),
+            "cache_read_tokens": self.cache_read_tokens,
+            "cache_write_tokens": self.cache_write_tokens,
+            "cache_hit_share": round(self.cache_hit_share, 4),
+            "cost_usd": None if self.cost_usd is None else round(self.cost_usd, 6),
+            "constraints_total": self.constraints_total,
+            "constraints_kept": self.constraints_kept,
+        }
+
+
+@dataclass(slots=True)
+class ReplayReport:
+    session: str
+    model: str
+    window: int
+    overhead: int
+    summarizer: str
+    policies: list[PolicyResult]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "session": self.session,
+            "model": self.model,
+            "window": self.window,
+            "overhead_tokens": self.overhead,
+            "summarizer": self.summarizer,
+            "policies": [p.to_dict() for p in self.policies],
+        }
+
+    def policy(self, name: str) -> PolicyResult:
+        for p in self.policies:
+            if p.policy == name:
+                return p
+        raise KeyError(name)
+
+
+def resolve_model(name: str | None, window: int | None) -> ModelSpec:
+    """The spec prices and tokenizer come from; with only ``window`` known, an unpriced stand-in."""
+    if window is not None and window <= 0:
+        raise ConfigError(f"--window must be a positive number of tokens, got {window}")
+    if name:
+        try:
+            return get_model(name)
+        except UnknownModelError:
+            if window is None:
+                raise ConfigError(
+                    f"the model {name!r} is not known, so its window and prices are not either: "
+                    "pass --model with a known model (e.g. --model claude-sonnet-4-5) or --window N"
+                ) from None
+            return get_model(name, default=True)
+    if window is None:
+        raise ConfigError("the log names no model: pass --model M (sets window, prices, tokenizer) or --window N")
+    return get_model("unknown", default=True)
+
+
+def user_constraints(messages: Iterable[Message]) -> list[ledger_mod.Constraint]:
+    """The ledger over the user's own messages (superseded rules replaced), as the Session keeps it."""
+    ledger: list[ledger_mod.Constraint] = []
+    for m in messages:
+        if m.role == "user" and not m.meta.get("cw") and not m.is_tool_result:
+            ledger = ledger_mod.update(ledger, m.text, source=str(len(ledger)))
+    return ledger
+
+
+def constraints_kept(ledger: Sequence[ledger_mod.Constraint], payload: Sequence[Message]) -> int:
+    text = "\n".join(m.text for m in payload)
+    return sum(1 for c in ledger if c.text in text)
+
+
+def estimate_overhead(session: ImportedSession, counter: TokenCounter) -> int:
+    """Tokens the provider counted that the log does not show (system prompt, tool definitions):
+    the first reported call's input minus our count of the messages it was sent (never negative)."""
+    first = next((c for c in session.calls if c.reported_input_tokens is not None), None)
+    if first is None:
+        return 0
+    seen = provider_view(session, first)
+    return max(0, (first.reported_input_tokens or 0) - counter.count_messages(seen))
+
+
+def provider_view(session: ImportedSession, call: CallRecord) -> list[Message]:
+    """What the provider was sent for ``call`` according to the log (an imported checkpoint's summary
+    stands in for the messages it folded)."""
+    cps = [cp for cp in session.checkpoints if cp.upto <= call.index]
+    if not cps:
+        return session.messages[: call.index]
+    cp = cps[-1]
+    head = [m for m in session.messages[: cp.upto] if m.meta.get("cw") == "instructions"]
+    return [*head, cp.summary, *session.messages[cp.upto : call.index]]
+
+
+def provider_rules(spec: ModelSpec) -> str:
+    return "anthropic" if spec.provider == "anthropic" or "claude" in spec.id else "openai"
+
+
+def problems_of(payload: Sequence[Message], rules: str) -> list[str]:
+    if rules == "anthropic":
+        merged = turns.merge_for_alternation([m for m in payload if m.role != "system"], "anthropic")
+        found = turns.validate(merged, "anthropic")
+    else:
+        found = turns.validate(payload, "openai")
+    return [str(p) for p in found]
+
+
+def replay(
+    session: ImportedSession,
+    policies: Sequence[str] = DEFAULT_POLICIES,
+    *,
+    model: str | None = None,
+    window: int | None = None,
+    summarizer: Summarizer | None = None,
+    overhead: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> ReplayReport:
+    """Replay ``session`` under each named policy. ``progress(n)`` is called after every n calls replayed."""
+    unknown = [p for p in policies if p not in POLICIES]
+    if unknown:
+        raise ConfigError(f"unknown policy {unknown[0]!r} (known: {', '.join(POLICIES)})")
+    spec = resolve_model(model or session.model, window)
+    win = window or spec.context_window
+    counter = counter_for(spec.id if spec.known else (model or session.model))
+    summ = summarizer or ExtractiveSummarizer(counter.count_text)
+    fixed = estimate_overhead(session, counter) if overhead is None else overhead
+    ctx = ReplayContext(window=win, counter=counter, summarizer=summ, overhead=fixed, max_output=spec.max_output)
+    pricing = Pricing.of(spec)
+    rules = provider_rules(spec)
+    calls = sorted(session.calls, key=lambda c: c.index)
+    last_index = calls[-1].index if calls else len(session.messages)
+    ledger = user_constraints(session.messages[:last_index])
+    results = []
+    for name in policies:
+        pol = POLICIES[name](ctx)
+        try:
+            results.append(_run(pol, session.messages, calls, ctx, pricing, rules, ledger, progress))
+        finally:
+            close = getattr(pol, "close", None)
+            if close is not None:
+                close()
+    return ReplayReport(session.source, spec.id, win, fixed, getattr(summ, "name", type(summ).__name__), results)
+
+
+def _run(
+    pol: Policy,
+    messages: Sequence[Message],
+    calls: Sequence[CallRecord],
+    ctx: ReplayContext,
+    pricing: Pricing,
+    rules: str,
+    ledger: Sequence[ledger_mod.Constraint],
+    progress: Callable[[int], None] | None,
+) -> PolicyResult:
+    res = PolicyResult(pol.name, constraints_total=len(ledger))
+    prev_units: list[str] | None = None
+    last_payload: list[Message] = []
+    count = ctx.counter.count_message
+    for n, call in enumerate(calls):
+        step = pol.before_call(messages[: call.index])
+        payload = step.messages
+        tokens = ctx.prompt_tokens(payload)
+        units = [serialize(m) for m in payload]
+        k = common_prefix(prev_units, units) if prev_units is not None else 0
+        prefix = ctx.overhead + (ctx.counter.count_messages([]) + sum(count(m) for m in payload[:k]) if k else 0)
+        b = bill(tokens, prefix, pricing, first=prev_units is None)
+        prev_units = units
+        res.calls += 1
+        res.tokens_per_call.append(tokens)
+        res.peak_tokens = max(res.peak_tokens, tokens)
+        res.over_window_calls += tokens > ctx.window
+        problems = problems_of(payload, rules)
+        if problems:
+            res.invalid_payloads += 1
+            res.problems.append(f"call {n}: {problems[0]}")
+        for ev in step.events:
+            res.markers.append((n, ev))
+        res.compactions += step.events.count("compaction")
+        res.folds += step.events.count("fold")
+        res.billed_input_tokens += b.billed
+        res.input_tokens += tokens
+        res.cache_read_tokens += b.cached
+        res.cache_write_tokens += b.written
+        if b.cost_usd is None:
+            res.cost_usd = None
+        elif res.cost_usd is not None:
+            res.cost_usd += b.cost_usd
+        last_payload = payload
+        pol.after_call(messages[call.index : call.reply_end], tokens)
+        if progress is not None:
+            progress(1)
+    take = getattr(pol, "take_events", None)
+    if take is not None:
+        late = take()
+        res.folds += late.count("fold")
+        res.compactions += late.count("compaction")
+    res.constraints_kept = constraints_kept(ledger, last_payload)
+    return res

@@ -1,0 +1,296 @@
+"""Context-management policies a replay compares.
+
+A policy sees, before each model call, the raw history the agent had produced so far (fixed by the
+log) and returns the messages it would have sent; its own decisions (what it folded, masked or
+truncated) are sticky state it keeps between calls, so a prefix it did not touch stays identical
+and a provider cache would stay warm. After the call it is told the reply and the prompt's size.
+
+Built in (see :data:`POLICIES`):
+
+``none``          the raw history.
+``claude-code``   Claude Code's auto-compact: when the prompt reaches window − 13k, ONE summary
+                  replaces everything (cumulative), the 5 most recently read files are restored.
+``wolffish``      at 75% of the window, passes of proportional head+tail truncation down to 50%,
+                  then one summary of the oldest turns if truncation was not enough.
+``microcompact``  before every call, clear old tool results, keeping the newest 3 (small ones stay).
+``masking``       keep the last 10 observations (tool results) verbatim, mask the older ones
+                  (observation masking as in "The Complexity Trap", Lindenbauer et al. 2025).
+``default``       this project's Session: clip at append, layered compaction, folds, ledger
+                  (:mod:`contextwindow.replay.session_policy`).
+
+Every strategy here keeps tool calls with their results (masking and truncation rewrite a
+result's content, never remove it; a summary replaces whole turns).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..compaction import CompactionConfig, CompactionResult, ViewItem, compact, total
+from ..compaction.mask import MaskConfig, mask_candidates, masked_message, tool_names
+from ..compaction.view import is_synthetic
+from ..errors import CompactionError
+from ..folding.base import Summarizer, SummaryRequest, fold_message, summary_text
+from ..folding.restore import restore_section
+from ..messages import Message, message_to_dict
+from ..tokens.base import TokenCounter
+
+CLAUDE_CODE_MARGIN = 13_000
+CLAUDE_CODE_RESTORE_FILES = 5
+CLAUDE_CODE_RESTORE_PER_FILE = 5_000
+CLAUDE_CODE_RESTORE_TOTAL = 50_000
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayContext:
+    """What every policy of one replay shares: the window, the fixed prefix the log does not show
+    (system prompt + tools, in tokens), the counter, the summarizer and the model's max output."""
+
+    window: int
+    counter: TokenCounter
+    summarizer: Summarizer
+    overhead: int = 0
+    max_output: int = 16_384
+
+    def prompt_tokens(self, messages: Sequence[Message]) -> int:
+        return self.overhead + self.counter.count_messages(messages)
+
+    def summary_budget(self) -> int:
+        return CompactionConfig().summary_budget(self.window)
+
+
+@dataclass(slots=True)
+class Step:
+    """What a policy sends for one call, and what it did to get there (``"compaction"``/``"fold"``)."""
+
+    messages: list[Message]
+    events: list[str] = field(default_factory=list)
+
+
+class Policy(Protocol):
+    name: str
+
+    def before_call(self, history: Sequence[Message]) -> Step: ...
+
+    def after_call(self, reply: Sequence[Message], prompt_tokens: int) -> None: ...
+
+
+class StickyView:
+    """A fold boundary + summary, per-message replacements, drops and inserted notes over the raw
+    history, keyed by raw index (``str(i)``). Rebuilding the view from it is deterministic."""
+
+    def __init__(self, count: Callable[[Message], int]) -> None:
+        self.count = count
+        self.boundary = 0
+        self.summary: Message | None = None
+        self.replace: dict[int, Message] = {}
+        self.drop: set[int] = set()
+        self.insert: dict[str, list[Message]] = {}
+
+    def items(self, history: Sequence[Message]) -> list[ViewItem]:
+        out: list[ViewItem] = []
+        if self.summary is not None:
+            out.append(ViewItem("fold:sticky", self.summary, self.count(self.summary)))
+        out.extend(self._inserted("^"))
+        for i in range(self.boundary, len(history)):
+            if i in self.drop:
+                continue
+            src = history[i]
+            msg = self.replace.get(i)
+            if msg is None:
+                out.append(ViewItem(str(i), src, self.count(src)))
+            else:
+                out.append(ViewItem(str(i), msg, self.count(msg), original=src))
+            out.extend(self._inserted(str(i)))
+        return out
+
+    def _inserted(self, after: str) -> list[ViewItem]:
+        return [ViewItem(f"note:{after}:{n}", m, self.count(m)) for n, m in enumerate(self.insert.get(after, []))]
+
+    def apply(self, result: CompactionResult) -> None:
+        """Make a compaction result sticky (a fold moves the boundary; the rest is kept per key)."""
+        if result.fold is not None:
+            self.boundary = int(result.fold.upto_key) + 1
+            self.summary = result.fold.summary
+            self.replace = {k: v for k, v in self.replace.items() if k >= self.boundary}
+            self.drop = {k for k in self.drop if k >= self.boundary}
+        present: set[int] = set()
+        insert: dict[str, list[Message]] = {}
+        prev = "^"
+        for it in result.items:
+            if it.key.startswith("fold:"):
+                prev = "^"
+                continue
+            if is_synthetic(it):
+                insert.setdefault(prev, []).append(it.message)
+                continue
+            i = int(it.key)
+            present.add(i)
+            if it.original is not None and it.message != it.original:
+                self.replace[i] = it.message
+            prev = it.key
+        self.insert = insert
+        last = max(present, default=self.boundary - 1)
+        self.drop |= {i for i in range(self.boundary, last + 1) if i not in present}
+
+    def fold_all(self, history: Sequence[Message], summary: Message) -> None:
+        self.boundary = len(history)
+        self.summary = summary
+        self.replace.clear()
+        self.drop.clear()
+        self.insert.clear()
+
+
+class NonePolicy:
+    """The raw history, as the log has it."""
+
+    name = "none"
+
+    def __init__(self, ctx: ReplayContext) -> None:
+        self.ctx = ctx
+
+    def before_call(self, history: Sequence[Message]) -> Step:
+        return Step(list(history))
+
+    def after_call(self, reply: Sequence[Message], prompt_tokens: int) -> None:
+        return None
+
+
+def _originals(items: Sequence[ViewItem]) -> list[Message]:
+    return [it.source for it in items if not it.key.startswith("fold:") and not is_synthetic(it)]
+
+
+class ClaudeCodePolicy:
+    """Auto-compact at window − 13k: one cumulative summary replaces everything, recent reads restored."""
+
+    name = "claude-code"
+
+    def __init__(self, ctx: ReplayContext) -> None:
+        self.ctx = ctx
+        self.view = StickyView(ctx.counter.count_message)
+
+    def before_call(self, history: Sequence[Message]) -> Step:
+        items = self.view.items(history)
+        messages = [it.message for it in items]
+        if self.ctx.prompt_tokens(messages) < self.ctx.window - CLAUDE_CODE_MARGIN:
+            return Step(messages)
+        originals = _originals(items)
+        prior = summary_text(self.view.summary) if self.view.summary is not None else None
+        outcome = self.ctx.summarizer.summarize(
+            SummaryRequest(messages=originals, prior_summary=prior, budget_tokens=self.ctx.summary_budget())
+        )
+        files = restore_section(
+            originals,
+            self.ctx.counter.count_text,
+            CLAUDE_CODE_RESTORE_FILES,
+            CLAUDE_CODE_RESTORE_PER_FILE,
+            min(CLAUDE_CODE_RESTORE_TOTAL, self.ctx.window // 5),
+        )
+        self.view.fold_all(history, fold_message(outcome.text, method=outcome.method, extra_sections=[files]))
+        return Step([it.message for it in self.view.items(history)], ["fold"])
+
+    def after_call(self, reply: Sequence[Message], prompt_tokens: int) -> None:
+        return None
+
+
+class WolffishPolicy:
+    """75% → 50% of the window: head+tail truncation passes first, then one summary if still over."""
+
+    name = "wolffish"
+    trigger = 0.75
+    target = 0.50
+    config = CompactionConfig(strategies=("truncate", "summarize"))
+
+    def __init__(self, ctx: ReplayContext) -> None:
+        self.ctx = ctx
+        self.view = StickyView(ctx.counter.count_message)
+
+    def before_call(self, history: Sequence[Message]) -> Step:
+        items = self.view.items(history)
+        fixed = self.ctx.overhead
+        if total(items) + fixed < self.ctx.window * self.trigger:
+            return Step([it.message for it in items])
+        try:
+            result = compact(
+                items,
+                budget=max(1, self.ctx.window - fixed),
+                target=max(1, int(self.ctx.window * self.target) - fixed),
+                count=self.ctx.counter.count_message,
+                config=self.config,
+                summarizer=self.ctx.summarizer,
+            )
+        except CompactionError:
+            return Step([it.message for it in items])  # it goes over the window: counted, not hidden
+        if not result.changed:
+            return Step([it.message for it in items])
+        self.view.apply(result)
+        events = ["compaction"] + (["fold"] if result.fold is not None else [])
+        return Step([it.message for it in self.view.items(history)], events)
+
+    def after_call(self, reply: Sequence[Message], prompt_tokens: int) -> None:
+        return None
+
+
+class MaskingPolicy:
+    """Before every call, mask every tool result but the newest ``keep_last`` (sticky)."""
+
+    name = "masking"
+
+    def __init__(self, ctx: ReplayContext, config: MaskConfig | None = None) -> None:
+        self.ctx = ctx
+        self.config = config or MaskConfig(keep_last=10, min_result_tokens=0, exclude_tools=frozenset())
+        self.view = StickyView(ctx.counter.count_message)
+
+    def before_call(self, history: Sequence[Message]) -> Step:
+        items = self.view.items(history)
+        names = tool_names(items)
+        changed = False
+        for i in mask_candidates(items, self.config):
+            new = items[i].with_message(masked_message(items[i], names, self.ctx.counter.count_message), self.ctx.counter.count_message)
+            if new.tokens < items[i].tokens:
+                items[i] = new
+                self.view.replace[int(new.key)] = new.message
+                changed = True
+        return Step([it.message for it in items], ["compaction"] if changed else [])
+
+    def after_call(self, reply: Sequence[Message], prompt_tokens: int) -> None:
+        return None
+
+
+class MicrocompactPolicy(MaskingPolicy):
+    """Claude Code's microcompact: clear old tool results every turn, keep the newest few."""
+
+    name = "microcompact"
+
+    def __init__(self, ctx: ReplayContext) -> None:
+        super().__init__(ctx, MaskConfig(keep_last=3, min_result_tokens=100, exclude_tools=frozenset()))
+
+
+PolicyFactory = Callable[[ReplayContext], Policy]
+
+
+def _default(ctx: ReplayContext) -> Policy:
+    from .session_policy import SessionPolicy
+
+    return SessionPolicy(ctx)
+
+
+POLICIES: dict[str, PolicyFactory] = {
+    "none": NonePolicy,
+    "claude-code": ClaudeCodePolicy,
+    "wolffish": WolffishPolicy,
+    "microcompact": MicrocompactPolicy,
+    "masking": MaskingPolicy,
+    "default": _default,
+}
+
+
+def serialize(m: Message) -> str:
+    """A message as the unit the cache model compares (its provider-visible content)."""
+    import json
+
+    d = message_to_dict(m)
+    d.pop("meta", None)
+    return json.dumps(d, sort_keys=True, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,83 @@
+"""The ``default`` policy of a replay: this project's own :class:`~contextwindow.session.Session`.
+
+The log's messages are added to a Session over an in-memory store as the agent produced them
+(tool results clipped at append, user rules entering the constraint ledger), ``build`` makes each
+call's payload (layered compaction when the trigger is crossed), and each reply is recorded with a
+usage whose ``input_tokens`` is our count of the payload just built — the provider's real numbers
+belong to the raw history, not to this one — so folds happen at turn boundaries as they would live.
+
+The fixed prefix the log does not show (system prompt + tools) is taken off the Session's window,
+so its budget sees the same room as the other policies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..events import Event
+from ..messages import Message
+from ..usage import Usage
+from .policies import ReplayContext, Step
+
+MIN_SESSION_WINDOW = 1_024
+
+
+class SessionPolicy:
+    name = "default"
+
+    def __init__(self, ctx: ReplayContext) -> None:
+        from ..session import Session
+        from ..store import open_store
+
+        self.ctx = ctx
+        self.store = open_store("memory:")
+        self.session = Session(
+            self.store,
+            window=max(MIN_SESSION_WINDOW, ctx.window - ctx.overhead),
+            max_output=ctx.max_output,
+            counter=ctx.counter,
+            summarizer=ctx.summarizer,
+            title="replay",
+        )
+        self.cursor = 0
+        self._events: list[str] = []
+        self.session.events.subscribe(self._on_event)
+
+    def _on_event(self, ev: Event) -> None:
+        if ev.name == "compaction.applied" and ev.data.get("steps"):
+            self._events.append("compaction")
+            if ev.data.get("fold"):
+                self._events.append("fold")
+        elif ev.name == "fold.applied":
+            self._events.append("fold")
+
+    def before_call(self, history: Sequence[Message]) -> Step:
+        if len(history) > self.cursor:
+            self.session.add(*history[self.cursor :])
+            self.cursor = len(history)
+        built = self.session.build()
+        events, self._events = self._events, []
+        return Step(list(built.messages), events)
+
+    def after_call(self, reply: Sequence[Message], prompt_tokens: int) -> None:
+        if not reply:
+            return
+        usage = Usage(input_tokens=max(0, prompt_tokens - self.ctx.overhead), model=None)
+        first, rest = reply[0], list(reply[1:])
+        if first.role == "assistant" and not rest:
+            self.session.record(first, usage)
+        elif first.role == "assistant":
+            # several messages came back from one call: record the first, add the rest
+            self.session.record(first, usage)
+            self.session.add(*rest)
+        else:
+            self.session.add(*reply)
+        self.cursor += len(reply)
+
+    def take_events(self) -> list[str]:
+        """Events after the last call (a fold recorded with the last reply)."""
+        events, self._events = self._events, []
+        return events
+
+    def close(self) -> None:
+        self.store.close()
