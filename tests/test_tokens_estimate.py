@@ -150,3 +150,13 @@ def test_count_message_is_cached_per_object() -> None:
     for _ in range(1000):
         assert e.count_message(m) == first
     assert time.perf_counter() - t < 0.05
+
+
+def test_public_surface() -> None:
+    import contextwindow.tokens as t
+
+    assert set(t.__all__) >= {"counter_for", "TokenCounter", "Estimator", "ExactCounter", "RunningCount", "Calibration", "effective_tokens"}
+    for name in t.__all__:
+        assert getattr(t, name) is not None
+    assert isinstance(counter_for("gpt-4o"), t.TokenCounter)
+    assert isinstance(counter_for("claude-opus-4-1"), t.TokenCounter)
