@@ -311,3 +311,16 @@ def test_subagent_has_its_own_conversation_and_returns_a_clipped_result(store) -
     stored = parent.add(Message("tool", (ToolResultPart("sub1", (TextPart(report),), name="task"),)))
     assert len(stored[0].message.text) < len(report) / 3
     assert len(store.list(parent.id)) == 3
+
+
+def test_provider_usage_calibrates_the_estimate(store) -> None:
+    rec = Recorder()
+    s = small_session(store, window=200_000)
+    s.events.subscribe(rec)
+    s.add(Message("user", (TextPart("Go."),)), *step(0, 40))
+    first = s.build()
+    s.record(reply("noted", input_tokens=int(first.tokens * 1.4)))
+    s.add(Message("user", (TextPart("Next."),)))
+    s.build()
+    factor = rec.named("build")[-1].data["calibration"]
+    assert 1.3 < factor < 1.5

@@ -51,6 +51,7 @@ from .sink import ConversationSink
 from .store.base import Checkpoint, ConversationStore, StoredMessage
 from .tokens import counter_for
 from .tokens.base import TokenCounter
+from .tokens.calibration import Calibration
 from .tools import ToolSpec
 from .usage import Usage
 
@@ -152,6 +153,8 @@ class Session:
         self._counts: dict[str, int] = {}
         self._last_reported: int | None = None
         self._appended_since = 0
+        self._calibration = Calibration(family=self.counter.name)
+        self._last_prompt_estimate: int | None = None
         self._prev_units: list[str] = []
         self._steering = SteeringQueue()
         self._started = time.monotonic()
@@ -347,7 +350,7 @@ class Session:
         budget = self.budget()
         hist = total(items)
         last = None if self._last_reported is None else self._last_reported + self._appended_since
-        decision = should_compact(hist, last, budget)
+        decision = should_compact(self._calibration.apply(hist), last, budget)
         log.debug(
             "compaction decision: %s; messages=%d tools=%d forced=%s",
             decision.describe(), len(items), len(self.tools), force,
@@ -391,8 +394,9 @@ class Session:
         share = prefix_share(self._prev_units, units)
         self._prev_units = units
         prompt = hist + budget.system + budget.tools
+        self._last_prompt_estimate = prompt
         g = gauge(max(prompt, last or 0) if result is None else prompt, self.window)
-        self.events.emit("build", tokens=prompt, messages=len(messages), prefix_share=share, gauge=g.severity, percent=round(g.percent, 1))
+        self.events.emit("build", tokens=prompt, calibration=round(self._calibration.factor, 4), messages=len(messages), prefix_share=share, gauge=g.severity, percent=round(g.percent, 1))
         return Build(payload, messages, self.system, prompt, budget, decision, result, share, g)
 
     # --- after a call ------------------------------------------------------------------------
@@ -408,6 +412,8 @@ class Session:
             self.store.record_usage(self.id, usage)
             self._last_reported = usage.input_tokens
             self._appended_since = self._count_stored(stored) if stored else 0
+            if self._last_prompt_estimate and usage.input_tokens:
+                self._calibration = self._calibration.observe(self._last_prompt_estimate, usage.input_tokens)
             self._cost += usage.cost_usd or 0.0
             g = gauge(usage.input_tokens, self.window)
             self.events.emit("gauge", used=g.used, window=g.window, percent=round(g.percent, 1), severity=g.severity)
