@@ -51,7 +51,7 @@ ZERO = TextStats()
 FEATURES: tuple[str, ...] = TextStats._fields
 
 
-def _build_tables() -> tuple[bytes, bytes, bytes]:
+def _build_tables() -> tuple[bytes, bytes, bytes, bytes]:
     code = bytearray(256)
     for i in range(256):
         ch = chr(i)
