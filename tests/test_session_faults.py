@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from contextwindow.budget import BudgetConfig
 from contextwindow.errors import CompactionError, ContextOverflowError, ProviderError, ProviderTimeoutError
 from contextwindow.folding import LLMSummarizer
@@ -14,8 +17,6 @@ from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPa
 from contextwindow.session import Session, SessionConfig
 from contextwindow.store import open_store
 from contextwindow.turns import validate
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 SUMMARY_FAULTS = {
     "ok": "## Goal\nkeep going\n## Progress\nread src/app.py, 3 tests fail\n## Remaining\nfix test_parse",

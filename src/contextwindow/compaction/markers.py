@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 MESSAGE_REF_PREFIX = "msg-"
 
 
