@@ -43,7 +43,7 @@ class Profile:
 
 
 # OpenAI chat framing as documented in OpenAI's cookbook (3 per message, 1 per name, 3 to prime
-# the reply); tool framing measured on the Codex rollouts.
+# the reply); the tool call/result framing (8/6) is an estimate, not fitted.
 OPENAI = Profile("openai", 3, 1, 8, 6, 0, 3, 8, "openai", drops_old_reasoning=True)
 # Fitted on the Claude Code sessions (benchmarks/bench_tokens_fit.py): 2 per message, a
 # tool_use + its tool_result ≈ 10 tokens of framing beyond their ids, name and content.
