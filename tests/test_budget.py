@@ -361,3 +361,16 @@ def test_module_is_pure() -> None:
         elif isinstance(node, ast.ImportFrom):
             imported.add("." * node.level + (node.module or ""))
     assert imported <= {"__future__", "math", "collections.abc", "dataclasses", "typing", ".errors"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(estimate=st.integers(0, 300_000), reported=st.one_of(st.none(), st.integers(0, 400_000)))
+def test_should_compact_rule(estimate: int, reported: int | None) -> None:
+    bud = _bud()
+    d = should_compact(estimate, reported, bud)
+    history_reported = None if reported is None else max(0, reported - 15_000)
+    assert d.reported == history_reported
+    assert d.effective == max(estimate, history_reported or 0)
+    assert d.over == (d.effective >= 75_000)
+    assert d.to_free == (d.effective - 50_000 if d.over else 0)
+    assert "\n" not in d.describe()

@@ -363,3 +363,41 @@ def test_merge_for_alternation_keeps_every_part() -> None:
     assert [type(p).__name__ for p in merged[3].parts] == ["ToolResultPart", "ToolResultPart", "TextPart"]
     assert sorted(map(repr, (p for m in merged for p in m.parts))) == sorted(map(repr, (p for m in msgs for p in m.parts)))
     assert merge_for_alternation(msgs, "openai") == msgs
+
+
+def test_report_and_problem_text() -> None:
+    msgs = [user("q"), assistant("", call("a")), tool_result("zz", "r")]
+    problem = validate(msgs)[0]
+    assert str(problem).startswith("message 1: unanswered_call: tool call 'a'")
+    _, report = repair(msgs)
+    assert report.describe() == "dropped_orphan_result ×1, removed_empty ×1, synthetic_result ×1"
+    assert [str(a) for a in report.actions] == [
+        "message 1: synthetic_result call 'a': no result was recorded for read",
+        "message 2: dropped_orphan_result call 'zz': no matching call before it",
+        "message 2: removed_empty: nothing left after the repairs above",
+    ]
+
+
+def test_empty_message_definition() -> None:
+    from contextwindow.turns import is_empty_message
+
+    assert is_empty_message(Message("user", ()))
+    assert is_empty_message(Message("user", (TextPart(" \n"), TextPart(""))))
+    assert not is_empty_message(Message("assistant", (ReasoningPart(""),)))
+    assert not is_empty_message(Message("tool", (ToolResultPart("a"),)))
+
+
+def test_module_is_pure() -> None:
+    """Invariant 7: turns imports nothing that reaches a clock, disk, network or env."""
+    import ast
+    import inspect
+
+    from contextwindow import turns
+
+    imported = set()
+    for node in ast.walk(ast.parse(inspect.getsource(turns))):
+        if isinstance(node, ast.Import):
+            imported.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            imported.add("." * node.level + (node.module or ""))
+    assert imported <= {"__future__", "collections.abc", "dataclasses", "typing", ".errors", ".messages"}
