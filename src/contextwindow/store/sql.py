@@ -113,13 +113,18 @@ class SqlStore(ABC):
     def _transaction(self, write: bool) -> AbstractContextManager[Q]: ...
 
     # --- helpers ------------------------------------------------------------------------
+    def _remember(self, h: str, m: Message) -> None:
+        """Keep a decoded message by content hash (values never change; oldest entries go first)."""
+        if h not in self._cache:
+            if len(self._cache) >= _CACHE_MAX:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[h] = m
+
     def _decode(self, h: str, body: str) -> Message:
         m = self._cache.get(h)
         if m is None:
             m = loads(body)
-            if len(self._cache) >= _CACHE_MAX:
-                self._cache.pop(next(iter(self._cache)))
-            self._cache[h] = m
+            self._remember(h, m)
         return m
 
     def _require(self, q: Q, conversation_id: str) -> tuple[Any, ...]:
@@ -219,8 +224,6 @@ class SqlStore(ABC):
                 "INSERT INTO messages (id, conversation_id, seq, hash, created_at) VALUES (?, ?, ?, ?, ?)",
                 [(s.id, conversation_id, s.seq, h, now) for s, (h, _) in zip(out, encoded, strict=True)],
             )
-        for (h, _), m in zip(encoded, msgs, strict=True):
-            self._cache.setdefault(h, m)
         return out
 
     def list(self, conversation_id: str) -> builtins.list[StoredMessage]:
@@ -231,7 +234,7 @@ class SqlStore(ABC):
                 "WHERE m.conversation_id = ? ORDER BY m.seq",
                 (conversation_id,),
             )
-        return self._stored(conversation_id, rows)
+            return self._stored(conversation_id, rows)
 
     def list_active(self, conversation_id: str) -> builtins.list[StoredMessage]:
         with self._transaction(False) as q:
