@@ -21,6 +21,7 @@ from typing import Any
 from contextwindow.clipping import MemoryOffload, clip
 from contextwindow.clipping.jsonclip import kept_key_names, key_names
 from contextwindow.clipping.logs import error_lines
+from contextwindow.clipping.search import RELATIVE_HEADER
 from contextwindow.clipping.search import parse as parse_search
 from contextwindow.tokens.select import counter_for
 
@@ -90,7 +91,11 @@ def tool_results(fixtures: Path = FIXTURES) -> list[tuple[str, str, str]]:
 
 def search_paths_kept(original: str, clipped: str) -> tuple[int, int]:
     files = parse_search(original.split("\n")).files
-    return sum(1 for p in files if p in clipped), len(files)
+    prefix = ""
+    if clipped.startswith(RELATIVE_HEADER):
+        prefix = clipped[len(RELATIVE_HEADER) : clipped.index("]\n")]
+    kept = sum(1 for p in files if p in clipped or (prefix and p.startswith(prefix) and p[len(prefix):] in clipped))
+    return kept, len(files)
 
 
 def error_lines_kept(original: str, clipped: str) -> tuple[int, int]:

@@ -177,3 +177,12 @@ def test_plain_text_head_and_tail() -> None:
     r = clip(text, 500, hard_cap_tokens=CAP)
     assert r.report.kind == "text"
     assert "number 0 " in r.text and "number 3999 " in r.text and "lines omitted" in r.text
+
+
+def test_path_lists_write_their_common_directory_once() -> None:
+    base = "/home/user/projects/big-monorepo/packages/frontend/src/"
+    paths = [f"{base}components/widget_{i}/index.tsx" for i in range(300)]
+    r = clip("\n".join(paths), 4000, hard_cap_tokens=CAP)
+    assert r.report.kind == "search"
+    assert r.text.startswith(f"[paths below are relative to {base}components/]")
+    assert "\nwidget_0/index.tsx\n" in r.text and "\nwidget_299/index.tsx\n" in r.text

@@ -3,6 +3,7 @@ is kept with its first matches, and omitted matches are counted exactly per file
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -121,8 +122,27 @@ def search_score(lines: list[str]) -> float:
     return parse(sample).search_lines / len(sample)
 
 
+RELATIVE_HEADER = "[paths below are relative to "
+
+
+def compact_path_list(lines: list[str]) -> list[str]:
+    """A list of paths (find/ls/glob output) with their long common directory written once."""
+    paths = [i for i, ln in enumerate(lines) if looks_like_path(ln.strip())]
+    others = sum(1 for ln in lines if ln.strip()) - len(paths)
+    if len(paths) < 20 or others > 5:
+        return lines
+    prefix = os.path.commonprefix([lines[i].strip() for i in paths])  # noqa: RUF071 - cut at the last "/" below
+    prefix = prefix[: prefix.rfind("/") + 1]
+    if len(prefix) < 12:
+        return lines
+    out = list(lines)
+    for i in paths:
+        out[i] = out[i].strip()[len(prefix) :]
+    return [f"{RELATIVE_HEADER}{prefix}]", *out]
+
+
 def clip_search(text: str, budget: int, count: Count) -> Body:
-    lines = text.split("\n")
+    lines = compact_path_list(text.split("\n"))
     p = parse(lines)
     order = sorted(range(len(lines)), key=lambda i: p.keys[i])
 
