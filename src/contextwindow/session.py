@@ -86,6 +86,7 @@ class Build:
     compaction: CompactionResult | None
     prefix_share: float  # share of this payload that is a byte prefix of the previous one
     gauge: Gauge
+    prefix_reuse: float = 1.0  # share of the previous payload that is still a prefix of this one
 
 
 def _payload_units(payload: dict[str, Any]) -> list[str]:
@@ -100,17 +101,27 @@ def _payload_units(payload: dict[str, Any]) -> list[str]:
     return units
 
 
-def prefix_share(prev: Sequence[str], cur: Sequence[str]) -> float:
-    """Share of ``cur`` (in characters) that is an identical prefix of ``prev``."""
-    size = sum(len(u) for u in cur)
-    if not size:
-        return 1.0
+def common_prefix(prev: Sequence[str], cur: Sequence[str]) -> int:
+    """Characters of the identical leading units of two payloads."""
     same = 0
     for a, b in zip(prev, cur, strict=False):
         if a != b:
             break
         same += len(b)
-    return same / size
+    return same
+
+
+def prefix_share(prev: Sequence[str], cur: Sequence[str]) -> float:
+    """Share of ``cur`` (in characters) that is an identical prefix of ``prev`` (what a provider
+    cache can serve)."""
+    size = sum(len(u) for u in cur)
+    return common_prefix(prev, cur) / size if size else 1.0
+
+
+def prefix_reuse(prev: Sequence[str], cur: Sequence[str]) -> float:
+    """Share of ``prev`` that survives as a prefix of ``cur`` (1.0 unless the history was rewritten)."""
+    size = sum(len(u) for u in prev)
+    return common_prefix(prev, cur) / size if size else 1.0
 
 
 class Session:
@@ -392,12 +403,13 @@ class Session:
         payload = fmt.to_payload(messages, system=self.system or None, tools=self.tools or None, model=self.model)
         units = _payload_units(payload)
         share = prefix_share(self._prev_units, units)
+        reuse = prefix_reuse(self._prev_units, units)
         self._prev_units = units
         prompt = hist + budget.system + budget.tools
         self._last_prompt_estimate = prompt
         g = gauge(max(prompt, last or 0) if result is None else prompt, self.window)
-        self.events.emit("build", tokens=prompt, calibration=round(self._calibration.factor, 4), messages=len(messages), prefix_share=share, gauge=g.severity, percent=round(g.percent, 1))
-        return Build(payload, messages, self.system, prompt, budget, decision, result, share, g)
+        self.events.emit("build", tokens=prompt, calibration=round(self._calibration.factor, 4), messages=len(messages), prefix_share=share, prefix_reuse=reuse, gauge=g.severity, percent=round(g.percent, 1))
+        return Build(payload, messages, self.system, prompt, budget, decision, result, share, g, reuse)
 
     # --- after a call ------------------------------------------------------------------------
     def record(self, response: Message | Any, usage: Usage | None = None) -> StoredMessage | None:
