@@ -14,7 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from contextwindow.budget import BudgetConfig
-from contextwindow.compaction import CompactionConfig, MaskConfig, compact, make_items, total
+from contextwindow.compaction import CompactionConfig, compact, make_items, total
 from contextwindow.folding import ExtractiveSummarizer, LLMSummarizer
 from contextwindow.formats.transcript import load_transcript
 from contextwindow.llm.base import ScriptedModel
