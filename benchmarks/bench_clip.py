@@ -23,7 +23,7 @@ from contextwindow.clipping.jsonclip import kept_key_names, key_names
 from contextwindow.clipping.logs import error_lines
 from contextwindow.clipping.search import RELATIVE_HEADER
 from contextwindow.clipping.search import parse as parse_search
-from contextwindow.tokens.select import counter_for
+from contextwindow.tokens import counter_for
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT.parent / "shared" / "fixtures" / "transcripts"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from contextwindow.clipping import MARKER_ALLOWANCE, MemoryOffload, clip, count_markers, retrieve
-from contextwindow.tokens.select import counter_for
+from contextwindow.tokens import counter_for
 
 _BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_clip.py"
 _spec = importlib.util.spec_from_file_location("bench_clip", _BENCH)

@@ -26,7 +26,7 @@ from contextwindow.clipping import (
 from contextwindow.errors import ConfigError, InputError, NotFoundError
 from contextwindow.messages import ImagePart, Message, TextPart, ToolResultPart, user
 from contextwindow.store import open_store
-from contextwindow.tokens.select import counter_for
+from contextwindow.tokens import counter_for
 
 COUNT = counter_for(None).count_text
 ORIGINAL = "\n".join(f"{i:05d} " + ("WARN disk low" if i % 97 == 0 else "steady state ok") for i in range(20000))

@@ -22,7 +22,7 @@ from contextwindow.clipping import (
 )
 from contextwindow.errors import ConfigError
 from contextwindow.messages import ImagePart, TextPart, ToolResultPart
-from contextwindow.tokens.select import counter_for
+from contextwindow.tokens import counter_for
 
 COUNT = counter_for(None).count_text
 
@@ -196,3 +196,9 @@ def test_public_surface() -> None:
     assert set(clipping.__all__) >= {"clip", "clip_with", "retrieve", "ClipConfig", "ClipReport", "ClipResult",
                                      "OffloadSink", "MemoryOffload", "RETRIEVE_TOOL", "elide_seen_images"}
     assert all(hasattr(clipping, name) for name in clipping.__all__)
+
+
+def test_old_markers_inside_a_hard_cap_preview_are_defused() -> None:
+    old = clip("\n".join(f"line {i}" for i in range(4000)), 300).text
+    r = clip(old + "\n" + "z\n" * 60000, 2000, hard_cap_tokens=5000)
+    assert r.report.kind == "offload" and count_markers(r.text) == 1

@@ -17,7 +17,7 @@ SNIFF_CHARS = 16_384
 
 def default_count() -> Count:
     """The library's default counter (``tokens.counter_for(None)``)."""
-    from ..tokens.select import counter_for
+    from ..tokens import counter_for
 
     return counter_for(None).count_text
 

@@ -151,8 +151,7 @@ def _run(text: str, kind: str, budget: int, count: Count, offloaded: bool, binar
     """Run the clipper for ``kind``; any failure falls back to head+tail (never raises)."""
     if offloaded or binary:
         body = clip_preview(text, budget, count)
-        if binary:
-            body = Body(printable(body.text), body.kept_lines, body.notes)
+        body = Body(defuse(printable(body.text) if binary else body.text), body.kept_lines, body.notes)
         return ("text" if binary else kind), _fit(body, budget, count)
     clean = defuse(text)
     try:
