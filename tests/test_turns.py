@@ -401,3 +401,10 @@ def test_module_is_pure() -> None:
         elif isinstance(node, ast.ImportFrom):
             imported.add("." * node.level + (node.module or ""))
     assert imported <= {"__future__", "collections.abc", "dataclasses", "typing", ".errors", ".messages"}
+
+
+def test_fold_summary_is_preamble_not_a_turn() -> None:
+    summary = Message("user", (TextPart("Goal: ..."),), meta={"cw": "fold_summary"})
+    msgs = [system("s"), summary, user("next task"), assistant("ok")]
+    assert turn_starts(msgs) == [2]
+    assert group_turns(msgs) == [Turn(0, 2, preamble=True), Turn(2, 4)]

@@ -1,7 +1,7 @@
 """Turns, safe cut points, tool-pair validation and repair. Pure functions over message lists.
 
-A *turn* starts at a ``user`` message that is not a tool result; messages before the first turn
-(a system prompt, a fold summary's preamble) form the *preamble*.
+A *turn* starts at a ``user`` message that is not a tool result (nor a fold summary, see
+NON_TURN_MARKERS); messages before the first turn (system prompt, fold summary) form the *preamble*.
 
 Tool calls pair with results by id: a result pairs with an unanswered call of the same id in an
 earlier message, the nearest such assistant message first (then the first call in it). A result
@@ -24,6 +24,7 @@ from .errors import ConfigError, InvalidPayloadError
 from .messages import Message, Part, Role, TextPart, ToolCallPart, ToolResultPart
 
 __all__ = [
+    "NON_TURN_MARKERS",
     "PROBLEM_CODES",
     "PROVIDERS",
     "REPAIR_ACTIONS",
@@ -57,12 +58,17 @@ SYNTHETIC_RESULT_TEXT = "[tool call interrupted: no result was recorded]"
 # --- turns -----------------------------------------------------------------------------------
 
 
+#: ``meta["cw"]`` markers of user messages that belong to the preamble, not to a turn: a fold
+#: summary stands in for archived history, so dropping "the oldest turn" must never take it.
+NON_TURN_MARKERS: frozenset[str] = frozenset({"fold_summary"})
+
+
 def _starts_turn(m: Message) -> bool:
-    return m.role == "user" and not m.is_tool_result
+    return m.role == "user" and not m.is_tool_result and m.meta.get("cw") not in NON_TURN_MARKERS
 
 
 def turn_starts(messages: Sequence[Message]) -> list[int]:
-    """Indices of the user messages that start a turn (tool results never do)."""
+    """Indices of the user messages that start a turn (tool results and fold summaries never do)."""
     return [i for i, m in enumerate(messages) if _starts_turn(m)]
 
 
