@@ -44,6 +44,7 @@ class Parsed:
     is_match: list[bool]
     keys: list[tuple[float, ...]]
     search_lines: int
+    weight: list[int]  # matches a line stands for (N for a grep -c "path:N" line, else 1)
 
 
 def parse(lines: list[str]) -> Parsed:
@@ -52,6 +53,7 @@ def parse(lines: list[str]) -> Parsed:
     is_match = [False] * len(lines)
     kinds: list[str] = ["other"] * len(lines)
     counts: list[int] = [0] * len(lines)
+    weight = [1] * len(lines)
     heading: str | None = None
 
     def add(i: int, path: str, kind: str, n: int = 1) -> None:
@@ -64,6 +66,7 @@ def parse(lines: list[str]) -> Parsed:
         if kind == "match":
             is_match[i] = True
             counts[i] = f.matches
+            weight[i] = n
             f.matches += n
         elif kind == "context":
             counts[i] = max(0, f.matches - 1)
@@ -111,7 +114,7 @@ def parse(lines: list[str]) -> Parsed:
             keys.append((4, i))
         else:
             keys.append((3, i))
-    return Parsed(files, owner, is_match, keys, sum(1 for o in owner if o is not None))
+    return Parsed(files, owner, is_match, keys, sum(1 for o in owner if o is not None), weight)
 
 
 def search_score(lines: list[str]) -> float:
@@ -155,11 +158,11 @@ def clip_search(text: str, budget: int, count: Count) -> Body:
                 if lines[i].strip() not in ("", "--"):
                     others += 1
             elif p.is_match[i]:
-                omitted[path] = omitted.get(path, 0) + 1
+                omitted[path] = omitted.get(path, 0) + p.weight[i]
         if not omitted:
             return plain_gap(start, end) if others else None
         parts = []
-        for path, k in list(omitted.items())[:6]:
+        for path, k in list(omitted.items())[:3]:
             parts.append(f"{path} ({k:,} of {p.files[path].matches:,})")
         more = len(omitted) - len(parts)
         total = sum(omitted.values())
