@@ -138,11 +138,66 @@ def import_cmd(files: tuple[str, ...], store_url: str | None, fmt: str | None, a
 
 
 # --- ctxw inspect -------------------------------------------------------------------------
-# Reserved: `ctxw inspect FILE [--json]` (issue 7) is added here by the inspect/replay work. It reads
-# the file with formats.transcript.load_transcript and reports per CallRecord the reported input
-# tokens next to this project's estimate of messages[:call.index].
+
+
+def newest_session(home: Path | None = None) -> Path | None:
+    """The most recently modified Claude Code (~/.claude/projects/*/*.jsonl) or Codex
+    (~/.codex/sessions/**/rollout-*.jsonl) session under ``home`` (default: $HOME), or None."""
+    base = home or Path.home()
+    found: list[Path] = [*base.glob(".claude/projects/*/*.jsonl"), *base.glob(".codex/sessions/**/rollout-*.jsonl")]
+    best: tuple[float, str] | None = None
+    for p in found:
+        try:
+            if not p.is_file():
+                continue
+            key = (p.stat().st_mtime, str(p))
+        except OSError:
+            continue
+        if best is None or key > best:
+            best = key
+    return Path(best[1]) if best else None
+
+
+@click.command("inspect")
+@click.argument("file", required=False, type=click.Path(dir_okay=True, path_type=str))
+@click.option("--format", "fmt", default=None, metavar="FORMAT", help=f"Force the transcript format ({', '.join(FORMATS)}).")
+@click.option("--model", default=None, metavar="M", help="Model for the tokenizer and window (default: the model the log names).")
+@click.option("--window", type=int, default=None, metavar="N", help="Context window for the gauge (default: the model's).")
+@click.option("--top", type=int, default=10, show_default=True, help="How many of the largest tool results to list.")
+@json_option
+@handle_errors
+def inspect_cmd(file: str | None, fmt: str | None, model: str | None, window: int | None, top: int, as_json: bool) -> None:
+    """What a session's window held: tokens by role, part kind and tool; largest results; per-call
+    reported vs estimated input; compactions; the gauge at the end."""
+    from ..errors import InputError
+    from ..formats.transcript import load_transcript
+    from ..replay.inspect import inspect_session, render_inspection
+
+    if fmt is not None:
+        fmt = normalize_format(fmt)
+    if file is None:
+        found = newest_session()
+        if found is None:
+            raise InputError(
+                f"no FILE given and no Claude Code (~/.claude/projects/*/*.jsonl) or Codex "
+                f"(~/.codex/sessions/**/rollout-*.jsonl) session found under {Path.home()}"
+            )
+        click.echo(f"ctxw: inspecting {found} (the newest local session)", err=True)
+        file = str(found)
+    p = Path(file)
+    if p.is_dir():
+        raise InputError(f"{file} is a directory, not a session file")
+    if not p.exists():
+        raise InputError(f"{file}: no such file")
+    session = load_transcript(file, fmt)
+    doc = inspect_session(session, model=model, window=window, top=top)
+    if as_json:
+        emit_json(doc)
+    else:
+        click.echo(render_inspection(doc))
 
 
 def register(group: click.Group) -> None:
     """Add this module's commands to ``group``."""
     group.add_command(import_cmd)
+    group.add_command(inspect_cmd)
