@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from contextwindow.cli.main import cli
 
 README = Path(__file__).resolve().parent.parent / "README.md"
