@@ -173,7 +173,7 @@ def _existing(path: str) -> str:
     return path
 
 
-def _load_messages(file: str, input_format: str | None) -> list[Any]:
+def _load_messages(file: str, input_format: str | None) -> tuple[list[Any], str | None]:
     if input_format is not None and input_format.strip().lower().replace("_", "-") in ("openai", "openai-chat"):
         from ..formats import openai_chat
 
@@ -187,10 +187,11 @@ def _load_messages(file: str, input_format: str | None) -> list[Any]:
         msgs = openai_chat.from_payload(obj)
         if not msgs:
             raise InputError(f"{file}: no messages")
-        return msgs
+        return msgs, None
     from ..formats.transcript import load_transcript
 
-    return load_transcript(_existing(file), input_format).messages
+    session = load_transcript(_existing(file), input_format)
+    return session.messages, session.model
 
 
 @click.command("compact")
@@ -224,7 +225,8 @@ def compact_cmd(
 
     if out_format not in COMPACT_OUTPUT_FORMATS:
         raise ConfigError(f"unknown --format {out_format!r} (expected one of {', '.join(COMPACT_OUTPUT_FORMATS)})")
-    messages = _load_messages(file, input_format)
+    messages, log_model = _load_messages(file, input_format)
+    model = model or log_model
     counter = counter_for(model)
     summ = _summarizer(summarizer_url, summarizer_model, counter.count_text)
     result, report = compact_conversation(messages, budget=budget, counter=counter, summarizer=summ, rounds=rounds, instructions=instructions)

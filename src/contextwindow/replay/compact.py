@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..compaction import CompactionConfig, ViewItem, compact, make_items
+from ..compaction import ViewItem, compact, make_items
 from ..compaction.view import is_synthetic
 from ..errors import CompactionError, ConfigError
 from ..folding import constraints as ledger_mod
@@ -20,7 +20,11 @@ from ..folding.base import Summarizer, SummaryRequest, fold_message, summary_tex
 from ..folding.restore import restore_section
 from ..messages import Message
 from ..tokens.base import TokenCounter
-from .engine import constraints_kept, user_constraints
+from .engine import constraints_kept, leading_system, user_constraints
+
+#: A fold made by ``ctxw compact`` may use this share of the budget (the rest: restored files, slack).
+FOLD_SUMMARY_SHARE = 0.6
+FOLD_SUMMARY_CAP = 16_000
 
 
 @dataclass(slots=True)
@@ -72,13 +76,19 @@ def compact_conversation(
     ledger = user_constraints(messages)
     rules = ledger_mod.texts(ledger)
     before = counter.count_messages(messages)
-    framing = counter.count_messages([])
+    # the system prompt is kept as it is, ahead of the history that is compacted
+    head = leading_system(messages)
+    body = list(messages[len(head) :])
+    fixed = counter.count_messages(head)
     steps: list[str] = []
-    items: list[ViewItem] = make_items([str(i) for i in range(len(messages))], messages, counter.count_message)
+    items: list[ViewItem] = make_items([str(i) for i in range(len(body))], body, counter.count_message)
     if before > budget:
+        room = budget - fixed
+        if room <= 0:
+            raise CompactionError(f"the system prompt alone takes {fixed} tokens, over the budget of {budget}", tokens=fixed, budget=budget)
         try:
             result = compact(
-                items, budget=budget - framing, target=budget - framing, count=counter.count_message,
+                items, budget=room, target=room, count=counter.count_message,
                 summarizer=summarizer, constraints=rules, instructions=instructions,
             )
             items = result.items
@@ -87,20 +97,20 @@ def compact_conversation(
             if rounds == 0:
                 raise
             steps.append("compaction could not fit; folding")
-    current = [it.message for it in items]
+    current = [*head, *(it.message for it in items)]
     originals = [it.source for it in items if not it.key.startswith("fold:") and not is_synthetic(it)]
-    prior = summary_text(current[0]) if current and _is_fold(current[0]) else None
-    summary_budget = CompactionConfig().summary_budget(budget)
+    prior = next((summary_text(m) for m in current if _is_fold(m)), None)
+    summary_budget = max(200, min(FOLD_SUMMARY_CAP, int(budget * FOLD_SUMMARY_SHARE)))
     for r in range(rounds):
         request = SummaryRequest(
             messages=originals, prior_summary=prior, instructions=instructions, constraints=tuple(rules), budget_tokens=summary_budget
         )
         outcome = summarizer.summarize(request)
         files = restore_section(originals, counter.count_text, 5, max(100, budget // 10), max(200, budget // 4)) if r == 0 else ""
-        folded = [fold_message(outcome.text, method=outcome.method, extra_sections=[files])]
+        folded = [*head, fold_message(outcome.text, method=outcome.method, extra_sections=[files])]
         if counter.count_messages(folded) > budget:
-            folded = [fold_message(outcome.text, method=outcome.method)]
-        current, originals, prior = folded, [], summary_text(folded[0])
+            folded = [*head, fold_message(outcome.text, method=outcome.method)]
+        current, originals, prior = folded, [], summary_text(folded[-1])
         steps.append(f"fold {r + 1} ({outcome.method}{'' if outcome.ok else ', fallback'})")
     after = counter.count_messages(current)
     if after > budget:

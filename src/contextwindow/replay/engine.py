@@ -184,7 +184,10 @@ def replay(
     counter = counter_for(spec.id if spec.known else (model or session.model))
     summ = summarizer or ExtractiveSummarizer(counter.count_text)
     fixed = estimate_overhead(session, counter) if overhead is None else overhead
-    ctx = ReplayContext(window=win, counter=counter, summarizer=summ, overhead=fixed, max_output=spec.max_output)
+    head = leading_system(session.messages)
+    # the system prompt is no part of the history any policy may compact: it rides as a fixed prefix
+    head_tokens = sum(counter.count_message(m) for m in head)
+    ctx = ReplayContext(window=win, counter=counter, summarizer=summ, overhead=fixed + head_tokens, max_output=spec.max_output)
     pricing = Pricing.of(spec)
     rules = provider_rules(spec)
     calls = sorted(session.calls, key=lambda c: c.index)
@@ -194,7 +197,7 @@ def replay(
     for name in policies:
         pol = POLICIES[name](ctx)
         try:
-            results.append(_run(pol, session.messages, calls, ctx, pricing, rules, ledger, progress))
+            results.append(_run(pol, session.messages, head, calls, ctx, pricing, rules, ledger, progress))
         finally:
             close = getattr(pol, "close", None)
             if close is not None:
@@ -202,9 +205,20 @@ def replay(
     return ReplayReport(session.source, spec.id, win, fixed, getattr(summ, "name", type(summ).__name__), results)
 
 
+def leading_system(messages: Sequence[Message]) -> list[Message]:
+    """The system messages a history starts with (the system prompt / instructions)."""
+    head: list[Message] = []
+    for m in messages:
+        if m.role != "system":
+            break
+        head.append(m)
+    return head
+
+
 def _run(
     pol: Policy,
     messages: Sequence[Message],
+    head: Sequence[Message],
     calls: Sequence[CallRecord],
     ctx: ReplayContext,
     pricing: Pricing,
@@ -217,12 +231,16 @@ def _run(
     last_payload: list[Message] = []
     count = ctx.counter.count_message
     for n, call in enumerate(calls):
-        step = pol.before_call(messages[: call.index])
-        payload = step.messages
-        tokens = ctx.prompt_tokens(payload)
+        h = min(len(head), call.index)
+        step = pol.before_call(messages[h : call.index])
+        payload = [*head[:h], *step.messages]
+        tokens = ctx.prompt_tokens(step.messages)
         units = [serialize(m) for m in payload]
         k = common_prefix(prev_units, units) if prev_units is not None else 0
-        prefix = ctx.overhead + (ctx.counter.count_messages([]) + sum(count(m) for m in payload[:k]) if k else 0)
+        if k >= h:  # the fixed prefix (overhead + system messages) is shared; then the common messages
+            prefix = ctx.overhead + (ctx.counter.count_messages([]) + sum(count(m) for m in payload[h:k]) if k > h else 0)
+        else:
+            prefix = 0
         b = bill(tokens, prefix, pricing, first=prev_units is None)
         prev_units = units
         res.calls += 1
