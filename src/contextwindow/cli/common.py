@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -66,12 +65,10 @@ def read_input_bytes(path: str | None) -> bytes:
 
 
 def default_store_url() -> str:
-    """SQLite file under the user's data dir (CONTEXTWINDOW_STORE overrides)."""
-    env = os.environ.get("CONTEXTWINDOW_STORE")
-    if env:
-        return env
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return f"sqlite:///{Path(base) / 'contextwindow' / 'store.db'}"
+    """The store URL commands use when ``--store`` is not given (see ``store.default_url``)."""
+    from ..store import default_url
+
+    return default_url()
 
 
 store_option = click.option(
