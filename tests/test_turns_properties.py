@@ -127,8 +127,9 @@ def _parts(messages: Sequence[Message]) -> Counter[str]:
 def test_repaired_history_validates_for_every_provider(history: list[Message]) -> None:
     out, _ = repair(history)
     for provider in PROVIDERS:
-        view = merge_for_alternation(_with_user_first(out), provider)
-        assert validate(view, provider) == [], provider
+        sendable = _with_user_first(out)
+        assert validate(sendable, provider) == [], provider
+        assert validate(merge_for_alternation(sendable, provider), provider) == [], provider
     # repair's own output is already in the strictest (OpenAI chat) form
     assert validate(out, "openai") == []
 
@@ -201,3 +202,15 @@ def test_group_turns_partitions_exactly(history: list[Message]) -> None:
     assert all(a.end == b.start for a, b in itertools.pairwise(turns))
     assert [t.start for t in turns if not t.preamble] == turn_starts(history)
     assert all(not t.preamble for t in turns[1:])
+
+
+@SETTINGS
+@given(histories)
+def test_merged_view_keeps_validity(history: list[Message]) -> None:
+    """What validates for Anthropic/Gemini still validates once merged as their converters send it,
+    and merging keeps every part."""
+    for provider in ("anthropic", "gemini"):
+        merged = merge_for_alternation(history, provider)
+        assert _parts(merged) == _parts(history)
+        if not validate(history, provider):
+            assert validate(merged, provider) == []

@@ -81,6 +81,7 @@ def test_real_sessions_repair_to_valid_for_every_provider(transcripts_dir: Path)
         totals.update(report.counts())
         for provider in PROVIDERS:
             view = out if out[0].role == "user" else [user("start"), *out]
+            assert validate(view, provider) == [], (path.name, provider)
             assert validate(merge_for_alternation(view, provider), provider) == [], (path.name, provider)
         # nothing but empties and orphans dropped; every real result kept
         kept_results = sum(len(m.tool_results) for m in out if m.meta.get("cw") != "synthetic_result")

@@ -214,10 +214,8 @@ PROBLEM_CODES: dict[str, str] = {
     "misplaced_result": "a tool result not where the provider expects it (right after its call's message)",
     "result_outside_tool_message": "a tool result in a message of the wrong role",
     "tool_without_result": "a tool message that holds no tool result (OpenAI chat)",
-    "first_not_user": "the first message after the system prompt is not from the user",
-    "not_alternating": "two consecutive messages from the same side (tool results count as user)",
-    "system_mid_history": "a system message after the conversation started",
-    "results_not_first": "tool results after other content in the same message (Anthropic)",
+    "first_not_user": "the first message after the system prompt is not from the user (Anthropic, Gemini)",
+    "results_not_first": "tool results after other content of the same merged user turn (Anthropic)",
 }
 
 
@@ -259,6 +257,23 @@ def _run_ends(messages: Sequence[Message], roles: frozenset[str]) -> list[int]:
     return ends
 
 
+def _groups(messages: Sequence[Message]) -> list[int]:
+    """The merged turn each message lands in when sent to Anthropic/Gemini: system messages are
+    lifted out (-1), consecutive messages of the same side (tool counts as user) share a group."""
+    gid = [-1] * len(messages)
+    g = -1
+    prev: str | None = None
+    for i, m in enumerate(messages):
+        if m.role == "system":
+            continue
+        side = _side(m)
+        if side != prev:
+            g += 1
+            prev = side
+        gid[i] = g
+    return gid
+
+
 _TOOL = frozenset({"tool"})
 _USER_SIDE = frozenset({"user", "tool"})
 
@@ -269,16 +284,17 @@ def validate(messages: Sequence[Message], provider: str = "openai") -> list[Prob
     All providers: no empty message, tool calls only from the assistant, unique call ids, every
     call answered, no result without an earlier call. ``openai``: results in ``tool`` messages
     directly after their call's assistant message; every tool message holds a result.
-    ``anthropic``/``gemini``: results in the user-side messages right after their call; the
-    system prompt only at the start; user first, then strict alternation with tool results
-    counted as user (see :func:`merge_for_alternation`); Anthropic also wants results first in a
-    message. ``openai_responses``: results anywhere after their call.
+    ``anthropic``/``gemini`` are checked as their converters send the list: system messages
+    lifted into the system prompt, consecutive same-side messages (tool counts as user) merged
+    (see :func:`merge_for_alternation`); the first turn must be the user's, a call's results must
+    be in the very next (user) turn, and for Anthropic before any other content of that turn.
+    ``openai_responses``: results anywhere after their call.
     """
     _check_provider(provider)
     problems: list[Problem] = []
     add = problems.append
     pairing = _pair(messages)
-    strict_roles = provider in ("anthropic", "gemini")
+    merged = provider in ("anthropic", "gemini")
 
     seen_ids: dict[str, int] = {}
     for mi, pi in pairing.calls:
@@ -297,58 +313,43 @@ def validate(messages: Sequence[Message], provider: str = "openai") -> list[Prob
         assert isinstance(part, ToolResultPart)
         add(Problem(mi, "orphan_result", f"result for call {part.call_id!r} has no matching call before it"))
 
-    ends: list[int] = []
-    if provider == "openai":
-        ends = _run_ends(messages, _TOOL)
-    elif strict_roles:
-        ends = _run_ends(messages, _USER_SIDE)
+    ends = _run_ends(messages, _TOOL) if provider == "openai" else []
+    gid = _groups(messages) if merged else []
     for call in pairing.calls:
         part = messages[call[0]].parts[call[1]]
         assert isinstance(part, ToolCallPart)
         res = pairing.result_of.get(call)
         if res is None:
             add(Problem(call[0], "unanswered_call", f"tool call {part.id!r} ({part.name}) has no result"))
-        elif provider != "openai_responses" and res[0] >= ends[call[0]]:
-            add(
-                Problem(
-                    res[0],
-                    "misplaced_result",
-                    f"result for call {part.id!r} (message {call[0]}) comes after another message that is not a tool result",
-                )
-            )
+        elif (provider == "openai" and res[0] >= ends[call[0]]) or (merged and gid[res[0]] != gid[call[0]] + 1):
+            where = "tool messages" if provider == "openai" else "user turn"
+            add(Problem(res[0], "misplaced_result", f"result for call {part.id!r} (message {call[0]}) is not in the {where} right after it"))
 
     allowed_result_roles = _TOOL if provider == "openai" else _USER_SIDE
-    first_seen = False
-    prev_side: str | None = None
+    first_turn_seen = False
+    order_group = -1  # the user turn in which non-result content was seen (Anthropic: results first)
+    flagged_group = -1
     for mi, m in enumerate(messages):
         if is_empty_message(m):
             add(Problem(mi, "empty_message", f"{m.role} message with no content"))
-        has_result = other_seen = flagged_order = False
+        has_result = False
         for part in m.parts:
-            if isinstance(part, ToolResultPart):
-                if m.role not in allowed_result_roles:
-                    add(Problem(mi, "result_outside_tool_message", f"result for call {part.call_id!r} in a {m.role} message"))
-                if other_seen and provider == "anthropic" and not flagged_order:
-                    add(Problem(mi, "results_not_first", f"result for call {part.call_id!r} follows other content"))
-                    flagged_order = True
-                has_result = True
-            else:
-                other_seen = True
+            if part.kind != "tool_result":
+                if merged and m.role in _USER_SIDE:
+                    order_group = gid[mi]
+                continue
+            has_result = True
+            if m.role not in allowed_result_roles:
+                add(Problem(mi, "result_outside_tool_message", f"result for call {part.call_id!r} in a {m.role} message"))
+            if provider == "anthropic" and order_group == gid[mi] != flagged_group:
+                add(Problem(mi, "results_not_first", f"result for call {part.call_id!r} follows other content of its turn"))
+                flagged_group = gid[mi]
         if provider == "openai" and m.role == "tool" and not has_result:
             add(Problem(mi, "tool_without_result", "tool message holds no tool result"))
-        if strict_roles:
-            if m.role == "system":
-                if first_seen:
-                    add(Problem(mi, "system_mid_history", f"{provider} takes the system prompt apart, at the start only"))
-                continue
-            side = _side(m)
-            if not first_seen:
-                first_seen = True
-                if side != "user":
-                    add(Problem(mi, "first_not_user", f"{provider} needs a user message first, got {m.role}"))
-            elif side == prev_side:
-                add(Problem(mi, "not_alternating", f"two {side} messages in a row (merge them with merge_for_alternation)"))
-            prev_side = side
+        if merged and not first_turn_seen and m.role != "system":
+            first_turn_seen = True
+            if _side(m) != "user":
+                add(Problem(mi, "first_not_user", f"{provider} needs the user's turn first, got {m.role}"))
     problems.sort(key=lambda p: p.index)
     return problems
 
@@ -460,8 +461,8 @@ def repair(messages: Sequence[Message]) -> tuple[list[Message], RepairReport]:
     - empty messages are removed (returned in the report); a tool message left without results
       becomes a user message, after the tool results when it sat among them.
 
-    Valid histories come back unchanged; ``repair(repair(x)[0])`` changes nothing.
-    Anthropic/Gemini alternation is a separate view: :func:`merge_for_alternation`.
+    Valid histories come back unchanged; ``repair(repair(x)[0])`` changes nothing. The result
+    is valid for Anthropic/Gemini too when its first non-system message is from the user.
     """
     msgs = list(messages)
     n = len(msgs)
@@ -645,24 +646,19 @@ def _merge_extra(group: list[Message]) -> dict[str, object]:
 
 
 def merge_for_alternation(messages: Sequence[Message], provider: str = "anthropic") -> list[Message]:
-    """The view Anthropic and Gemini accept: leading system messages, then user/assistant strictly
-    alternating. Consecutive user-side messages (user, tool) merge into one, tool results first
-    (role ``tool`` when it holds only results, else ``user``); consecutive assistant messages merge.
-    A system message after the start becomes a user message (meta ``{"cw": "system_as_user"}``).
-    Parts are never altered or dropped; message-level ``extra``/``meta`` merge key by key (the
-    first message wins a clash) and a merged message carries ``meta["cw_merged"]`` = how many.
+    """The list as the Anthropic and Gemini converters send it: system messages lifted to the front
+    (they become the system prompt), then user/assistant strictly alternating. Consecutive
+    user-side messages (user, tool) merge into one, tool results first (role ``tool`` when it
+    holds only results, else ``user``); consecutive assistant messages merge. Parts are never
+    altered or dropped; message-level ``extra``/``meta`` merge key by key (the first message wins
+    a clash) and a merged message carries ``meta["cw_merged"]`` = how many.
     For ``openai``/``openai_responses`` the messages come back as they are.
     """
     _check_provider(provider)
     if provider not in ("anthropic", "gemini"):
         return list(messages)
-    out: list[Message] = []
-    i = 0
-    n = len(messages)
-    while i < n and messages[i].role == "system":
-        out.append(messages[i])
-        i += 1
-    rest = [replace(m, role="user", meta={**m.meta, "cw": "system_as_user"}) if m.role == "system" else m for m in messages[i:]]
+    out: list[Message] = [m for m in messages if m.role == "system"]
+    rest = [m for m in messages if m.role != "system"]
     k = 0
     while k < len(rest):
         side = _side(rest[k])
