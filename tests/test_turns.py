@@ -383,6 +383,7 @@ def test_report_and_problem_text() -> None:
     assert str(problem).startswith("message 1: unanswered_call: tool call 'a'")
     _, report = repair(msgs)
     assert report.describe() == "dropped_orphan_result ×1, removed_empty ×1, synthetic_result ×1"
+    assert str(report) == report.describe()
     assert [str(a) for a in report.actions] == [
         "message 1: synthetic_result call 'a': no result was recorded for read",
         "message 2: dropped_orphan_result call 'zz': no matching call before it",

@@ -435,9 +435,13 @@ class RepairReport:
         return out
 
     def describe(self) -> str:
+        """One line: how many repairs of each kind."""
         if not self.actions:
             return "nothing to repair"
         return ", ".join(f"{k} ×{v}" for k, v in sorted(self.counts().items()))
+
+    def __str__(self) -> str:
+        return self.describe()
 
 
 def _fresh_id(base: str, used: set[str]) -> str:
