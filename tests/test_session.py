@@ -324,3 +324,34 @@ def test_provider_usage_calibrates_the_estimate(store) -> None:
     s.build()
     factor = rec.named("build")[-1].data["calibration"]
     assert 1.3 < factor < 1.5
+
+
+def test_background_fold_does_not_block_and_keeps_messages_added_meanwhile(store) -> None:
+    import threading
+
+    gate = threading.Event()
+
+    def slow_summary(msgs, system):
+        gate.wait(5)  # the summarizer is still working while the agent goes on
+        return "## Goal\nship it\n## Progress\nall of turn one\n## Remaining\nturn two"
+
+    s = small_session(store, window=20_000)
+    s.summarizer = LLMSummarizer(ScriptedModel(slow_summary), count=s.counter.count_text)
+    s.add(Message("user", (TextPart("Ship it. Never skip the changelog."),)))
+    main = ScriptedModel([Completion(text="turn one done", usage=Usage(input_tokens=18_000), message=Message("assistant", (TextPart("turn one done"),)))])
+
+    async def run() -> None:
+        await s.acall(main)
+        assert s.pending_fold is not None and not s.pending_fold.done()
+        s.add(Message("user", (TextPart("Now turn two."),)))
+        b = s.build()  # the fold is not stored yet; the budget check still runs
+        assert b.messages[0].meta.get("cw") != "fold_summary"
+        gate.set()
+        cp = await s.pending_fold
+        assert cp is not None
+
+    asyncio.run(run())
+    b = s.build()
+    assert b.messages[0].meta.get("cw") == "fold_summary"
+    assert "Never skip the changelog." in b.messages[0].text
+    assert b.messages[-1].text == "Now turn two."

@@ -169,6 +169,7 @@ class Session:
         self._prev_units: list[str] = []
         self._steering = SteeringQueue()
         self._started = time.monotonic()
+        self.pending_fold: Any = None
         self._turns = 0
         self._tool_calls = 0
         self._cost = 0.0
@@ -412,8 +413,9 @@ class Session:
         return Build(payload, messages, self.system, prompt, budget, decision, result, share, g, reuse)
 
     # --- after a call ------------------------------------------------------------------------
-    def record(self, response: Message | Any, usage: Usage | None = None) -> StoredMessage | None:
-        """Store the model's reply and its usage; update calibration, gauge, limits; maybe fold."""
+    def record(self, response: Message | Any, usage: Usage | None = None, *, auto_fold: bool = True) -> StoredMessage | None:
+        """Store the model's reply and its usage; update calibration, gauge, limits; fold when due
+        (``auto_fold=False`` leaves that to the caller, e.g. to fold in the background)."""
         msg = response if isinstance(response, Message) else getattr(response, "message", None)
         if msg is None and hasattr(response, "text"):
             msg = Message("assistant", (TextPart(str(response.text)),))
@@ -437,8 +439,8 @@ class Session:
             cost_usd=self._cost,
             wall_s=time.monotonic() - self._started,
         )
-        if msg is not None and msg.role == "assistant" and not msg.tool_calls:
-            self.maybe_fold()
+        if auto_fold and self.fold_due():
+            self.fold(reason="auto")
         return stored
 
     def call(self, model: Any, *, max_tokens: int | None = None) -> Any:
@@ -468,7 +470,9 @@ class Session:
                 if attempt + 1 >= attempts:
                     raise
                 continue
-            self.record(done)
+            self.record(done, auto_fold=False)
+            if self.fold_due():
+                self.fold_in_background(reason="auto")
             return done
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -480,17 +484,19 @@ class Session:
         last = active[-1].message
         return last.role == "assistant" and not last.tool_calls
 
-    def maybe_fold(self) -> Checkpoint | None:
-        """Auto-fold when the last REAL call's input crossed the fold threshold (never on an estimate)."""
-        if self._last_reported is None or len(self._steering) or not self.at_turn_boundary():
-            return None
-        decision = should_fold(0, self._last_reported, self.budget())
-        if not decision.over:
-            return None
-        return self.fold(reason="auto")
+    def fold_due(self) -> bool:
+        """True when the last REAL call's input crossed the fold threshold (never on an estimate
+        alone), the turn is over and no steering message waits."""
+        if self._last_reported is None or len(self._steering) or (self.pending_fold is not None and not self.pending_fold.done()):
+            return False
+        if not self.at_turn_boundary():
+            return False
+        return should_fold(0, self._last_reported, self.budget()).over
 
-    def fold_request(self, instructions: str | None = None) -> tuple[SummaryRequest, list[ViewItem]]:
+    def fold_request(self, instructions: str | None = None) -> tuple[SummaryRequest, int]:
+        """What the summarizer will read, and the last message seq the fold will cover."""
         items = self.view()
+        active = self.store.list_active(self.id)
         if not self.at_turn_boundary():
             raise ConfigError("a fold happens at a turn boundary: the last message must be an assistant reply with no pending tool calls")
         prior = items[0] if items and items[0].key.startswith("fold:") else None
@@ -503,32 +509,52 @@ class Session:
             superseded=tuple(ledger_mod.superseded(self.constraints())),
             budget_tokens=self.config.compaction.summary_budget(self.budget().history_budget),
         )
-        return request, items
+        return request, active[-1].seq
 
     def fold(self, instructions: str | None = None, *, reason: str = "manual") -> Checkpoint:
         """Fold the current view into a cumulative checkpoint (``/compact [instructions]``)."""
-        request, _ = self.fold_request(instructions)
+        request, upto = self.fold_request(instructions)
         self.events.emit("fold.started", reason=reason, messages=len(request.messages))
         outcome = self.summarizer.summarize(request)
-        return self._store_fold(request, outcome, reason)
+        cp = self._store_fold(request, upto, outcome, reason)
+        if cp is None:  # another writer folded further meanwhile: its fold stands
+            latest = self.store.latest_checkpoint(self.id)
+            assert latest is not None
+            return latest
+        return cp
 
-    async def afold(self, instructions: str | None = None, *, reason: str = "manual") -> Checkpoint:
-        """Fold with the summarizer running in a worker thread, so the event loop keeps going."""
+    async def afold(self, instructions: str | None = None, *, reason: str = "manual") -> Checkpoint | None:
+        """Fold with the summarizer running in a worker thread, so the event loop keeps going.
+
+        Messages added meanwhile stay after the fold. If another fold moved the boundary past
+        this one's first, this one is discarded (``fold.discarded``) and None returned."""
         import asyncio
 
-        request, _ = self.fold_request(instructions)
+        request, upto = self.fold_request(instructions)
         self.events.emit("fold.started", reason=reason, messages=len(request.messages))
         outcome = await asyncio.to_thread(self.summarizer.summarize, request)
-        return self._store_fold(request, outcome, reason)
+        return self._store_fold(request, upto, outcome, reason)
 
-    def _store_fold(self, request: SummaryRequest, outcome: Any, reason: str) -> Checkpoint:
-        active = self.store.list_active(self.id)
+    def fold_in_background(self, instructions: str | None = None, *, reason: str = "background") -> Any:
+        """Start :meth:`afold` as an asyncio task (call from a running loop) and return it. The
+        next ``build`` uses the fold once it is stored; until then the budget check still
+        protects every call."""
+        import asyncio
+
+        self.pending_fold = asyncio.get_running_loop().create_task(self.afold(instructions, reason=reason))
+        return self.pending_fold
+
+    def _store_fold(self, request: SummaryRequest, upto: int, outcome: Any, reason: str) -> Checkpoint | None:
+        latest = self.store.latest_checkpoint(self.id)
+        if latest is not None and latest.upto_seq >= upto:
+            self.events.emit("fold.discarded", reason=reason, upto_seq=upto, boundary=latest.upto_seq)
+            return None
         before = total(self.view())
         files = restore_section(
             request.messages, self.counter.count_text, self.config.restore_files, self.config.restore_file_tokens, self.config.restore_total_tokens
         )
         summary = fold_message(outcome.text, method=outcome.method, extra_sections=[files])
-        cp = self.store.checkpoint(self.id, summary, active[-1].seq, {"method": outcome.method, "ok": outcome.ok, "reason": reason})
+        cp = self.store.checkpoint(self.id, summary, upto, {"method": outcome.method, "ok": outcome.ok, "reason": reason})
         self.store.set_state(self.id, STATE_KEY, {"replace": {}, "drop": [], "insert": {}})
         for u in outcome.usages:
             self.store.record_usage(self.id, replace(u, role="summarizer"))
@@ -537,7 +563,7 @@ class Session:
         after = total(self.view())
         self.events.emit(
             "fold.applied", reason=reason, method=outcome.method, ok=outcome.ok, error=outcome.error,
-            tokens_before=before, tokens_after=after, summarizer_calls=outcome.calls, upto_seq=active[-1].seq,
+            tokens_before=before, tokens_after=after, summarizer_calls=outcome.calls, upto_seq=upto,
         )
         return cp
 
