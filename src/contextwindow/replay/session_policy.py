@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..errors import CompactionError
 from ..events import Event
 from ..messages import Message
 from ..usage import Usage
@@ -22,11 +23,18 @@ from .policies import ReplayContext, Step
 MIN_SESSION_WINDOW = 1_024
 
 
+def output_cap(window: int) -> int:
+    """The output reserve the replayed Session keeps: its usual cap (20k), but at most a quarter of
+    the window, so a "what if my window were smaller" replay still leaves room for history."""
+    return max(256, min(20_000, window // 4))
+
+
 class SessionPolicy:
     name = "default"
 
     def __init__(self, ctx: ReplayContext) -> None:
-        from ..session import Session
+        from ..budget import BudgetConfig
+        from ..session import Session, SessionConfig
         from ..store import open_store
 
         self.ctx = ctx
@@ -37,6 +45,7 @@ class SessionPolicy:
             max_output=ctx.max_output,
             counter=ctx.counter,
             summarizer=ctx.summarizer,
+            config=SessionConfig(budget=BudgetConfig(output_cap=output_cap(ctx.window))),
             title="replay",
         )
         self.cursor = 0
@@ -55,7 +64,13 @@ class SessionPolicy:
         if len(history) > self.cursor:
             self.session.add(*history[self.cursor :])
             self.cursor = len(history)
-        built = self.session.build()
+        try:
+            built = self.session.build()
+        except CompactionError:
+            # the Session says it cannot fit (a live agent gets this typed error): the replay sends the
+            # uncompacted view, which the engine counts as over the window
+            events, self._events = self._events, []
+            return Step([it.message for it in self.session.view()], [*events, "error"])
         events, self._events = self._events, []
         return Step(list(built.messages), events)
 

@@ -1,0 +1,79 @@
+"""``ctxw replay`` through click's runner: JSON keys, the demo, the plot, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from contextwindow.cli.main import cli
+
+KEYS = {
+    "policy", "calls", "peak_tokens", "over_window_calls", "invalid_payloads", "compactions", "folds",
+    "billed_input_tokens", "cache_read_tokens", "cache_write_tokens", "cache_hit_share", "cost_usd",
+    "constraints_total", "constraints_kept",
+}
+
+
+def test_demo_json_shows_compaction() -> None:
+    res = CliRunner().invoke(cli, ["replay", "--demo", "--json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["scripted"] is True and "scripted" in doc["note"]
+    assert doc["window"] == 32_000 and doc["model"] == "gpt-4o-mini"
+    rows = {p["policy"]: p for p in doc["policies"]}
+    assert set(rows) == {"none", "claude-code", "wolffish", "microcompact", "masking", "default"}
+    for row in rows.values():
+        assert set(row) == KEYS
+        assert row["invalid_payloads"] == 0
+    assert rows["default"]["compactions"] > 0 and rows["default"]["over_window_calls"] == 0
+    assert rows["none"]["over_window_calls"] > 0
+
+
+def test_demo_table_and_plot(tmp_path: Path) -> None:
+    out = tmp_path / "replay.png"
+    res = CliRunner().invoke(cli, ["replay", "--demo", "--policy", "none", "--policy", "default", "--plot", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "scripted" in res.stdout
+    assert "policy" in res.stdout and "default" in res.stdout and "claude-code" not in res.stdout
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) > 20_000
+
+
+def test_replay_file_with_model_and_window(transcripts_dir: Path) -> None:
+    f = transcripts_dir / "swe_agent" / "trajectories__demonstrations__ctf__web__i_got_id_demo.traj"
+    res = CliRunner().invoke(cli, ["replay", str(f), "--model", "gpt-4o", "--window", "8000", "--policy", "default", "--json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["model"] == "gpt-4o" and doc["window"] == 8000
+    assert doc["policies"][0]["over_window_calls"] == 0
+
+
+def test_replay_errors_are_one_line(tmp_path: Path, transcripts_dir: Path) -> None:
+    runner = CliRunner()
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    swe = transcripts_dir / "swe_agent" / "trajectories__demonstrations__function_calling_simple.traj"
+    cases = [
+        [str(tmp_path / "missing.jsonl")],
+        [str(tmp_path)],
+        [str(empty)],
+        [str(swe)],  # names no model
+        [str(swe), "--window", "8000", "--policy", "bogus"],
+        [str(swe), "--window", "8000", "--format", "nope"],
+    ]
+    for args in cases:
+        res = runner.invoke(cli, ["replay", *args])
+        assert res.exit_code == 1, (args, res.output)
+        lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+        assert len(lines) == 1 and lines[0].startswith("ctxw: error:"), (args, res.stderr)
+    res = runner.invoke(cli, ["replay", str(swe)])
+    assert "--model" in res.stderr
+
+
+def test_no_file_and_no_local_session_points_to_demo(tmp_path: Path) -> None:
+    res = CliRunner().invoke(cli, ["replay"], env={"HOME": str(tmp_path)})
+    assert res.exit_code == 1
+    assert "--demo" in res.stderr

@@ -1,0 +1,98 @@
+"""Replay engine on real transcripts and on the embedded demo: validity, window, constraints, billing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from contextwindow.errors import ConfigError
+from contextwindow.formats.transcript import load_transcript
+from contextwindow.models import get_model
+from contextwindow.replay import POLICIES, Pricing, bill, replay
+from contextwindow.replay.demo import DEMO_WINDOW, SCRIPTED_NOTE, demo_session
+
+CLAUDE = "claude_code/codemie_session-196820da.jsonl"
+CODEX = "codex/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl"
+SWE = "swe_agent/trajectories__demonstrations__ctf__web__i_got_id_demo.traj"
+
+
+@pytest.mark.parametrize(
+    ("name", "model", "window"),
+    [(CLAUDE, None, 64_000), (CODEX, "gpt-5.5", 48_000), (SWE, "gpt-4o", 8_000)],
+)
+def test_replay_real_sessions_under_every_policy(transcripts_dir: Path, name: str, model: str | None, window: int) -> None:
+    session = load_transcript(transcripts_dir / name)
+    report = replay(session, list(POLICIES), model=model, window=window)
+    assert [p.policy for p in report.policies] == list(POLICIES)
+    for res in report.policies:
+        assert res.calls == len(session.calls)
+        assert res.invalid_payloads == 0, (res.policy, res.problems[:3])
+        assert len(res.tokens_per_call) == res.calls
+        assert res.peak_tokens == max(res.tokens_per_call)
+        assert 0 <= res.cache_hit_share <= 1
+        assert res.constraints_kept <= res.constraints_total
+    none, default = report.policy("none"), report.policy("default")
+    assert none.over_window_calls > 0  # the raw history does not fit the small window
+    assert default.over_window_calls == 0
+    assert default.compactions + default.folds > 0
+    assert default.constraints_kept == default.constraints_total
+    assert default.peak_tokens < none.peak_tokens
+    # the raw history's payload only grows, so every call after the first reuses the previous prefix
+    assert none.cache_read_tokens > 0
+    d = report.to_dict()
+    assert set(d) >= {"session", "model", "window", "policies"}
+    assert d["window"] == window
+
+
+def test_claude_code_policy_folds_near_the_window(transcripts_dir: Path) -> None:
+    session = load_transcript(transcripts_dir / CLAUDE)
+    report = replay(session, ["claude-code"], window=64_000)
+    res = report.policy("claude-code")
+    assert res.folds >= 1
+    assert res.over_window_calls == 0
+    fold_calls = [n for n, kind in res.markers if kind == "fold"]
+    # right after a fold the payload is much smaller than just before it
+    for n in fold_calls:
+        if n > 0:
+            assert res.tokens_per_call[n] < res.tokens_per_call[n - 1]
+
+
+def test_unknown_model_needs_model_or_window(transcripts_dir: Path) -> None:
+    session = load_transcript(transcripts_dir / SWE)  # a log that names no model
+    with pytest.raises(ConfigError, match="--model"):
+        replay(session, ["none"])
+    with pytest.raises(ConfigError, match="unknown policy"):
+        replay(session, ["nope"], window=8_000)
+    report = replay(session, ["none"], window=8_000)
+    assert report.policies[0].cost_usd is None  # no prices without a known model
+
+
+def test_demo_session_is_real_and_says_it_is_scripted() -> None:
+    s = demo_session()
+    assert SCRIPTED_NOTE in s.messages[0].text
+    assert len(s.calls) >= 30
+    tool_text = "\n".join(m.text for m in s.messages if m.role == "tool")
+    assert "def compact(" in tool_text  # real grep output over the installed package
+    assert "pytest" in tool_text  # a real command ran
+    report = replay(s, ["none", "claude-code", "default"], window=DEMO_WINDOW)
+    assert report.policy("none").over_window_calls > 0
+    default = report.policy("default")
+    assert default.over_window_calls == 0 and default.invalid_payloads == 0
+    assert default.compactions > 0
+    assert default.constraints_total >= 2 and default.constraints_kept == default.constraints_total
+
+
+def test_bill_follows_the_provider_cache_rules() -> None:
+    anthropic = Pricing.of(get_model("claude-sonnet-4-5"))
+    openai = Pricing.of(get_model("gpt-4o-mini"))
+    first = bill(10_000, 0, anthropic, first=True)
+    assert first.cached == 0 and first.written == 10_000  # Anthropic writes the whole prompt
+    warm = bill(12_000, 10_000, anthropic)
+    assert (warm.cached, warm.written, warm.uncached) == (10_000, 2_000, 0)
+    assert warm.billed == pytest.approx(10_000 * 0.1 + 2_000 * 1.25)
+    small = bill(12_000, 500, anthropic)  # below the minimum cacheable prefix: nothing read
+    assert small.cached == 0
+    oa = bill(12_000, 10_000, openai)
+    assert oa.written == 0 and oa.uncached == 2_000
+    assert oa.cost_usd == pytest.approx((2_000 * 0.15 + 10_000 * 0.08) / 1e6)
