@@ -40,7 +40,7 @@ def test_inspect_claude_code_session(transcripts_dir: Path) -> None:
     # after the imported compaction, the estimate of what was sent drops with it
     cp = doc["checkpoints"][0]["upto"]
     before = [c["estimated_input_tokens"] for c in doc["calls"] if c["index"] < cp][-1]
-    after = [c["estimated_input_tokens"] for c in doc["calls"] if c["index"] >= cp][0]
+    after = next(c["estimated_input_tokens"] for c in doc["calls"] if c["index"] >= cp)
     assert after < before
 
 
