@@ -526,22 +526,27 @@ class Session:
     async def afold(self, instructions: str | None = None, *, reason: str = "manual") -> Checkpoint | None:
         """Fold with the summarizer running in a worker thread, so the event loop keeps going.
 
-        Messages added meanwhile stay after the fold. If another fold moved the boundary past
-        this one's first, this one is discarded (``fold.discarded``) and None returned."""
+        The fold covers the messages present now; messages added meanwhile stay after it. If
+        another fold moved the boundary past this one first, this one is discarded
+        (``fold.discarded``) and None returned."""
+        request, upto = self.fold_request(instructions)
+        return await self._afold(request, upto, reason)
+
+    async def _afold(self, request: SummaryRequest, upto: int, reason: str) -> Checkpoint | None:
         import asyncio
 
-        request, upto = self.fold_request(instructions)
         self.events.emit("fold.started", reason=reason, messages=len(request.messages))
         outcome = await asyncio.to_thread(self.summarizer.summarize, request)
         return self._store_fold(request, upto, outcome, reason)
 
     def fold_in_background(self, instructions: str | None = None, *, reason: str = "background") -> Any:
-        """Start :meth:`afold` as an asyncio task (call from a running loop) and return it. The
-        next ``build`` uses the fold once it is stored; until then the budget check still
-        protects every call."""
+        """Start a fold of the current view as an asyncio task (call from a running loop) and
+        return it. The next ``build`` uses the fold once it is stored; until then the budget
+        check still protects every call."""
         import asyncio
 
-        self.pending_fold = asyncio.get_running_loop().create_task(self.afold(instructions, reason=reason))
+        request, upto = self.fold_request(instructions)
+        self.pending_fold = asyncio.get_running_loop().create_task(self._afold(request, upto, reason))
         return self.pending_fold
 
     def _store_fold(self, request: SummaryRequest, upto: int, outcome: Any, reason: str) -> Checkpoint | None:
