@@ -76,7 +76,7 @@ def main() -> None:
         assert validate(out) == [] and validate(clean) == []
         cases: list[tuple[str, list[Message], Callable[[list[Message]], Any]]] = [
             ("validate openai (valid)", clean, lambda h: validate(h, "openai")),
-            ("validate anthropic (merged view)", merge_for_alternation(clean), lambda h: validate(h, "anthropic")),
+            ("validate anthropic", clean, lambda h: validate(h, "anthropic")),
             ("validate openai (damaged)", broken, lambda h: validate(h, "openai")),
             ("safe_cut_points", clean, safe_cut_points),
             ("validate + safe_cut_points", clean, lambda h: (validate(h), safe_cut_points(h))),
