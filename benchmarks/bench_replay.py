@@ -1,0 +1,105 @@
+"""Replay every fixture session under every policy; print the tables docs/replay.md holds.
+
+    python benchmarks/bench_replay.py [--room N]... [--transcripts DIR]
+
+Each session is replayed at its model's own window and at smaller windows of "fixed prefix + N"
+tokens for each --room N (default 48000 and 24000, so compaction matters): the fixed prefix (system
+prompt and tool definitions the log does not show, ~20-50k tokens in the Claude Code logs) is sent by
+every policy alike, so a plain 32k window would leave some sessions no room at all. Sessions whose log names no model, or an unknown one, are priced as
+gpt-4o (tokenizer too). The last lines compare `default` with `claude-code` on the long sessions
+(≥ 40 calls): billed input ratio, calls over the window, invalid payloads, constraints kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from contextwindow.errors import UnknownModelError
+from contextwindow.formats.transcript import load_all
+from contextwindow.models import get_model
+from contextwindow.replay import POLICIES, replay
+from contextwindow.replay.engine import estimate_overhead, leading_system
+from contextwindow.tokens import counter_for
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT.parent / "shared" / "fixtures" / "transcripts"
+FALLBACK_MODEL = "gpt-4o"
+LONG_CALLS = 40
+
+
+def _model_for(name: str | None) -> str:
+    if not name:
+        return FALLBACK_MODEL
+    try:
+        get_model(name)
+        return name
+    except UnknownModelError:
+        return FALLBACK_MODEL
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--transcripts", type=Path, default=FIXTURES)
+    ap.add_argument("--room", type=int, action="append", default=None)
+    args = ap.parse_args()
+    windows: list[int | None] = [None, *(args.room or [48_000, 24_000])]
+    if not args.transcripts.is_dir():
+        print(f"no transcripts at {args.transcripts}", file=sys.stderr)
+        return 1
+    files = sorted(p for p in args.transcripts.glob("*/*") if p.suffix in (".jsonl", ".json", ".traj"))
+    sessions = [(f, s) for f in files for s in load_all(f)]
+    long_rows: dict[int | None, list[tuple[str, dict, dict]]] = {w: [] for w in windows}
+    started = time.perf_counter()
+    totals: dict[tuple[int | None, str], dict[str, float]] = {}
+    for w in windows:
+        label = "the model's own window" if w is None else f"window = fixed prefix + {w:,}"
+        print(f"\n### {label}\n")
+        print("| session | calls | policy | peak | over win | invalid | compactions | folds | billed input | cache hit | cost $ | constraints kept |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for f, s in sessions:
+            if not s.calls:
+                continue
+            model = _model_for(s.model)
+            win = None if w is None else w + estimate_overhead(s, counter_for(model)) + sum(counter_for(model).count_message(m) for m in leading_system(s.messages))
+            rep = replay(s, list(POLICIES), model=model, window=win)
+            name = f"{f.parent.name}/{f.name[:38]}"
+            rows = {p.policy: p.to_dict() for p in rep.policies}
+            for pol, r in rows.items():
+                cost = "n/a" if r["cost_usd"] is None else f"{r['cost_usd']:.3f}"
+                print(
+                    f"| {name} ({rep.window:,}) | {r['calls']} | {pol} | {r['peak_tokens']:,} | {r['over_window_calls']} | "
+                    f"{r['invalid_payloads']} | {r['compactions']} | {r['folds']} | {r['billed_input_tokens']:,} | "
+                    f"{100 * r['cache_hit_share']:.0f}% | {cost} | {r['constraints_kept']}/{r['constraints_total']} |"
+                )
+                t = totals.setdefault((w, pol), {"billed": 0.0, "over": 0, "invalid": 0, "kept": 0, "total": 0})
+                t["billed"] += r["billed_input_tokens"]
+                t["over"] += r["over_window_calls"]
+                t["invalid"] += r["invalid_payloads"]
+                t["kept"] += r["constraints_kept"]
+                t["total"] += r["constraints_total"]
+            if len(s.calls) >= LONG_CALLS:
+                long_rows[w].append((name, rows["default"], rows["claude-code"]))
+    print("\n### totals over all sessions\n")
+    print("| window | policy | billed input | calls over window | invalid payloads | constraints kept |")
+    print("|---|---|---|---|---|---|")
+    for (w, pol), t in totals.items():
+        print(f"| {'own' if w is None else f'prefix+{w:,}'} | {pol} | {round(t['billed']):,} | {t['over']} | {t['invalid']} | {t['kept']}/{t['total']} |")
+    print("\n### goal check: default vs claude-code on the long sessions (≥ 40 calls)\n")
+    print("| window | session | default billed / claude-code billed | default over window | default invalid | default constraints |")
+    print("|---|---|---|---|---|---|")
+    for w, rows in long_rows.items():
+        for name, d, c in rows:
+            ratio = d["billed_input_tokens"] / c["billed_input_tokens"] if c["billed_input_tokens"] else float("nan")
+            print(
+                f"| {'own' if w is None else f'prefix+{w:,}'} | {name} | {ratio:.2f} | {d['over_window_calls']} | {d['invalid_payloads']} | "
+                f"{d['constraints_kept']}/{d['constraints_total']} |"
+            )
+    print(f"\n{len(sessions)} sessions × {len(POLICIES)} policies × {len(windows)} windows in {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
