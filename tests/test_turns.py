@@ -421,3 +421,16 @@ def test_fold_summary_is_preamble_not_a_turn() -> None:
     msgs = [system("s"), summary, user("next task"), assistant("ok")]
     assert turn_starts(msgs) == [2]
     assert group_turns(msgs) == [Turn(0, 2, preamble=True), Turn(2, 4)]
+
+
+def test_repair_puts_results_first_for_anthropic() -> None:
+    mixed = Message("tool", (ToolResultPart("a", (TextPart("ra"),)), TextPart("<reminder>")))
+    msgs = [user("q"), assistant("", call("a"), call("b")), mixed, tool_result("b", "rb")]
+    assert validate(msgs, "openai") == []
+    assert codes(msgs, "anthropic") == [(3, "results_not_first")]
+    out, report = repair(msgs)
+    assert [m.role for m in out] == ["user", "assistant", "tool", "tool", "user"]
+    assert out[4].text == "<reminder>" and out[4].meta == {"cw": "tool_text"}
+    assert report.counts() == {"split_tool_text": 1}
+    assert validate(out, "anthropic") == [] and validate(out, "openai") == []
+    assert turn_starts(out) == [0]  # text that came with tool results starts no turn

@@ -60,7 +60,8 @@ SYNTHETIC_RESULT_TEXT = "[tool call interrupted: no result was recorded]"
 
 #: ``meta["cw"]`` markers of user messages that belong to the preamble, not to a turn: a fold
 #: summary stands in for archived history, so dropping "the oldest turn" must never take it.
-NON_TURN_MARKERS: frozenset[str] = frozenset({"fold_summary"})
+#: ``tool_text`` marks text that came with tool results and that repair moved into a user message.
+NON_TURN_MARKERS: frozenset[str] = frozenset({"fold_summary", "tool_text"})
 
 
 def _starts_turn(m: Message) -> bool:
@@ -373,6 +374,7 @@ RepairKind = Literal[
     "renamed_duplicate_call",
     "removed_empty",
     "relabelled_tool_as_user",
+    "split_tool_text",
 ]
 REPAIR_ACTIONS: tuple[str, ...] = (
     "synthetic_result",
@@ -382,6 +384,7 @@ REPAIR_ACTIONS: tuple[str, ...] = (
     "renamed_duplicate_call",
     "removed_empty",
     "relabelled_tool_as_user",
+    "split_tool_text",
 )
 
 
@@ -463,7 +466,9 @@ def repair(messages: Sequence[Message]) -> tuple[list[Message], RepairReport]:
       dropped (both returned in the report);
     - a reused call id is renamed ``<id>~2``, ``<id>~3``… on the later call and its result;
     - empty messages are removed (returned in the report); a tool message left without results
-      becomes a user message, after the tool results when it sat among them.
+      becomes a user message (meta ``{"cw": "tool_text"}``, not a turn start), after the tool
+      results when it sat among them; text beside results that would precede another result of
+      the same turn moves into such a message after them (Anthropic wants results first).
 
     Valid histories come back unchanged; ``repair(repair(x)[0])`` changes nothing. The result
     is valid for Anthropic/Gemini too when its first non-system message is from the user.
@@ -572,7 +577,7 @@ def repair(messages: Sequence[Message]) -> tuple[list[Message], RepairReport]:
             actions.append(RepairAction(mi, "removed_empty", None, "only blank text left after the repairs above"))
             continue
         if new_m.role == "tool" and not new_m.is_tool_result:
-            new_m = replace(new_m, role="user")
+            new_m = replace(new_m, role="user", meta={"cw": "tool_text", **new_m.meta})
             actions.append(RepairAction(mi, "relabelled_tool_as_user", None, "tool message without a tool result"))
         kept.append(new_m)
 
@@ -602,6 +607,29 @@ def repair(messages: Sequence[Message]) -> tuple[list[Message], RepairReport]:
                 actions.append(RepairAction(target, "synthetic_result", cid, f"no result was recorded for {part.name}"))
         return out
 
+    def results_first(group: list[tuple[int, Message]]) -> list[Message]:
+        """Anthropic wants every result of a turn before any other content: text beside results
+        (except after the last message's results) moves into one user message after them."""
+        res: list[Message] = []
+        texts: list[Part] = []
+        for k, (src, m) in enumerate(group):
+            results = tuple(p for p in m.parts if p.kind == "tool_result")
+            if len(results) == len(m.parts) or (k == len(group) - 1 and m.parts[: len(results)] == results):
+                res.append(m)
+                continue
+            res.append(replace(m, parts=results))
+            for p in m.parts:
+                if p.kind == "tool_result":
+                    continue
+                if p.kind == "text" and not p.text.strip():
+                    dropped_parts.append(DroppedPart(src, p))
+                else:
+                    texts.append(p)
+            actions.append(RepairAction(src, "split_tool_text", None, "content beside tool results moved after them"))
+        if texts:
+            res.append(Message(role="user", parts=tuple(texts), meta={"cw": "tool_text"}))
+        return res
+
     out: list[Message] = []
     i = 0
     while i < n:
@@ -609,15 +637,19 @@ def repair(messages: Sequence[Message]) -> tuple[list[Message], RepairReport]:
         if km is not None:
             out.append(km)
         if msgs[i].role == "assistant" and msgs[i].tool_calls:
+            group: list[tuple[int, Message]] = []
             leftovers: list[Message] = []
             j = i + 1
             while j < n and msgs[j].role == "tool":
                 kj = kept[j]
                 if kj is not None:
-                    (out if kj.role == "tool" else leftovers).append(kj)
+                    if kj.role == "tool":
+                        group.append((j, kj))
+                    else:
+                        leftovers.append(kj)
                 j += 1
-            out.extend(moved_messages(i))
-            out.extend(synthetic(i))
+            group += [(i, m) for m in moved_messages(i) + synthetic(i)]
+            out.extend(results_first(group))
             out.extend(leftovers)
             i = j
         else:
