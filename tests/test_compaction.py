@@ -204,3 +204,31 @@ def test_any_history_any_budget_valid_within_budget_or_typed_error(msgs, budget,
     for it in res.items:
         if it.key in by_key:
             assert it.source == by_key[it.key]
+
+
+def test_leading_system_messages_are_never_compacted() -> None:
+    system = Message("system", (TextPart("You are SWE-agent. " + big(40, "sys")),))
+    msgs = [system, user("Fix issue 12."), *[m for i in range(8) for m in (call(f"s{i}"), result(f"s{i}", big(60, f"s{i}")))]]
+    items = items_of(msgs)
+    budget = total(items) // 3
+    res = compact(items, budget=budget, target=budget // 2, count=count, summarizer=ExtractiveSummarizer(count_text))
+    out = [i.message for i in res.items]
+    assert out[0] == system and out[1] == msgs[1]
+    assert res.tokens_after <= budget
+    assert well_formed(out)
+
+
+def test_user_messages_stating_constraints_are_not_truncated() -> None:
+    rule = "Never edit files under migrations/."
+    first = user("Set up the project.")
+    stated = user(big(40, "context") + "\n" + rule + "\n" + big(40, "more"))
+    msgs = [first, answer("ok"), stated]
+    for i in range(6):
+        msgs += [call(f"k{i}"), result(f"k{i}", big(50, f"k{i}"))]
+    msgs += [answer("done"), user("next"), answer("a"), user("b"), answer("c"), user("d")]
+    items = items_of(msgs)
+    cfg = CompactionConfig(strategies=("truncate",))
+    res = compact(items, budget=total(items), target=int(total(items) * 0.5), count=count, config=cfg, constraints=[rule])
+    assert res.items[2].message == stated
+    free = compact(items, budget=total(items), target=int(total(items) * 0.5), count=count, config=cfg)
+    assert free.items[2].message != stated  # without the ledger it would have been cut

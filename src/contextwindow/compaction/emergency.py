@@ -60,7 +60,8 @@ def drop_steps(items: Sequence[ViewItem], need: int, count: Count) -> tuple[list
         return None
     t_start, t_end = spans[-1]
     turn = body[t_start:t_end]
-    first = 1 if turn and turn[0].message.role == "user" else 0
+    # keep everything up to and including the turn's user message (a preamble may precede it)
+    first = next((i + 1 for i, it in enumerate(turn) if it.message.role == "user"), 0)
     steps = _steps(turn, first)
     if len(steps) < 2:
         return None

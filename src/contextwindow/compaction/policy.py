@@ -110,7 +110,12 @@ def compact(
     started = time.perf_counter()
     before = total(items)
     goal = min(target, int(before * 0.7)) if force else target
-    cur = list(items)
+    # leading system messages are the caller's fixed prefix: never compacted, but they count
+    n_pinned = next((i for i, it in enumerate(items) if it.message.role != "system"), len(items))
+    pinned = list(items[:n_pinned])
+    fixed = total(pinned)
+    goal, budget_all, budget = goal - fixed, budget, budget - fixed
+    cur = list(items[n_pinned:])
     steps: list[dict[str, object]] = []
     fold: FoldDecision | None = None
     for name in config.strategies:
@@ -122,7 +127,7 @@ def compact(
         if name == "mask":
             res = mask(cur, need, count, config.mask, budget)
         elif name == "truncate":
-            res = truncate(cur, need, count, config.truncate)
+            res = truncate(cur, need, count, config.truncate, keep_texts=constraints)
         elif name == "summarize" and summarizer is not None:
             res = summarize_oldest(
                 cur, need, count, summarizer, summary_budget=config.summary_budget(budget),
@@ -140,12 +145,16 @@ def compact(
         if len(res) == 3:
             fold = res[2]
         steps.append(step)
+    cur = pinned + cur
     after = total(cur)
-    if after > budget:
+    for step in steps:
+        step["tokens_after"] = int(step["tokens_after"]) + fixed  # type: ignore[call-overload]
+    if after > budget_all:
         raise CompactionError(
             f"compaction could not fit the context: {after} tokens remain after {[s['method'] for s in steps] or 'no applicable strategy'} "
-            f"(from {before}); the history budget is {budget}. Raise the window or budget, or start a new conversation from a fold.",
+            f"(from {before}; {fixed} of them in leading system messages); the history budget is {budget_all}. "
+            "Raise the window or budget, or start a new conversation from a fold.",
             tokens=after,
-            budget=budget,
+            budget=budget_all,
         )
-    return CompactionResult(cur, before, after, goal, budget, steps, fold, force, time.perf_counter() - started)
+    return CompactionResult(cur, before, after, goal + fixed, budget_all, steps, fold, force, time.perf_counter() - started)

@@ -28,7 +28,7 @@ class TruncateConfig:
     protect_first_user: bool = True
 
 
-def protected(items: Sequence[ViewItem], config: TruncateConfig) -> set[int]:
+def protected(items: Sequence[ViewItem], config: TruncateConfig, keep_texts: Sequence[str] = ()) -> set[int]:
     keep: set[int] = set()
     first_user = next((i for i, it in enumerate(items) if it.message.role == "user" and not is_synthetic(it)), None)
     if first_user is not None and config.protect_first_user:
@@ -41,8 +41,10 @@ def protected(items: Sequence[ViewItem], config: TruncateConfig) -> set[int]:
             seen[role] = seen.get(role, 0) + 1
     for i, it in enumerate(items):
         m = it.message
-        if is_synthetic(it) or any(r.is_error for r in m.tool_results) or _chars(m) < config.min_chars:
+        if is_synthetic(it) or m.role == "system" or any(r.is_error for r in m.tool_results) or _chars(m) < config.min_chars:
             keep.add(i)
+        elif m.role == "user" and keep_texts and any(t in m.text for t in keep_texts):
+            keep.add(i)  # it states a rule of the constraint ledger: cut only by a fold, which carries it
     return keep
 
 
@@ -129,8 +131,8 @@ def drop_old_reasoning(items: Sequence[ViewItem], count: Count) -> tuple[list[Vi
     return out, changed
 
 
-def passes(items: Sequence[ViewItem], config: TruncateConfig) -> list[list[int]]:
-    keep = protected(items, config)
+def passes(items: Sequence[ViewItem], config: TruncateConfig, keep_texts: Sequence[str] = ()) -> list[list[int]]:
+    keep = protected(items, config, keep_texts)
     free = [i for i in range(len(items)) if i not in keep]
     tools = sorted((i for i in free if items[i].message.role == "tool"), key=lambda i: -items[i].tokens)
     asst = [i for i in free if items[i].message.role == "assistant"]
@@ -138,12 +140,14 @@ def passes(items: Sequence[ViewItem], config: TruncateConfig) -> list[list[int]]
     return [tools, asst, users]
 
 
-def truncate(items: Sequence[ViewItem], need: int, count: Count, config: TruncateConfig) -> tuple[list[ViewItem], dict[str, object]] | None:
+def truncate(
+    items: Sequence[ViewItem], need: int, count: Count, config: TruncateConfig, keep_texts: Sequence[str] = ()
+) -> tuple[list[ViewItem], dict[str, object]] | None:
     before = total(items)
     out, reasoning = drop_old_reasoning(items, count)
     need -= before - total(out)
     targets: list[str] = []
-    for group in passes(out, config):
+    for group in passes(out, config, keep_texts):
         if need <= 0:
             break
         chosen: list[int] = []
