@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -63,7 +64,7 @@ LEDGER_KEY = "constraints"
 
 @dataclass(frozen=True, slots=True)
 class SessionConfig:
-    budget: BudgetConfig = field(default_factory=BudgetConfig)
+    budget: BudgetConfig = field(default_factory=lambda: BudgetConfig.from_env(os.environ))  # CONTEXTWINDOW_TRIGGER, ...
     compaction: CompactionConfig = field(default_factory=CompactionConfig)
     clip_budget_tokens: int | None = 4_000  # None: no clipping at append
     max_reactive_retries: int = 2

@@ -12,6 +12,7 @@ so its budget sees the same room as the other policies.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 from ..errors import CompactionError
@@ -45,7 +46,7 @@ class SessionPolicy:
             max_output=ctx.max_output,
             counter=ctx.counter,
             summarizer=ctx.summarizer,
-            config=SessionConfig(budget=BudgetConfig(output_cap=output_cap(ctx.window))),
+            config=SessionConfig(budget=BudgetConfig.from_env(os.environ, output_cap=output_cap(ctx.window))),
             title="replay",
         )
         self.cursor = 0
