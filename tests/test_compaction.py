@@ -232,3 +232,31 @@ def test_user_messages_stating_constraints_are_not_truncated() -> None:
     assert res.items[2].message == stated
     free = compact(items, budget=total(items), target=int(total(items) * 0.5), count=count, config=cfg)
     assert free.items[2].message != stated  # without the ledger it would have been cut
+
+
+def test_one_long_turn_summarizes_its_oldest_steps_cumulatively() -> None:
+    msgs = [user("Fix the flaky test. Never disable tests.")]
+    for i in range(12):
+        msgs += [call(f"t{i}", path=f"src/m{i}.py"), result(f"t{i}", big(40, f"t{i}"))]
+    items = items_of(msgs)
+    before = total(items)
+    cfg = CompactionConfig(strategies=("summarize_steps",), keep_last_steps=3)
+    summ = ExtractiveSummarizer(count_text)
+    rules = ["Never disable tests."]
+    res = compact(items, budget=before, target=before // 2, count=count, config=cfg, summarizer=summ, constraints=rules)
+    out = [i.message for i in res.items]
+    assert out[0] == msgs[0]
+    assert out[1].meta["cw"] == "step_summary" and "Never disable tests." in out[1].text
+    assert out[-6:] == msgs[-6:]  # the newest 3 steps are whole
+    assert well_formed(out) and res.tokens_after <= before // 2
+    # a later pass folds the previous step summary into the new one: still one summary
+    more = [*res.items]
+    extra = []
+    for i in range(12, 20):
+        extra += [call(f"t{i}", path=f"src/m{i}.py"), result(f"t{i}", big(40, f"t{i}"))]
+    more += make_items([f"n{i}" for i in range(len(extra))], extra, count)
+    res2 = compact(more, budget=total(more), target=total(more) // 2, count=count, config=cfg, summarizer=summ, constraints=rules)
+    out2 = [i.message for i in res2.items]
+    assert sum(1 for m in out2 if m.meta.get("cw") == "step_summary") == 1
+    assert "src/m0.py" in out2[1].text  # the first pass's content survived into the second summary
+    assert well_formed(out2)

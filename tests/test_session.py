@@ -356,3 +356,14 @@ def test_background_fold_does_not_block_and_keeps_messages_added_meanwhile(store
     assert b.messages[0].meta.get("cw") == "fold_summary"
     assert "Never skip the changelog." in b.messages[0].text
     assert b.messages[-1].text == "Now turn two."
+
+
+def test_fold_summary_names_a_span_ref_that_reads_the_originals_back(store) -> None:
+    s = small_session(store, window=60_000)
+    s.add(Message("user", (TextPart("Audit the handlers."),)), *step(0, 30))
+    s.record(Message("assistant", (TextPart("audited"),)))
+    s.fold()
+    text = store.latest_checkpoint(s.id).summary.text
+    ref = re.search(r'retrieve\(ref="(span-[A-Za-z0-9_]+-[A-Za-z0-9_]+)"', text).group(1)  # type: ignore[union-attr]
+    out = s.run_retrieve(ToolCallPart("r", "retrieve", json.dumps({"ref": ref, "grep": "handler_17\\b"})))
+    assert not out.tool_results[0].is_error and "handler_17(request)" in out.tool_results[0].text

@@ -38,7 +38,7 @@ from .budget import (
     should_compact,
     should_fold,
 )
-from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, total
+from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, markers, total
 from .compaction.view import is_synthetic
 from .errors import ConfigError, ContextOverflowError
 from .events import EventBus
@@ -559,7 +559,9 @@ class Session:
         files = restore_section(
             request.messages, self.counter.count_text, self.config.restore_files, self.config.restore_file_tokens, self.config.restore_total_tokens
         )
-        summary = fold_message(outcome.text, method=outcome.method, extra_sections=[files])
+        covered = [sm for sm in self.store.list_active(self.id) if sm.seq <= upto]
+        span = markers.folded_span(covered[0].id, covered[-1].id, len(covered)) if covered else ""
+        summary = fold_message(outcome.text, method=outcome.method, extra_sections=[files, span])
         cp = self.store.checkpoint(self.id, summary, upto, {"method": outcome.method, "ok": outcome.ok, "reason": reason})
         self.store.set_state(self.id, STATE_KEY, {"replace": {}, "drop": [], "insert": {}})
         for u in outcome.usages:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .compaction.markers import MESSAGE_REF_PREFIX
+from .compaction.markers import MESSAGE_REF_PREFIX, SPAN_REF_PREFIX
 from .errors import NotFoundError
 from .folding.transcript import render_flat
 from .store.base import ConversationStore, Offload
@@ -24,6 +24,8 @@ class ConversationSink:
         return self.store.put_offload(content, meta)
 
     def get_offload(self, ref: str) -> Offload:
+        if isinstance(ref, str) and ref.startswith(SPAN_REF_PREFIX):
+            return self._span(ref)
         if isinstance(ref, str) and ref.startswith(MESSAGE_REF_PREFIX):
             key = ref[len(MESSAGE_REF_PREFIX) :]
             for sm in self.store.list(self.conversation_id):
@@ -33,3 +35,16 @@ class ConversationSink:
                     return Offload(ref=ref, content=text, meta={"message_id": sm.id, "seq": sm.seq, "role": m.role})
             raise NotFoundError(f"unknown message ref {ref!r}: no message with that id in conversation {self.conversation_id}")
         return self.store.get_offload(ref)
+
+    def _span(self, ref: str) -> Offload:
+        parts = ref[len(SPAN_REF_PREFIX) :].split("-")
+        if len(parts) != 2:
+            raise NotFoundError(f"malformed span ref {ref!r}: expected span-<first message id>-<last message id>")
+        first, last = parts
+        stored = self.store.list(self.conversation_id)
+        ids = [sm.id for sm in stored]
+        if first not in ids or last not in ids or ids.index(first) > ids.index(last):
+            raise NotFoundError(f"unknown span ref {ref!r}: no such range of messages in conversation {self.conversation_id}")
+        chosen = stored[ids.index(first) : ids.index(last) + 1]
+        text = render_flat([sm.message for sm in chosen])
+        return Offload(ref=ref, content=text, meta={"first_seq": chosen[0].seq, "last_seq": chosen[-1].seq, "messages": len(chosen)})

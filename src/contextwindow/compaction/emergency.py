@@ -13,21 +13,9 @@ from collections.abc import Sequence
 from ..folding.base import fold_message, summary_text
 from ..messages import Message, TextPart
 from . import markers
+from .steps import step_spans
 from .summarize import FOLD_KEY, FoldDecision, nudge_item, split_prior, turn_spans
 from .view import Count, ViewItem, total
-
-
-def _steps(body: Sequence[ViewItem], start: int) -> list[tuple[int, int]]:
-    """Steps after index ``start``: an assistant message and the tool messages that follow it."""
-    spans: list[tuple[int, int]] = []
-    i = start
-    while i < len(body):
-        j = i + 1
-        while j < len(body) and body[j].message.role == "tool":
-            j += 1
-        spans.append((i, j))
-        i = j
-    return spans
 
 
 def drop_turns(items: Sequence[ViewItem], need: int, count: Count) -> tuple[list[ViewItem], dict[str, object], FoldDecision] | None:
@@ -62,7 +50,7 @@ def drop_steps(items: Sequence[ViewItem], need: int, count: Count) -> tuple[list
     turn = body[t_start:t_end]
     # keep everything up to and including the turn's user message (a preamble may precede it)
     first = next((i + 1 for i, it in enumerate(turn) if it.message.role == "user"), 0)
-    steps = _steps(turn, first)
+    steps = step_spans(turn, first)
     if len(steps) < 2:
         return None
     gone: list[ViewItem] = []

@@ -10,6 +10,21 @@ def ref_for(key: str) -> str:
     return f"{MESSAGE_REF_PREFIX}{key}"
 
 
+SPAN_REF_PREFIX = "span-"
+
+
+def span_ref(first_key: str, last_key: str) -> str:
+    """The retrieve ref of the stored messages from ``first_key`` through ``last_key``."""
+    return f"{SPAN_REF_PREFIX}{first_key}-{last_key}"
+
+
+def folded_span(first_key: str, last_key: str, messages: int) -> str:
+    return (
+        f'[The {messages} original messages summarized here are kept in the conversation store: retrieve(ref="{span_ref(first_key, last_key)}", '
+        "grep=..., offset=N, limit=N) reads them back.]"
+    )
+
+
 def masked_result(tool: str | None, tokens: int, key: str) -> str:
     name = tool or "tool"
     return (

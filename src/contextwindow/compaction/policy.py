@@ -16,11 +16,12 @@ from ..errors import CompactionError
 from ..folding.base import Summarizer
 from .emergency import drop_steps, drop_turns
 from .mask import MaskConfig, mask
+from .steps import summarize_steps
 from .summarize import FoldDecision, summarize_oldest
 from .truncate import TruncateConfig, truncate
 from .view import Count, ViewItem, total
 
-STRATEGIES = ("mask", "truncate", "summarize", "drop_turns", "drop_steps", "squeeze")
+STRATEGIES = ("mask", "truncate", "summarize", "summarize_steps", "drop_turns", "drop_steps", "squeeze")
 SQUEEZE = TruncateConfig(keep_last_per_role=0, min_chars=0, min_keep_ratio=0.01, floor_chars=200, protect_first_user=False)
 
 
@@ -30,6 +31,7 @@ class CompactionConfig:
     truncate: TruncateConfig = field(default_factory=TruncateConfig)
     summary_tokens: int = 4_000
     summary_share: float = 0.15  # the summary never takes more than this share of the budget
+    keep_last_steps: int = 3  # summarize_steps keeps the newest steps of the current turn
     strategies: tuple[str, ...] = STRATEGIES
 
     def summary_budget(self, budget: int) -> int:
@@ -132,6 +134,11 @@ def compact(
             res = summarize_oldest(
                 cur, need, count, summarizer, summary_budget=config.summary_budget(budget),
                 constraints=constraints, instructions=instructions, superseded=superseded,
+            )
+        elif name == "summarize_steps" and summarizer is not None:
+            res = summarize_steps(
+                cur, need, count, summarizer, summary_budget=config.summary_budget(budget), keep_last=config.keep_last_steps,
+                constraints=constraints, superseded=superseded, instructions=instructions,
             )
         elif name == "drop_turns" and now > budget:
             res = drop_turns(cur, need, count)

@@ -76,16 +76,21 @@ def summarize_oldest(
             break
     cut = spans[k - 1][1]
     chosen, rest = body[:cut], body[cut:]
+    # step summaries inside the folded turns carry their steps' story: they join the prior summary
+    earlier = [summary_text(prior.source)] if prior else []
+    earlier += [it.message.text for it in chosen if it.message.meta.get("cw") == "step_summary"]
     request = SummaryRequest(
         messages=[it.source for it in chosen if not is_synthetic(it)],
-        prior_summary=summary_text(prior.source) if prior else None,
+        prior_summary="\n\n".join(earlier) or None,
         instructions=instructions,
         constraints=tuple(constraints),
         budget_tokens=summary_budget,
         superseded=tuple(superseded),
     )
     outcome = summarizer.summarize(request)
-    summary = fold_message(outcome.text, method=outcome.method)
+    real = [it for it in chosen if not is_synthetic(it)]
+    span = markers.folded_span(real[0].key, real[-1].key, len(real)) if real else ""
+    summary = fold_message(outcome.text, method=outcome.method, extra_sections=[span])
     fold_item = ViewItem(FOLD_KEY, summary, count(summary))
     last = rest[-1].key if rest else chosen[-1].key
     out = [fold_item, *rest, nudge_item(last, outcome.ok, count)]
