@@ -367,3 +367,13 @@ def test_fold_summary_names_a_span_ref_that_reads_the_originals_back(store) -> N
     ref = re.search(r'retrieve\(ref="(span-[A-Za-z0-9_]+-[A-Za-z0-9_]+)"', text).group(1)  # type: ignore[union-attr]
     out = s.run_retrieve(ToolCallPart("r", "retrieve", json.dumps({"ref": ref, "grep": "handler_17\\b"})))
     assert not out.tool_results[0].is_error and "handler_17(request)" in out.tool_results[0].text
+
+
+def test_assistant_first_history_is_made_valid_for_anthropic(store) -> None:
+    s = Session(store, window=200_000, max_output=4_000, format="anthropic", config=SessionConfig(clip_budget_tokens=None))
+    s.add(Message("assistant", (TextPart("Resuming where the previous session stopped."),)))
+    s.add(Message("user", (TextPart("Go on."),)))
+    b = s.build()
+    assert b.payload["messages"][0]["role"] == "user"
+    assert validate(b.messages, provider="anthropic") == []
+    assert store.list(s.id)[0].message.role == "assistant"  # the record is untouched

@@ -40,7 +40,7 @@ from .budget import (
 )
 from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, markers, total
 from .compaction.view import is_synthetic
-from .errors import ConfigError, ContextOverflowError
+from .errors import ConfigError, ContextOverflowError, InvalidPayloadError
 from .events import EventBus
 from .folding import constraints as ledger_mod
 from .folding.base import Summarizer, SummaryRequest, fold_message, summary_text
@@ -398,10 +398,7 @@ class Session:
         runtime = self._runtime_message(messages)
         if runtime is not None:
             messages.append(runtime)
-        problems = turns.validate(messages, provider=_provider_rules(format or self.format))
-        if problems:
-            messages, rep = turns.repair(messages)
-            self.events.emit("payload.repaired", problems=[str(p) for p in problems], report=str(rep))
+        messages = self._valid(messages, _provider_rules(format or self.format))
         payload = fmt.to_payload(messages, system=self.system or None, tools=self.tools or None, model=self.model)
         units = _payload_units(payload)
         share = prefix_share(self._prev_units, units)
@@ -412,6 +409,26 @@ class Session:
         g = gauge(max(prompt, last or 0) if result is None else prompt, self.window)
         self.events.emit("build", tokens=prompt, calibration=round(self._calibration.factor, 4), messages=len(messages), prefix_share=share, prefix_reuse=reuse, gauge=g.severity, percent=round(g.percent, 1))
         return Build(payload, messages, self.system, prompt, budget, decision, result, share, g, reuse)
+
+    def _valid(self, messages: list[Message], rules: str) -> list[Message]:
+        """Invariant 2: the payload obeys the provider's rules, or the caller gets a typed error."""
+        problems = turns.validate(messages, provider=rules)
+        if not problems:
+            return messages
+        messages, rep = turns.repair(messages)
+        if any(p.code == "first_not_user" for p in turns.validate(messages, provider=rules)):
+            # e.g. an imported history that starts with the assistant: Anthropic and Gemini need a user turn first
+            head = Message("user", (TextPart("[The conversation continues from earlier context.]"),), meta={"cw": "note"})
+            first = next((i for i, m in enumerate(messages) if m.role != "system"), len(messages))
+            messages = [*messages[:first], head, *messages[first:]]
+        self.events.emit("payload.repaired", problems=[str(p) for p in problems], report=str(rep))
+        left = turns.validate(messages, provider=rules)
+        if left:
+            raise InvalidPayloadError(
+                f"the {rules} payload of conversation {self.id} breaks the provider's rules even after repair: "
+                + "; ".join(str(p) for p in left[:5])
+            )
+        return messages
 
     # --- after a call ------------------------------------------------------------------------
     def record(self, response: Message | Any, usage: Usage | None = None, *, auto_fold: bool = True) -> StoredMessage | None:
