@@ -59,7 +59,24 @@ def test_recorded_requests_are_bounded() -> None:
 
 
 def test_concurrent_requests() -> None:
-    with LocalProviderServer(lambda r: Reply(text=r.body["messages"][-1]["content"], delay=0.2)) as srv:
+    lock = threading.Lock()
+    inflight = 0
+    peak = 0
+    together = threading.Event()
+
+    def handler(r):
+        nonlocal inflight, peak
+        with lock:
+            inflight += 1
+            peak = max(peak, inflight)
+            if inflight >= 2:
+                together.set()
+        together.wait(5)  # a serial server would never get here with two requests in flight
+        with lock:
+            inflight -= 1
+        return Reply(text=r.body["messages"][-1]["content"])
+
+    with LocalProviderServer(handler) as srv:
         model = OpenAICompatibleModel("m", base_url=srv.openai_base_url, retry=RetryPolicy(delays=()))
         out: dict[int, str] = {}
 
@@ -67,14 +84,12 @@ def test_concurrent_requests() -> None:
             out[i] = model.complete([user(f"n{i}")]).text
 
         threads = [threading.Thread(target=call, args=(i,)) for i in range(8)]
-        started = time.monotonic()
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-        elapsed = time.monotonic() - started
     assert out == {i: f"n{i}" for i in range(8)}
-    assert elapsed < 1.2  # served in parallel, not 8 × 0.2 s in a row
+    assert peak >= 2  # served in parallel, not one after another
 
 
 def test_close_ends_pending_delays_quickly() -> None:

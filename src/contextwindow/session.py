@@ -15,7 +15,6 @@ the payload's prefix is byte-identical (provider prompt caches stay warm).
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import time
@@ -39,6 +38,7 @@ from .budget import (
     should_fold,
 )
 from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, markers, total
+from .compaction.sticky import EMPTY_STATE, sticky_state, sticky_view
 from .compaction.view import is_synthetic
 from .errors import ConfigError, ContextOverflowError, InvalidPayloadError
 from .events import EventBus
@@ -47,7 +47,8 @@ from .folding.base import Summarizer, SummaryRequest, fold_message, summary_text
 from .folding.extractive import ExtractiveSummarizer
 from .folding.restore import restore_section
 from .formats import get_format
-from .messages import Message, Part, TextPart, ToolCallPart, ToolResultPart, message_from_dict, message_to_dict
+from .messages import Message, Part, TextPart, ToolCallPart, ToolResultPart
+from .prefix import payload_units, prefix_reuse, prefix_share
 from .sink import ConversationSink
 from .store.base import Checkpoint, ConversationStore, StoredMessage
 from .tokens import counter_for
@@ -88,41 +89,6 @@ class Build:
     prefix_share: float  # share of this payload that is a byte prefix of the previous one
     gauge: Gauge
     prefix_reuse: float = 1.0  # share of the previous payload that is still a prefix of this one
-
-
-def _payload_units(payload: dict[str, Any]) -> list[str]:
-    """The payload as ordered serialized units (for prefix-stability measurement)."""
-    units = []
-    for key in ("system", "instructions", "systemInstruction", "tools"):
-        if key in payload:
-            units.append(json.dumps(payload[key], sort_keys=True, ensure_ascii=False))
-    for key in ("messages", "input", "contents"):
-        for m in payload.get(key) or []:
-            units.append(json.dumps(m, sort_keys=True, ensure_ascii=False))
-    return units
-
-
-def common_prefix(prev: Sequence[str], cur: Sequence[str]) -> int:
-    """Characters of the identical leading units of two payloads."""
-    same = 0
-    for a, b in zip(prev, cur, strict=False):
-        if a != b:
-            break
-        same += len(b)
-    return same
-
-
-def prefix_share(prev: Sequence[str], cur: Sequence[str]) -> float:
-    """Share of ``cur`` (in characters) that is an identical prefix of ``prev`` (what a provider
-    cache can serve)."""
-    size = sum(len(u) for u in cur)
-    return common_prefix(prev, cur) / size if size else 1.0
-
-
-def prefix_reuse(prev: Sequence[str], cur: Sequence[str]) -> float:
-    """Share of ``prev`` that survives as a prefix of ``cur`` (1.0 unless the history was rewritten)."""
-    size = sum(len(u) for u in prev)
-    return common_prefix(prev, cur) / size if size else 1.0
 
 
 class Session:
@@ -192,7 +158,7 @@ class Session:
     # --- state kept in the store ----------------------------------------------------------
     def _state(self) -> dict[str, Any]:
         st = self.store.get_state(self.id, STATE_KEY)
-        return st if isinstance(st, dict) else {"replace": {}, "drop": [], "insert": {}}
+        return st if isinstance(st, dict) else dict(EMPTY_STATE)
 
     def constraints(self) -> list[ledger_mod.Constraint]:
         return ledger_mod.from_json(self.store.get_state(self.id, LEDGER_KEY))
@@ -295,56 +261,17 @@ class Session:
     def view(self) -> list[ViewItem]:
         """[fold summary?] + active messages with the sticky compaction decisions applied."""
         cp = self.store.latest_checkpoint(self.id)
-        active = self.store.list_active(self.id)
-        st = self._state()
-        repl, drop, ins = st.get("replace", {}), set(st.get("drop", [])), st.get("insert", {})
-        items: list[ViewItem] = []
-        if cp is not None:
-            items.append(ViewItem(f"fold:{cp.id}", cp.summary, self._count(cp.summary)))
-
-        def inserted(after: str) -> None:
-            for n, d in enumerate(ins.get(after, [])):
-                msg = message_from_dict(d)
-                items.append(ViewItem(f"note:{after}:{n}", msg, self._count(msg)))
-
-        inserted("^")
-        for sm in active:
-            if sm.id in drop:
-                continue
-            if sm.id in repl:
-                msg = message_from_dict(repl[sm.id])
-                items.append(ViewItem(sm.id, msg, self._count(msg), original=sm.message))
-            else:
-                items.append(ViewItem(sm.id, sm.message, self._count_stored(sm)))
-            inserted(sm.id)
-        return items
+        return sticky_view(cp.id if cp else None, cp.summary if cp else None, self.store.list_active(self.id), self._state(), self._count, self._count_stored)
 
     def _apply(self, result: CompactionResult) -> None:
         """Persist a compaction result: a fold becomes a checkpoint row, the rest sticky state."""
         active = self.store.list_active(self.id)
-        seq = {sm.id: sm.seq for sm in active}
         floor = -1
         if result.fold is not None:
-            upto = seq[result.fold.upto_key]
+            floor = next(sm.seq for sm in active if sm.id == result.fold.upto_key)
             meta = {"method": result.fold.method, "ok": result.fold.ok, "in_flight": True}
-            self.store.checkpoint(self.id, result.fold.summary, upto, meta)
-            floor = upto
-        st: dict[str, Any] = {"replace": {}, "drop": [], "insert": {}}
-        present: set[str] = set()
-        prev = "^"
-        for it in result.items:
-            if it.key.startswith("fold:"):
-                prev = "^"
-                continue
-            if is_synthetic(it):
-                st["insert"].setdefault(prev, []).append(message_to_dict(it.message))
-                continue
-            present.add(it.key)
-            if it.original is not None and it.message != it.original:
-                st["replace"][it.key] = message_to_dict(it.message)
-            prev = it.key
-        st["drop"] = [sm.id for sm in active if sm.seq > floor and sm.id not in present]
-        self.store.set_state(self.id, STATE_KEY, st)
+            self.store.checkpoint(self.id, result.fold.summary, floor, meta)
+        self.store.set_state(self.id, STATE_KEY, sticky_state(result.items, [(sm.id, sm.seq) for sm in active], floor))
 
     # --- building a call ---------------------------------------------------------------------
     def budget(self) -> Budget:
@@ -400,7 +327,7 @@ class Session:
             messages.append(runtime)
         messages = self._valid(messages, _provider_rules(format or self.format))
         payload = fmt.to_payload(messages, system=self.system or None, tools=self.tools or None, model=self.model)
-        units = _payload_units(payload)
+        units = payload_units(payload)
         share = prefix_share(self._prev_units, units)
         reuse = prefix_reuse(self._prev_units, units)
         self._prev_units = units
@@ -580,7 +507,7 @@ class Session:
         span = markers.folded_span(covered[0].id, covered[-1].id, len(covered)) if covered else ""
         summary = fold_message(outcome.text, method=outcome.method, extra_sections=[files, span])
         cp = self.store.checkpoint(self.id, summary, upto, {"method": outcome.method, "ok": outcome.ok, "reason": reason})
-        self.store.set_state(self.id, STATE_KEY, {"replace": {}, "drop": [], "insert": {}})
+        self.store.set_state(self.id, STATE_KEY, dict(EMPTY_STATE))
         for u in outcome.usages:
             self.store.record_usage(self.id, replace(u, role="summarizer"))
         self._last_reported = None

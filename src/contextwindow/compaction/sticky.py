@@ -1,0 +1,70 @@
+"""Sticky compaction decisions: what a compaction changed, kept as small state and re-applied to
+every later view, so the payload's prefix stays byte-identical between compaction events. Pure.
+
+State (JSON): ``replace`` message id → the compacted message; ``drop`` message ids left out of the
+view (whole steps only); ``insert`` message id (or ``^`` for the head) → synthetic messages that
+follow it (notes, step summaries, continuation nudges).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..messages import Message, message_from_dict, message_to_dict
+from ..store.base import StoredMessage
+from .view import Count, ViewItem, is_synthetic
+
+EMPTY_STATE: Mapping[str, Any] = {"replace": {}, "drop": [], "insert": {}}
+
+
+def sticky_view(
+    fold_id: str | None,
+    fold_summary: Message | None,
+    active: Sequence[StoredMessage],
+    state: Mapping[str, Any],
+    count: Count,
+    count_stored: Callable[[StoredMessage], int],
+) -> list[ViewItem]:
+    """[fold summary?] + active messages with ``state`` applied."""
+    repl, drop, ins = state.get("replace", {}), set(state.get("drop", [])), state.get("insert", {})
+    items: list[ViewItem] = []
+    if fold_id is not None and fold_summary is not None:
+        items.append(ViewItem(f"fold:{fold_id}", fold_summary, count(fold_summary)))
+
+    def inserted(after: str) -> None:
+        for n, d in enumerate(ins.get(after, [])):
+            msg = message_from_dict(d)
+            items.append(ViewItem(f"note:{after}:{n}", msg, count(msg)))
+
+    inserted("^")
+    for sm in active:
+        if sm.id in drop:
+            continue
+        if sm.id in repl:
+            msg = message_from_dict(repl[sm.id])
+            items.append(ViewItem(sm.id, msg, count(msg), original=sm.message))
+        else:
+            items.append(ViewItem(sm.id, sm.message, count_stored(sm)))
+        inserted(sm.id)
+    return items
+
+
+def sticky_state(items: Sequence[ViewItem], active: Sequence[tuple[str, int]], floor: int = -1) -> dict[str, Any]:
+    """The state that reproduces ``items`` from the active messages (id, seq) after ``floor``."""
+    st: dict[str, Any] = {"replace": {}, "drop": [], "insert": {}}
+    present: set[str] = set()
+    prev = "^"
+    for it in items:
+        if it.key.startswith("fold:"):
+            prev = "^"
+            continue
+        if is_synthetic(it):
+            st["insert"].setdefault(prev, []).append(message_to_dict(it.message))
+            continue
+        present.add(it.key)
+        if it.original is not None and it.message != it.original:
+            st["replace"][it.key] = message_to_dict(it.message)
+        prev = it.key
+    st["drop"] = [mid for mid, seq in active if seq > floor and mid not in present]
+    return st

@@ -1,0 +1,43 @@
+"""How much of a payload a provider's prompt cache can serve: the identical leading units of two
+consecutive payloads. Pure."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+
+def payload_units(payload: dict[str, Any]) -> list[str]:
+    """The payload as ordered serialized units (for prefix-stability measurement)."""
+    units = []
+    for key in ("system", "instructions", "systemInstruction", "tools"):
+        if key in payload:
+            units.append(json.dumps(payload[key], sort_keys=True, ensure_ascii=False))
+    for key in ("messages", "input", "contents"):
+        for m in payload.get(key) or []:
+            units.append(json.dumps(m, sort_keys=True, ensure_ascii=False))
+    return units
+
+
+def common_prefix(prev: Sequence[str], cur: Sequence[str]) -> int:
+    """Characters of the identical leading units of two payloads."""
+    same = 0
+    for a, b in zip(prev, cur, strict=False):
+        if a != b:
+            break
+        same += len(b)
+    return same
+
+
+def prefix_share(prev: Sequence[str], cur: Sequence[str]) -> float:
+    """Share of ``cur`` (in characters) that is an identical prefix of ``prev`` (what a provider
+    cache can serve)."""
+    size = sum(len(u) for u in cur)
+    return common_prefix(prev, cur) / size if size else 1.0
+
+
+def prefix_reuse(prev: Sequence[str], cur: Sequence[str]) -> float:
+    """Share of ``prev`` that survives as a prefix of ``cur`` (1.0 unless the history was rewritten)."""
+    size = sum(len(u) for u in prev)
+    return common_prefix(prev, cur) / size if size else 1.0
