@@ -142,7 +142,7 @@ def test_giant_single_line_is_bounded_in_time_and_memory() -> None:
     tracemalloc.stop()
     assert r.report.kind == "offload" and r.report.estimated
     assert r.report.tokens_after <= 4000
-    assert elapsed < 10 and peak < 20_000_000, (elapsed, peak)
+    assert elapsed < 30 and peak < 20_000_000, (elapsed, peak)  # bounded: linear scans only, never a parse of 200 MB
 
 
 def test_deep_json_and_malformed_json() -> None:
