@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from contextwindow.budget import BudgetConfig
+from contextwindow.compaction import CompactionConfig
 from contextwindow.errors import ConfigError, ContextOverflowError
 from contextwindow.events import Recorder
 from contextwindow.folding import LLMSummarizer
@@ -377,3 +378,15 @@ def test_assistant_first_history_is_made_valid_for_anthropic(store) -> None:
     assert b.payload["messages"][0]["role"] == "user"
     assert validate(b.messages, provider="anthropic") == []
     assert store.list(s.id)[0].message.role == "assistant"  # the record is untouched
+
+
+def test_in_flight_summaries_are_on_the_spend_ledger(store) -> None:
+    brief = Completion(text="## Goal\nkeep going\n## Progress\nsteps 0-9 read src/*\n## Remaining\nmore", usage=Usage(input_tokens=700, output_tokens=60))
+    s = small_session(store, window=8_000, compaction=CompactionConfig(strategies=("summarize", "drop_turns", "squeeze")))
+    s.summarizer = LLMSummarizer(ScriptedModel(lambda msgs, system: brief), count=s.counter.count_text)
+    for t in range(6):
+        s.add(Message("user", (TextPart(f"turn {t}"),)), *step(t, 60))
+        s.record(Message("assistant", (TextPart(f"done {t}"),)))
+        s.build()
+    spend = store.usage_by_role(s.id)
+    assert spend["summarizer"]["input_tokens"] >= 700

@@ -43,7 +43,7 @@ from .compaction.view import is_synthetic
 from .errors import ConfigError, ContextOverflowError, InvalidPayloadError
 from .events import EventBus
 from .folding import constraints as ledger_mod
-from .folding.base import Summarizer, SummaryRequest, fold_message, summary_text
+from .folding.base import Summarizer, SummaryOutcome, SummaryRequest, fold_message, summary_text
 from .folding.extractive import ExtractiveSummarizer
 from .folding.restore import restore_section
 from .formats import get_format
@@ -306,7 +306,7 @@ class Session:
                 target=int(budget.target_tokens * scale),
                 count=self._count,
                 config=self.config.compaction,
-                summarizer=self.summarizer,
+                summarizer=_Accounted(self.summarizer, self._record_summarizer_usage),
                 constraints=ledger_mod.texts(self.constraints()),
                 superseded=ledger_mod.superseded(self.constraints()),
                 instructions=instructions,
@@ -494,6 +494,10 @@ class Session:
         self.pending_fold = asyncio.get_running_loop().create_task(self._afold(request, upto, reason))
         return self.pending_fold
 
+    def _record_summarizer_usage(self, usages: Sequence[Usage]) -> None:
+        for u in usages:
+            self.store.record_usage(self.id, replace(u, role="summarizer"))
+
     def _store_fold(self, request: SummaryRequest, upto: int, outcome: Any, reason: str) -> Checkpoint | None:
         latest = self.store.latest_checkpoint(self.id)
         if latest is not None and latest.upto_seq >= upto:
@@ -508,8 +512,7 @@ class Session:
         summary = fold_message(outcome.text, method=outcome.method, extra_sections=[files, span])
         cp = self.store.checkpoint(self.id, summary, upto, {"method": outcome.method, "ok": outcome.ok, "reason": reason})
         self.store.set_state(self.id, STATE_KEY, dict(EMPTY_STATE))
-        for u in outcome.usages:
-            self.store.record_usage(self.id, replace(u, role="summarizer"))
+        self._record_summarizer_usage(outcome.usages)
         self._last_reported = None
         self._appended_since = 0
         after = total(self.view())
@@ -531,3 +534,16 @@ class Session:
 def _provider_rules(fmt: str) -> str:
     return {"openai_responses": "openai_responses", "anthropic": "anthropic", "gemini": "gemini"}.get(fmt, "openai")
 
+
+class _Accounted:
+    """A summarizer whose every call's usage lands in the spend ledger (in-flight summaries too)."""
+
+    def __init__(self, inner: Summarizer, record: Any) -> None:
+        self.inner = inner
+        self.record = record
+        self.name = inner.name
+
+    def summarize(self, request: SummaryRequest) -> SummaryOutcome:
+        outcome = self.inner.summarize(request)
+        self.record(outcome.usages)
+        return outcome
