@@ -1,1 +1,0 @@
-"""contextwindow.agent"""
