@@ -123,7 +123,7 @@ def user_constraints(messages: Iterable[Message]) -> list[ledger_mod.Constraint]
     for m in messages:
         if m.role == "user" and not m.meta.get("cw") and not m.is_tool_result:
             ledger = ledger_mod.update(ledger, m.text, source=str(len(ledger)))
-    return ledger
+    return [c for c in ledger if c.active]
 
 
 def constraints_kept(ledger: Sequence[ledger_mod.Constraint], payload: Sequence[Message]) -> int:
