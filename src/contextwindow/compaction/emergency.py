@@ -15,7 +15,7 @@ from ..messages import Message, TextPart
 from . import markers
 from .steps import step_spans
 from .summarize import FOLD_KEY, FoldDecision, nudge_item, split_prior, turn_spans
-from .view import Count, ViewItem, total
+from .view import Count, ViewItem, is_synthetic, total
 
 
 def drop_turns(items: Sequence[ViewItem], need: int, count: Count) -> tuple[list[ViewItem], dict[str, object], FoldDecision] | None:
@@ -35,7 +35,8 @@ def drop_turns(items: Sequence[ViewItem], need: int, count: Count) -> tuple[list
     summary = fold_message((prior_text + "\n\n" if prior_text else "") + note, method="emergency")
     fold_item = ViewItem(FOLD_KEY, summary, count(summary))
     out = [fold_item, *rest, nudge_item(rest[-1].key, False, count)]
-    decision = FoldDecision(dropped[-1].key, summary, "emergency", False, len(dropped), sum(i.tokens for i in dropped))
+    real = [i for i in dropped if not is_synthetic(i)]  # the boundary is the last STORED message dropped
+    decision = FoldDecision(real[-1].key, summary, "emergency", False, len(dropped), sum(i.tokens for i in dropped))
     step = {"method": "drop_turns", "turns": k, "targets": [i.key for i in dropped], "saved": total(items) - total(out), "tokens_after": total(out)}
     return out, step, decision
 

@@ -96,7 +96,8 @@ def summarize_oldest(
     out = [fold_item, *rest, nudge_item(last, outcome.ok, count)]
     if total(out) >= total(items):
         return None
-    decision = FoldDecision(chosen[-1].key, summary, outcome.method, outcome.ok, len(chosen), sum(i.tokens for i in chosen))
+    # the boundary is the last STORED message folded (a nudge or note may end the chosen turns)
+    decision = FoldDecision(real[-1].key, summary, outcome.method, outcome.ok, len(chosen), sum(i.tokens for i in chosen))
     step: dict[str, object] = {
         "method": "summarize",
         "summarizer": outcome.method,
