@@ -59,3 +59,87 @@ def test_in_flight_fold_after_a_nudge_ending_a_turn_is_stored(store, strategies)
         assert b.tokens - b.budget.system <= b.budget.history_budget
     assert len(store.list_checkpoints(s.id)) >= 2
     assert len(store.list(s.id)) == 12 * 4
+
+
+# --- the LLM summarizer over a real local server that enforces its context window ----------------
+
+SUMMARIZER_WINDOW = 4_000
+
+
+def windowed_handler(window: int = SUMMARIZER_WINDOW):
+    """A provider with a real window: over it, the OpenAI overflow error; else a brief of about
+    ``max_tokens`` tokens (a real model fills its output budget)."""
+    from contextwindow.llm.localserver import Reply
+
+    def handle(req):
+        asked = len(req.raw) // 4 + int(req.body.get("max_tokens") or 0)
+        if asked > window:
+            msg = f"This model's maximum context length is {window} tokens. However, you requested {asked} tokens."
+            return Reply.error(400, {"error": {"message": msg, "type": "invalid_request_error", "code": "context_length_exceeded"}})
+        want = int(req.body.get("max_tokens") or 200) * 3  # characters: a little under the cap
+        body = "## Goal\nPort the CLI.\n## Progress\n" + "- read src/app.py and fixed the parser\n" * (want // 40)
+        return Reply(text=body[:want])
+
+    return handle
+
+
+def llm_summarizer(srv, declared_window: int = SUMMARIZER_WINDOW):
+    from contextwindow.folding import LLMSummarizer
+    from contextwindow.llm.openai_compat import OpenAICompatibleModel
+    from contextwindow.llm.retry import RetryPolicy
+    from contextwindow.tokens import counter_for
+
+    model = OpenAICompatibleModel("local", base_url=srv.openai_base_url, api_key="x", retry=RetryPolicy(delays=()))
+    return LLMSummarizer(model, window=declared_window, count=counter_for(None).count_text)
+
+
+def test_llm_summarizer_splits_a_single_message_larger_than_its_window() -> None:
+    from contextwindow.folding.base import SummaryRequest
+    from contextwindow.llm.localserver import LocalProviderServer
+
+    big = "\n".join(f"data line {i}: value={i * 7}" for i in range(1_500))  # ~15k tokens, one message
+    msgs = [
+        Message("user", (TextPart("Load the data. Never drop a row."),)),
+        Message("assistant", (ToolCallPart("c1", "bash", json.dumps({"cmd": "cat data.txt"})),)),
+        Message("tool", (ToolResultPart("c1", (TextPart(big),)),)),
+    ]
+    with LocalProviderServer(windowed_handler()) as srv:
+        out = llm_summarizer(srv).summarize(SummaryRequest(msgs, budget_tokens=400, constraints=("Never drop a row.",)))
+        sent = [r.raw.decode() for r in srv.requests]
+    assert out.method == "llm" and out.ok, out.error
+    assert all(len(r) // 4 + 400 <= SUMMARIZER_WINDOW for r in sent)  # no request overflowed
+    seen = "".join(sent)
+    assert "data line 0:" in seen and "data line 1499:" in seen  # every part of the message was read
+    assert "Never drop a row." in out.text
+
+
+def test_llm_summarizer_splits_and_retries_when_the_provider_says_too_long() -> None:
+    # the declared window is wrong (4x the real one): the overflow answer must split the part, not give up
+    from contextwindow.folding.base import SummaryRequest
+    from contextwindow.llm.localserver import LocalProviderServer
+
+    msgs = [Message("user", (TextPart("Audit the handlers."),))]
+    for i in range(6):
+        msgs += list(step(i, 60))
+    with LocalProviderServer(windowed_handler()) as srv:
+        out = llm_summarizer(srv, declared_window=4 * SUMMARIZER_WINDOW).summarize(SummaryRequest(msgs, budget_tokens=400))
+        statuses = [r.body.get("max_tokens") for r in srv.requests]
+    assert out.method == "llm" and out.ok, out.error
+    assert out.calls <= 2 * len(statuses)
+    assert len(statuses) >= 3  # the overflowing part, its halves, a merge
+
+
+def test_llm_summarizer_merges_many_parts_within_its_window() -> None:
+    # 8 parts of ~400-token briefs do not fit one merge prompt in a 4k window: merge in rounds
+    from contextwindow.folding.base import SummaryRequest
+    from contextwindow.llm.localserver import LocalProviderServer
+
+    msgs = [Message("user", (TextPart("Audit the handlers."),))]
+    for i in range(16):
+        msgs += list(step(i, 40))
+    with LocalProviderServer(windowed_handler()) as srv:
+        out = llm_summarizer(srv).summarize(SummaryRequest(msgs, budget_tokens=400))
+        sent = [r.raw for r in srv.requests]
+    assert out.method == "llm" and out.ok, out.error
+    assert all(len(r) // 4 + 400 <= SUMMARIZER_WINDOW for r in sent)
+    assert out.calls == len(sent) <= 2 * 16

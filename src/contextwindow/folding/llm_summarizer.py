@@ -1,9 +1,12 @@
 """A summarizer backed by a chat model: structured brief, chunked input, extractive fallback.
 
 The transcript is rendered flat into ONE user message. Input larger than the summarizer's window
-is split on message boundaries, summarized in parts and merged. Any failure (provider error after
-the client's retries, empty or garbage output) falls back to the extractive brief, reported as
-``ok=False``. Constraints from the ledger are appended verbatim if the model dropped any.
+is split (on message boundaries, and inside a message larger than a part), summarized in parts
+and merged in rounds that each fit the window. A part the provider still calls too long is split
+in two and retried. The number of calls is bounded. Any failure (provider error after the
+client's retries, empty or garbage output, the bound) falls back to the extractive brief,
+reported as ``ok=False``. Constraints from the ledger are appended verbatim if the model dropped
+any.
 """
 
 from __future__ import annotations
@@ -11,16 +14,42 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..errors import ContextWindowError
+from ..errors import ContextOverflowError, ContextWindowError
 from ..messages import Message, TextPart
 from ..usage import Usage
 from . import prompts
 from .base import SummaryOutcome, SummaryRequest, ensure_constraints
 from .extractive import ExtractiveSummarizer
-from .transcript import render_flat
+from .transcript import render_message
 
 CountText = Callable[[str], int]
 MIN_USEFUL_CHARS = 40
+MIN_SPLIT_CHARS = 400  # a part this small that still overflows is not split further
+PROMPT_SLACK = 200  # tokens for chat framing and counter differences
+
+
+def split_text(text: str, pieces: int) -> list[str]:
+    """``text`` cut into about ``pieces`` consecutive pieces, on line ends where possible."""
+    size = max(1, -(-len(text) // max(1, pieces)))
+    out: list[str] = []
+    start = 0
+    while start < len(text):
+        end = min(len(text), start + size)
+        if end < len(text):
+            nl = text.rfind("\n", start + size // 2, end)
+            end = nl + 1 if nl > start else end
+        out.append(text[start:end])
+        start = end
+    return out or [text]
+
+
+class _Calls:
+    """The bounded call budget of one summary."""
+
+    def __init__(self, limit: int) -> None:
+        self.n = 0
+        self.limit = limit
+        self.usages: list[Usage] = []
 
 
 class LLMSummarizer:
@@ -35,50 +64,102 @@ class LLMSummarizer:
         self._count: CountText = count or self._fallback._count
         self.name = f"llm:{getattr(model, 'name', type(model).__name__)}"
 
-    def _call(self, prompt: str, budget: int, usages: list[Usage]) -> str:
+    def _call(self, prompt: str, budget: int, calls: _Calls) -> str:
+        if calls.n >= calls.limit:
+            raise ContextWindowError(f"summary needs more than {calls.limit} summarizer calls")
+        calls.n += 1
         done = self.model.complete([Message("user", (TextPart(prompt),))], system=prompts.SYSTEM, max_tokens=budget)
         usage = getattr(done, "usage", None)
         if usage is not None:
-            usages.append(usage)
+            calls.usages.append(usage)
         return str(getattr(done, "text", "") or "")
 
-    def _chunks(self, messages: Sequence[Message], room: int) -> list[list[Message]]:
-        chunks: list[list[Message]] = [[]]
-        size = 0
+    def _room(self, budget: int, request: SummaryRequest) -> int:
+        """Tokens of transcript one prompt can carry: the window less the output, the prompt's own
+        words, the prior summary (sent with the first part) and some slack."""
+        fixed = self._count(prompts.SYSTEM + prompts.brief_prompt("", budget=budget, prior=None, instructions=request.instructions, part=(1, 2)))
+        return max(200, int(self.window * 0.9) - budget - fixed - PROMPT_SLACK - self._count(request.prior_summary or ""))
+
+    def _pieces(self, messages: Sequence[Message], room: int) -> list[tuple[str, int]]:
+        """Each message rendered flat (tool names resolved across the whole transcript); a
+        message larger than ``room`` is cut into pieces that fit."""
+        names: dict[str, str] = {}
+        out: list[tuple[str, int]] = []
         for m in messages:
-            n = self._count(render_flat([m]))
+            text = render_message(m, names)
+            if not text:
+                continue
+            n = self._count(text)
+            if n <= room:
+                out.append((text, n))
+                continue
+            for piece in split_text(text, -(-n // room) + 1):
+                out.append((piece, self._count(piece)))
+        return out
+
+    def _chunks(self, messages: Sequence[Message], room: int) -> list[str]:
+        chunks: list[list[str]] = [[]]
+        size = 0
+        for text, n in self._pieces(messages, room):
             if chunks[-1] and size + n > room:
                 chunks.append([])
                 size = 0
-            chunks[-1].append(m)
+            chunks[-1].append(text)
             size += n
-        return chunks
+        return ["\n\n".join(c) for c in chunks if c]
+
+    def _part(self, transcript: str, request: SummaryRequest, part: tuple[int, int], calls: _Calls) -> list[str]:
+        """Briefs of one part; a part the provider calls too long is split in two and retried."""
+        prompt = prompts.brief_prompt(
+            transcript, budget=request.budget_tokens, prior=request.prior_summary if part[0] == 1 else None,
+            instructions=request.instructions, part=part,
+        )
+        try:
+            return [self._call(prompt, request.budget_tokens, calls)]
+        except ContextOverflowError:
+            if len(transcript) < MIN_SPLIT_CHARS:
+                raise
+            first, *rest = split_text(transcript, 2)
+            second = "".join(rest)
+            return self._part(first, request, part, calls) + self._part(second, request, (part[0] + 1, part[1] + 1), calls)
+
+    def _merge(self, parts: list[str], budget: int, room: int, calls: _Calls) -> str:
+        """Merge briefs in rounds, as many per prompt as fit ``room`` (at least two)."""
+        while len(parts) > 1:
+            groups: list[list[str]] = [[]]
+            size = 0
+            for p in parts:
+                n = self._count(p) + 10
+                if len(groups[-1]) >= 2 and size + n > room:
+                    groups.append([])
+                    size = 0
+                groups[-1].append(p)
+                size += n
+            merged = []
+            for g in groups:
+                if len(g) == 1:
+                    merged.append(g[0])
+                    continue
+                joined = "\n\n".join(f"<part {i}>\n{p}\n</part {i}>" for i, p in enumerate(g, 1))
+                merged.append(self._call(prompts.MERGE.format(parts=joined), budget, calls))
+            parts = merged
+        return parts[0]
 
     def summarize(self, request: SummaryRequest) -> SummaryOutcome:
-        usages: list[Usage] = []
-        calls = 0
+        calls = _Calls(limit=2 * self.max_parts + 4)
         try:
             budget = request.budget_tokens
-            room = max(1_000, int(self.window * 0.8) - budget - 1_500 - self._count(request.prior_summary or ""))
-            chunks = self._chunks(request.messages, room)
+            room = self._room(budget, request)
+            chunks = self._chunks(request.messages, room) or [""]
             if len(chunks) > self.max_parts:
                 raise ContextWindowError(f"transcript needs {len(chunks)} parts (> {self.max_parts})")
             parts: list[str] = []
             for i, chunk in enumerate(chunks, 1):
-                prompt = prompts.brief_prompt(
-                    render_flat(chunk), budget=budget, prior=request.prior_summary if i == 1 else None,
-                    instructions=request.instructions, part=(i, len(chunks)),
-                )
-                calls += 1
-                parts.append(self._call(prompt, budget, usages))
-            text = parts[0]
-            if len(parts) > 1:
-                calls += 1
-                joined = "\n\n".join(f"<part {i}>\n{p}\n</part {i}>" for i, p in enumerate(parts, 1))
-                text = self._call(prompts.MERGE.format(parts=joined), budget, usages)
+                parts += self._part(chunk, request, (i, len(chunks)), calls)
+            text = self._merge(parts, budget, room + self._count(request.prior_summary or ""), calls)
             if len(text.strip()) < MIN_USEFUL_CHARS:
                 raise ContextWindowError(f"summarizer returned {len(text.strip())} characters")
         except (ContextWindowError, OSError, ValueError) as exc:
             fb = self._fallback.summarize(request)
-            return SummaryOutcome(fb.text, "extractive", ok=False, calls=calls, usages=tuple(usages), error=f"{type(exc).__name__}: {exc}")
-        return SummaryOutcome(ensure_constraints(text, request.constraints, request.superseded), "llm", ok=True, calls=calls, usages=tuple(usages))
+            return SummaryOutcome(fb.text, "extractive", ok=False, calls=calls.n, usages=tuple(calls.usages), error=f"{type(exc).__name__}: {exc}")
+        return SummaryOutcome(ensure_constraints(text, request.constraints, request.superseded), "llm", ok=True, calls=calls.n, usages=tuple(calls.usages))
