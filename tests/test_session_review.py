@@ -4,12 +4,16 @@ before its fix). Real SQLite store, real local HTTP server, real transcripts, sc
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from contextwindow.budget import BudgetConfig
 from contextwindow.compaction import CompactionConfig
+from contextwindow.errors import CompactionError
 from contextwindow.events import Recorder
 from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPart
 from contextwindow.session import Session, SessionConfig
@@ -143,3 +147,63 @@ def test_llm_summarizer_merges_many_parts_within_its_window() -> None:
     assert out.method == "llm" and out.ok, out.error
     assert all(len(r) // 4 + 400 <= SUMMARIZER_WINDOW for r in sent)
     assert out.calls == len(sent) <= 2 * 16
+
+
+# --- invariant 5: whatever leaves the view stays reachable by a ref the payload names ------------
+
+
+def unreachable(s: Session, payload: dict) -> list[str]:
+    """Stored messages that are neither in the view nor named by a retrieve ref in the payload."""
+    ids = [sm.id for sm in s.store.list(s.id)]
+    text = json.dumps(payload)
+    reach = {it.key for it in s.view()} | set(re.findall(r"msg-([A-Za-z0-9_]+)", text))
+    for first, last in re.findall(r"span-([A-Za-z0-9_]+)-([A-Za-z0-9_]+)", text):
+        if first in ids and last in ids:
+            reach.update(ids[ids.index(first) : ids.index(last) + 1])
+    return [i for i in ids if i not in reach]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(6_000, 20_000), st.lists(st.tuples(st.integers(5, 120), st.booleans(), st.booleans()), min_size=8, max_size=30))
+def test_every_message_that_leaves_the_view_is_named_by_a_ref(window, plan) -> None:
+    s = session(open_store("memory:"), window=window)
+    s.add(Message("user", (TextPart("Audit the handlers. Never push to main."),)))
+    for t, (size, new_turn, build_at_end) in enumerate(plan):
+        if new_turn:
+            s.record(Message("assistant", (TextPart(f"done {t}"),)))
+            if build_at_end:
+                s.build()
+            s.add(Message("user", (TextPart(f"next {t}"),)))
+        s.add(*step(t, size))
+        try:
+            b = s.build()
+        except CompactionError:
+            return
+        assert unreachable(s, b.payload) == [], [st_["method"] for st_ in (b.compaction.steps if b.compaction else [])]
+
+
+def test_dropped_steps_read_back_through_the_note_ref(store) -> None:
+    s = session(store, window=6_000, compaction=CompactionConfig(strategies=("drop_steps", "squeeze")))
+    s.add(Message("user", (TextPart("Audit the handlers."),)))
+    for i in range(6):
+        s.add(*step(i, 40))
+        b = s.build()
+    note = next(m.text for m in b.messages if m.meta.get("cw") == "note")
+    ref = re.search(r'retrieve\(ref="(span-[A-Za-z0-9_]+-[A-Za-z0-9_]+)"', note).group(1)  # type: ignore[union-attr]
+    out = s.run_retrieve(ToolCallPart("r", "retrieve", json.dumps({"ref": ref, "grep": "src0/file_3.py"})))
+    assert not out.tool_results[0].is_error and "handler_3(request)" in out.tool_results[0].text
+
+
+def test_repeated_folds_keep_every_earlier_message_reachable(store) -> None:
+    # a model's brief does not repeat the prior fold's span ref: the new fold's ref must reach back
+    from contextwindow.folding import LLMSummarizer
+    from contextwindow.llm.base import ScriptedModel
+
+    brief = "## Goal\nAudit the handlers.\n## Progress\nread the files\n## Remaining\nthe rest"
+    s = session(store, window=60_000)
+    s.summarizer = LLMSummarizer(ScriptedModel(lambda msgs, system: brief), count=s.counter.count_text)
+    for r in range(3):
+        s.add(Message("user", (TextPart(f"Round {r}: audit the handlers."),)), *step(r, 10))
+        s.record(Message("assistant", (TextPart(f"round {r} done"),)))
+        s.fold()
+        assert unreachable(s, s.build().payload) == []

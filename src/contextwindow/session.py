@@ -39,7 +39,7 @@ from .budget import (
 )
 from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, markers, total
 from .compaction.sticky import EMPTY_STATE, sticky_state, sticky_view
-from .compaction.view import is_synthetic
+from .compaction.view import is_synthetic, leading_markers
 from .errors import ConfigError, ContextOverflowError, InvalidPayloadError
 from .events import EventBus
 from .folding import constraints as ledger_mod
@@ -503,12 +503,15 @@ class Session:
         if latest is not None and latest.upto_seq >= upto:
             self.events.emit("fold.discarded", reason=reason, upto_seq=upto, boundary=latest.upto_seq)
             return None
-        before = total(self.view())
+        items = self.view()
+        before = total(items)
         files = restore_section(
             request.messages, self.counter.count_text, self.config.restore_files, self.config.restore_file_tokens, self.config.restore_total_tokens
         )
         covered = [sm for sm in self.store.list_active(self.id) if sm.seq <= upto]
-        span = markers.folded_span(covered[0].id, covered[-1].id, len(covered)) if covered else ""
+        # the ref reaches back to what the prior summary (and notes before the first message) named
+        earlier = [it.message.text for it in items[:1] if it.key.startswith("fold:")] + leading_markers([it for it in items if not it.key.startswith("fold:")])
+        span = markers.folded_span(markers.span_start(earlier, covered[0].id), covered[-1].id, len(covered)) if covered else ""
         summary = fold_message(outcome.text, method=outcome.method, extra_sections=[files, span])
         cp = self.store.checkpoint(self.id, summary, upto, {"method": outcome.method, "ok": outcome.ok, "reason": reason})
         self.store.set_state(self.id, STATE_KEY, dict(EMPTY_STATE))

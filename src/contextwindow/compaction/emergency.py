@@ -15,7 +15,7 @@ from ..messages import Message, TextPart
 from . import markers
 from .steps import step_spans
 from .summarize import FOLD_KEY, FoldDecision, nudge_item, split_prior, turn_spans
-from .view import Count, ViewItem, is_synthetic, total
+from .view import Count, ViewItem, is_synthetic, leading_markers, total
 
 
 def drop_turns(items: Sequence[ViewItem], need: int, count: Count) -> tuple[list[ViewItem], dict[str, object], FoldDecision] | None:
@@ -30,12 +30,15 @@ def drop_turns(items: Sequence[ViewItem], need: int, count: Count) -> tuple[list
         removed = sum(it.tokens for it in body[: spans[k - 1][1]])
     cut = spans[k - 1][1]
     dropped, rest = body[:cut], body[cut:]
-    note = markers.dropped_turns(k, len(dropped), sum(i.tokens for i in dropped))
+    real = [i for i in dropped if not is_synthetic(i)]
+    earlier = ([prior.message.text] if prior else []) + leading_markers(dropped)
+    first = markers.span_start(earlier, real[0].key)
+    note = markers.dropped_turns(k, len(dropped), sum(i.tokens for i in dropped), first, real[-1].key)
     prior_text = summary_text(prior.source) if prior else ""
     summary = fold_message((prior_text + "\n\n" if prior_text else "") + note, method="emergency")
     fold_item = ViewItem(FOLD_KEY, summary, count(summary))
     out = [fold_item, *rest, nudge_item(rest[-1].key, False, count)]
-    real = [i for i in dropped if not is_synthetic(i)]  # the boundary is the last STORED message dropped
+    # the boundary is the last STORED message dropped
     decision = FoldDecision(real[-1].key, summary, "emergency", False, len(dropped), sum(i.tokens for i in dropped))
     step = {"method": "drop_turns", "turns": k, "targets": [i.key for i in dropped], "saved": total(items) - total(out), "tokens_after": total(out)}
     return out, step, decision
@@ -62,7 +65,12 @@ def drop_steps(items: Sequence[ViewItem], need: int, count: Count) -> tuple[list
         if sum(i.tokens for i in gone) >= need:
             break
     keep_from = steps[n - 1][1]
-    note_msg = Message(role="user", parts=(TextPart(markers.dropped_steps(len(gone), sum(i.tokens for i in gone))),), meta={"cw": "note"})
+    # the note's span reaches back as far as the markers dropped with these steps did
+    real = [i for i in gone if not is_synthetic(i)]
+    earlier = markers.span_of(leading_markers(gone))
+    span = (earlier[0] if earlier else real[0].key, real[-1].key) if real else earlier
+    text = markers.dropped_steps(len(gone), sum(i.tokens for i in gone), span)
+    note_msg = Message(role="user", parts=(TextPart(text),), meta={"cw": "note"})
     note = ViewItem(f"note:{gone[0].key}", note_msg, count(note_msg))
     head = ([prior] if prior else []) + list(body[:t_start]) + list(turn[:first])
     out = [*head, note, *turn[keep_from:]]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 MESSAGE_REF_PREFIX = "msg-"
 
 
@@ -16,6 +19,28 @@ SPAN_REF_PREFIX = "span-"
 def span_ref(first_key: str, last_key: str) -> str:
     """The retrieve ref of the stored messages from ``first_key`` through ``last_key``."""
     return f"{SPAN_REF_PREFIX}{first_key}-{last_key}"
+
+
+_SPAN_RE = re.compile(r"span-([A-Za-z0-9_]+)-([A-Za-z0-9_]+)")
+
+
+def span_of(texts: Iterable[str]) -> tuple[str, str] | None:
+    """The span (first key, last key) of the oldest marker in ``texts`` (oldest first) that has
+    one. A marker's own span is the last one in its text (a summary may quote others)."""
+    for text in texts:
+        found = _SPAN_RE.findall(text)
+        if found:
+            return str(found[-1][0]), str(found[-1][1])
+    return None
+
+
+def span_start(texts: Iterable[str], default: str) -> str:
+    """Where the span of a new marker starts: where the span of the oldest earlier marker it
+    replaces starts (a prior summary, a step summary, a drop note; ``texts`` oldest first), else
+    at ``default``. So messages an earlier lossy step removed stay reachable after the marker
+    that named them is gone."""
+    span = span_of(texts)
+    return span[0] if span else default
 
 
 def folded_span(first_key: str, last_key: str, messages: int) -> str:
@@ -40,17 +65,19 @@ def truncated(dropped_tokens: int, dropped_lines: int, key: str) -> str:
     )
 
 
-def dropped_turns(turns: int, messages: int, tokens: int) -> str:
+def dropped_turns(turns: int, messages: int, tokens: int, first_key: str, last_key: str) -> str:
     return (
         f"[{turns} earlier turn(s) ({messages} messages, ~{tokens} tokens) were dropped from the context to fit the "
-        "window. They are kept in the conversation store; nothing was deleted.]"
+        f'window. They are kept in the conversation store; nothing was deleted: retrieve(ref="{span_ref(first_key, last_key)}", '
+        "grep=..., offset=N, limit=N) reads them back.]"
     )
 
 
-def dropped_steps(messages: int, tokens: int) -> str:
+def dropped_steps(messages: int, tokens: int, span: tuple[str, str] | None) -> str:
+    where = f': retrieve(ref="{span_ref(*span)}", grep=..., offset=N, limit=N) reads them back' if span else ""
     return (
         f"[{messages} earlier messages of this turn (~{tokens} tokens) were dropped from the context to fit the "
-        "window; they are kept in the conversation store.]"
+        f"window; they are kept in the conversation store{where}.]"
     )
 
 

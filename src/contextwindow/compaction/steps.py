@@ -16,7 +16,7 @@ from ..folding.base import Summarizer, SummaryRequest
 from ..messages import Message, TextPart
 from . import markers
 from .summarize import nudge_item, split_prior, turn_spans
-from .view import Count, ViewItem, is_synthetic, total
+from .view import Count, ViewItem, is_synthetic, leading_markers, total
 
 STEP_SUMMARY = "step_summary"
 HEADER = "[Summary of the earlier steps of this task, condensed to fit the context window; the originals are in the conversation store.]"
@@ -83,7 +83,8 @@ def summarize_steps(
     outcome = summarizer.summarize(request)
     body_text = f"{HEADER}\n{outcome.text.strip()}"
     if chosen:
-        body_text += "\n" + markers.folded_span(chosen[0].key, chosen[-1].key, len(chosen))
+        # an older step summary or drop note replaced here named earlier messages: reach back to them
+        body_text += "\n" + markers.folded_span(markers.span_start(leading_markers(turn[first:cut]), chosen[0].key), chosen[-1].key, len(chosen))
     msg = Message("user", (TextPart(body_text),), meta={"cw": STEP_SUMMARY, "method": outcome.method})
     head = ([prior] if prior else []) + list(body[:t_start]) + turn[:first]
     rest = turn[cut:]

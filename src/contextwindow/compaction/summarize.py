@@ -14,7 +14,7 @@ from ..folding.base import Summarizer, SummaryRequest, fold_message, summary_tex
 from ..messages import Message, TextPart
 from ..turns import turn_starts
 from . import markers
-from .view import Count, ViewItem, is_synthetic, total
+from .view import Count, ViewItem, is_synthetic, leading_markers, total
 
 FOLD_KEY = "fold:pending"
 
@@ -89,7 +89,9 @@ def summarize_oldest(
     )
     outcome = summarizer.summarize(request)
     real = [it for it in chosen if not is_synthetic(it)]
-    span = markers.folded_span(real[0].key, real[-1].key, len(real)) if real else ""
+    # the span starts where the replaced markers' spans start (the prior summary, notes folded here)
+    replaced = ([prior.message.text] if prior else []) + leading_markers(chosen)
+    span = markers.folded_span(markers.span_start(replaced, real[0].key), real[-1].key, len(real)) if real else ""
     summary = fold_message(outcome.text, method=outcome.method, extra_sections=[span])
     fold_item = ViewItem(FOLD_KEY, summary, count(summary))
     last = rest[-1].key if rest else chosen[-1].key

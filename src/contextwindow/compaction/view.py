@@ -45,3 +45,14 @@ def total(items: Sequence[ViewItem]) -> int:
 
 def is_synthetic(item: ViewItem) -> bool:
     return ":" in item.key and item.key.split(":", 1)[0] in ("fold", "nudge", "note")
+
+
+def leading_markers(items: Sequence[ViewItem]) -> list[str]:
+    """Texts of the synthetic items before the first stored message in ``items``: markers whose
+    spans reach back before it (an older step summary, a drop note)."""
+    out = []
+    for it in items:
+        if not is_synthetic(it):
+            break
+        out.append(it.message.text)
+    return out
