@@ -207,3 +207,37 @@ def test_repeated_folds_keep_every_earlier_message_reachable(store) -> None:
         s.record(Message("assistant", (TextPart(f"round {r} done"),)))
         s.fold()
         assert unreachable(s, s.build().payload) == []
+
+
+def test_a_discarded_background_fold_still_puts_its_spend_on_the_ledger(store) -> None:
+    import asyncio
+    import threading
+
+    from contextwindow.folding import LLMSummarizer
+    from contextwindow.llm.base import Completion, ScriptedModel
+    from contextwindow.usage import Usage
+
+    gate = threading.Event()
+
+    def summary(msgs, system):
+        if threading.current_thread() is not threading.main_thread():
+            assert gate.wait(5)
+        return Completion(text="## Goal\nship it\n## Progress\nall done so far\n## Remaining\nmore", usage=Usage(input_tokens=500, output_tokens=50))
+
+    s = session(store, window=60_000)
+    s.summarizer = LLMSummarizer(ScriptedModel(summary), count=s.counter.count_text)
+    s.add(Message("user", (TextPart("Ship it."),)))
+    s.record(Message("assistant", (TextPart("turn one done"),)))
+
+    async def run() -> None:
+        task = s.fold_in_background()
+        await asyncio.sleep(0)
+        s.add(Message("user", (TextPart("And the docs."),)))
+        s.record(Message("assistant", (TextPart("docs done"),)))
+        s.fold()  # moves the boundary past the background fold's
+        gate.set()
+        assert await task is None  # stale: discarded
+
+    asyncio.run(run())
+    assert len(store.list_checkpoints(s.id)) == 1
+    assert store.usage_by_role(s.id)["summarizer"]["input_tokens"] == 1_000  # both summaries were paid for

@@ -499,6 +499,7 @@ class Session:
             self.store.record_usage(self.id, replace(u, role="summarizer"))
 
     def _store_fold(self, request: SummaryRequest, upto: int, outcome: Any, reason: str) -> Checkpoint | None:
+        self._record_summarizer_usage(outcome.usages)  # paid for, stored or not
         latest = self.store.latest_checkpoint(self.id)
         if latest is not None and latest.upto_seq >= upto:
             self.events.emit("fold.discarded", reason=reason, upto_seq=upto, boundary=latest.upto_seq)
@@ -515,7 +516,6 @@ class Session:
         summary = fold_message(outcome.text, method=outcome.method, extra_sections=[files, span])
         cp = self.store.checkpoint(self.id, summary, upto, {"method": outcome.method, "ok": outcome.ok, "reason": reason})
         self.store.set_state(self.id, STATE_KEY, dict(EMPTY_STATE))
-        self._record_summarizer_usage(outcome.usages)
         self._last_reported = None
         self._appended_since = 0
         after = total(self.view())
