@@ -241,3 +241,26 @@ def test_a_discarded_background_fold_still_puts_its_spend_on_the_ledger(store) -
     asyncio.run(run())
     assert len(store.list_checkpoints(s.id)) == 1
     assert store.usage_by_role(s.id)["summarizer"]["input_tokens"] == 1_000  # both summaries were paid for
+
+
+def test_truncation_keeps_the_reasoning_of_the_current_tool_loop_after_a_nudge() -> None:
+    # Anthropic with thinking: the assistant message whose tool_use is being answered must keep its
+    # signed thinking block. A continuation nudge (a synthetic user message) is not a new turn.
+    from contextwindow.compaction import make_items
+    from contextwindow.compaction.summarize import nudge_item
+    from contextwindow.compaction.truncate import TruncateConfig, truncate
+    from contextwindow.messages import ReasoningPart
+    from contextwindow.tokens import counter_for
+
+    count = counter_for(None).count_message
+    think = ReasoningPart("let me think " * 200, signature="sig-abc", provider="anthropic")
+    msgs = [
+        Message("user", (TextPart("Audit the handlers."),)),
+        Message("assistant", (think, ToolCallPart("c1", "bash", json.dumps({"cmd": "ls"})))),
+        Message("tool", (ToolResultPart("c1", (TextPart(lines(200, "a")),)),)),
+    ]
+    items = make_items(["m1", "m2", "m3"], msgs, count) + [nudge_item("m3", True, count)]
+    out = truncate(items, 10_000, count, TruncateConfig(keep_last_per_role=0))
+    assert out is not None
+    kept = next(it.message for it in out[0] if it.key == "m2")
+    assert any(isinstance(p, ReasoningPart) and p.signature == "sig-abc" for p in kept.parts)

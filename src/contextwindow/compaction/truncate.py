@@ -116,8 +116,12 @@ def truncate_message(item: ViewItem, ratio: float, config: TruncateConfig) -> Me
 
 
 def drop_old_reasoning(items: Sequence[ViewItem], count: Count) -> tuple[list[ViewItem], list[str]]:
-    """Remove reasoning parts from assistant messages before the last user turn."""
-    last_user = max((i for i, it in enumerate(items) if it.message.role == "user"), default=-1)
+    """Remove reasoning parts from assistant messages before the last user turn (a synthetic user
+    message such as a nudge or note starts no turn: the current tool loop keeps its signed reasoning)."""
+    last_user = max(
+        (i for i, it in enumerate(items) if it.message.role == "user" and not it.message.is_tool_result and not is_synthetic(it)),
+        default=-1,
+    )
     out = list(items)
     changed = []
     for i in range(max(0, last_user)):
