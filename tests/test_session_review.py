@@ -259,8 +259,24 @@ def test_truncation_keeps_the_reasoning_of_the_current_tool_loop_after_a_nudge()
         Message("assistant", (think, ToolCallPart("c1", "bash", json.dumps({"cmd": "ls"})))),
         Message("tool", (ToolResultPart("c1", (TextPart(lines(200, "a")),)),)),
     ]
-    items = make_items(["m1", "m2", "m3"], msgs, count) + [nudge_item("m3", True, count)]
+    items = [*make_items(["m1", "m2", "m3"], msgs, count), nudge_item("m3", True, count)]
     out = truncate(items, 10_000, count, TruncateConfig(keep_last_per_role=0))
     assert out is not None
     kept = next(it.message for it in out[0] if it.key == "m2")
     assert any(isinstance(p, ReasoningPart) and p.signature == "sig-abc" for p in kept.parts)
+
+
+def test_provider_repair_is_counted_in_the_budget() -> None:
+    # an unanswered call gets a synthetic result at send time: those tokens must fit the budget too
+    # (the payload went out 1 token over: 901 > 900; found by test_session_faults' property test)
+    cfg = SessionConfig(budget=BudgetConfig(output_cap=500, safety_buffer=100), clip_budget_tokens=None)
+    s = Session(open_store("memory:"), window=1_500, max_output=500, config=cfg)
+    s.add(Message("user", (TextPart("task 0: " + "please fix it " * 180),)))
+    s.add(Message("assistant", (ToolCallPart("c1", "bash", json.dumps({"cmd": "ls"})),)))
+    s.add(Message("tool", (ToolResultPart("c1", (TextPart("out " * 63),)),)))
+    s.add(Message("assistant", (ToolCallPart("c2", "bash", json.dumps({"cmd": "ls"})),)))  # never answered
+    history = sum(s.counter.count_message(it.message) for it in s.view())
+    assert history <= s.budget().history_budget  # the stored history alone fits
+    b = s.build()
+    assert any(m.meta.get("cw") == "synthetic_result" for m in b.messages)
+    assert sum(s.counter.count_message(m) for m in b.messages) <= b.budget.history_budget

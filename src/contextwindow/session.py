@@ -40,7 +40,7 @@ from .budget import (
 from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, markers, total
 from .compaction.sticky import EMPTY_STATE, sticky_state, sticky_view
 from .compaction.view import is_synthetic, leading_markers
-from .errors import ConfigError, ContextOverflowError, InvalidPayloadError
+from .errors import CompactionError, ConfigError, ContextOverflowError, InvalidPayloadError
 from .events import EventBus
 from .folding import constraints as ledger_mod
 from .folding.base import Summarizer, SummaryOutcome, SummaryRequest, fold_message, summary_text
@@ -286,11 +286,14 @@ class Session:
         """The payload for the next call, compacted first when the trigger is crossed (or ``force``)."""
         fmt = get_format(format or self.format)
         self._drain_steering()
+        rules = _provider_rules(format or self.format)
         items = self.view()
         budget = self.budget()
         hist = total(items)
+        # what the provider repair will add (synthetic results for unanswered calls, a user turn first) counts too
+        extra = self._repair_cost([it.message for it in items], rules)
         last = None if self._last_reported is None else self._last_reported + self._appended_since
-        decision = should_compact(self._calibration.apply(hist), last, budget)
+        decision = should_compact(self._calibration.apply(hist) + extra, last, budget)
         log.debug(
             "compaction decision: %s; messages=%d tools=%d forced=%s",
             decision.describe(), len(items), len(self.tools), force,
@@ -298,12 +301,12 @@ class Session:
         result: CompactionResult | None = None
         if decision.over or force:
             # the pure policy counts with the estimator; scale the goal when the provider counted higher
-            scale = hist / decision.effective if decision.effective > hist > 0 else 1.0
+            scale = (hist + extra) / decision.effective if decision.effective > hist + extra > 0 else 1.0
             self.events.emit("compaction.started", tokens=hist, effective=decision.effective, forced=force, reason=decision.reason)
             result = compact(
                 items,
-                budget=int(budget.history_budget * scale),
-                target=int(budget.target_tokens * scale),
+                budget=max(0, int(budget.history_budget * scale) - extra),
+                target=max(0, int(budget.target_tokens * scale) - extra),
                 count=self._count,
                 config=self.config.compaction,
                 summarizer=_Accounted(self.summarizer, self._record_summarizer_usage),
@@ -325,7 +328,15 @@ class Session:
         runtime = self._runtime_message(messages)
         if runtime is not None:
             messages.append(runtime)
-        messages = self._valid(messages, _provider_rules(format or self.format))
+        messages = self._valid(messages, rules)
+        sent = sum(self._count(m) for m in messages if m is not runtime)
+        if result is not None and sent > budget.history_budget:
+            raise CompactionError(
+                f"the {rules} payload of conversation {self.id} needs {sent} history tokens after compaction and provider repair; "
+                f"the history budget is {budget.history_budget}. Raise the window or start a new conversation from a fold.",
+                tokens=sent,
+                budget=budget.history_budget,
+            )
         payload = fmt.to_payload(messages, system=self.system or None, tools=self.tools or None, model=self.model)
         units = payload_units(payload)
         share = prefix_share(self._prev_units, units)
@@ -337,6 +348,14 @@ class Session:
         self.events.emit("build", tokens=prompt, calibration=round(self._calibration.factor, 4), messages=len(messages), prefix_share=share, prefix_reuse=reuse, gauge=g.severity, percent=round(g.percent, 1))
         return Build(payload, messages, self.system, prompt, budget, decision, result, share, g, reuse)
 
+    def _repair_cost(self, messages: list[Message], rules: str) -> int:
+        """Tokens the provider repair of ``_valid`` would add to ``messages`` (0 when valid)."""
+        if not messages or not turns.validate(messages, provider=rules):
+            return 0
+        fixed, _ = turns.repair(messages)
+        head = self._count(_HEAD) if any(p.code == "first_not_user" for p in turns.validate(fixed, provider=rules)) else 0
+        return max(0, sum(map(self._count, fixed)) - sum(map(self._count, messages))) + head
+
     def _valid(self, messages: list[Message], rules: str) -> list[Message]:
         """Invariant 2: the payload obeys the provider's rules, or the caller gets a typed error."""
         problems = turns.validate(messages, provider=rules)
@@ -345,9 +364,8 @@ class Session:
         messages, rep = turns.repair(messages)
         if any(p.code == "first_not_user" for p in turns.validate(messages, provider=rules)):
             # e.g. an imported history that starts with the assistant: Anthropic and Gemini need a user turn first
-            head = Message("user", (TextPart("[The conversation continues from earlier context.]"),), meta={"cw": "note"})
             first = next((i for i, m in enumerate(messages) if m.role != "system"), len(messages))
-            messages = [*messages[:first], head, *messages[first:]]
+            messages = [*messages[:first], _HEAD, *messages[first:]]
         self.events.emit("payload.repaired", problems=[str(p) for p in problems], report=str(rep))
         left = turns.validate(messages, provider=rules)
         if left:
@@ -532,6 +550,9 @@ class Session:
 
     def spend(self) -> dict[str, dict[str, Any]]:
         return self.store.usage_by_role(self.id)
+
+
+_HEAD = Message("user", (TextPart("[The conversation continues from earlier context.]"),), meta={"cw": "note"})
 
 
 def _provider_rules(fmt: str) -> str:
