@@ -390,3 +390,18 @@ def test_in_flight_summaries_are_on_the_spend_ledger(store) -> None:
         s.build()
     spend = store.usage_by_role(s.id)
     assert spend["summarizer"]["input_tokens"] >= 700
+
+
+def test_a_pass_that_cannot_reach_the_trigger_is_not_repeated_every_call(store) -> None:
+    rec = Recorder()
+    s = small_session(store, window=12_000)
+    s.events.subscribe(rec)
+    s.add(Message("user", (TextPart("Spec:\n" + lines(270, "spec")),)))  # one protected message above the trigger
+    for i in range(5):
+        s.build()
+        s.record(Message("assistant", (TextPart(f"ack {i}"),)))
+        s.add(Message("user", (TextPart(f"ok {i}"),)))
+    passes = rec.named("compaction.applied") + rec.named("compaction.noop")
+    assert len(passes) == 1, [e.name for e in passes]
+    b = s.build()
+    assert b.tokens <= s.window  # still inside the budget: the hold never lets it overflow

@@ -137,6 +137,7 @@ class Session:
         self._steering = SteeringQueue()
         self._started = time.monotonic()
         self.pending_fold: Any = None
+        self._rearm: int | None = None  # after a pass, the next one waits for this many tokens
         self._turns = 0
         self._tool_calls = 0
         self._cost = 0.0
@@ -299,7 +300,13 @@ class Session:
             decision.describe(), len(items), len(self.tools), force,
         )
         result: CompactionResult | None = None
-        if decision.over or force:
+        over = decision.over
+        if over and not force and self._rearm is not None and decision.effective < self._rearm and decision.effective <= budget.history_budget:
+            # hysteresis: the last pass could not get below the trigger; passes one call apart would
+            # each break the prompt cache for little, so wait for real growth (the budget still binds)
+            log.debug("compaction held: the last pass left %d tokens; re-arms at %d", decision.effective, self._rearm)
+            over = False
+        if over or force:
             # the pure policy counts with the estimator; scale the goal when the provider counted higher
             scale = (hist + extra) / decision.effective if decision.effective > hist + extra > 0 else 1.0
             self.events.emit("compaction.started", tokens=hist, effective=decision.effective, forced=force, reason=decision.reason)
@@ -324,6 +331,8 @@ class Session:
                 self.events.emit("compaction.applied", **result.report())
             else:
                 self.events.emit("compaction.noop", reason="no strategy could lower the count", **result.report())
+            gap = max(1, (budget.trigger_tokens - budget.target_tokens) // 2)
+            self._rearm = self._calibration.apply(hist) + extra + gap
         messages = [it.message for it in items]
         runtime = self._runtime_message(messages)
         if runtime is not None:
@@ -536,6 +545,7 @@ class Session:
         self.store.set_state(self.id, STATE_KEY, dict(EMPTY_STATE))
         self._last_reported = None
         self._appended_since = 0
+        self._rearm = None
         after = total(self.view())
         self.events.emit(
             "fold.applied", reason=reason, method=outcome.method, ok=outcome.ok, error=outcome.error,
