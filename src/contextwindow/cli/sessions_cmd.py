@@ -30,6 +30,10 @@ def _when(ts: float) -> str:
     return datetime.fromtimestamp(ts, tz=UTC).strftime("%Y-%m-%d %H:%M")
 
 
+MAX_SELECTED = 100_000  # turn/fold numbers one selection may name (a bigger range is a typo, not a wish)
+MAX_LIMIT = 2**63 - 1  # SQLite's largest INTEGER
+
+
 def parse_numbers(text: str | None, what: str) -> list[int]:
     """``"1,3,5-7"`` → ``[1, 3, 5, 6, 7]``; anything else is a ConfigError naming ``what``."""
     out: list[int] = []
@@ -44,6 +48,8 @@ def parse_numbers(text: str | None, what: str) -> list[int]:
             raise ConfigError(f"--{what}: {item!r} is not a number or a range like 3-5") from None
         if b < a:
             raise ConfigError(f"--{what}: range {item!r} runs backwards")
+        if len(out) + (b - a + 1) > MAX_SELECTED:
+            raise ConfigError(f"--{what}: {item!r} selects more than {MAX_SELECTED:,} numbers; name the turns you mean")
         out.extend(range(a, b + 1))
     return out
 
@@ -87,7 +93,7 @@ def register(group: click.Group) -> None:
     @sessions.command("list")
     @store_option
     @json_option
-    @click.option("--limit", type=click.IntRange(min=0), default=None, help="Show at most N, newest first.")
+    @click.option("--limit", type=click.IntRange(min=0, max=MAX_LIMIT), default=None, help="Show at most N, newest first.")
     @handle_errors
     def list_cmd(store_url: str | None, as_json: bool, limit: int | None) -> None:
         """List conversations, newest first, with their titles."""

@@ -1,0 +1,47 @@
+"""Review of the ``ctxw`` CLI as a demanding user: bad input gets one clear stderr line and a
+non-zero exit (never a traceback, never a silent drop); ``--json`` keeps its promised keys."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from contextwindow.cli.main import cli
+
+CLAUDE = "claude_code/spotter_tool_heavy.jsonl"
+CODEX = "codex/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl"
+
+
+def _run(args: list[str], tmp_path: Path, stdin: str | bytes | None = None) -> Result:
+    env = {"CONTEXTWINDOW_STORE": f"sqlite:///{tmp_path / 'store.db'}", "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
+    return CliRunner().invoke(cli, args, env=env, input=stdin)
+
+
+def _one_line_error(res: Result, *needles: str) -> None:
+    """Exit non-zero, no traceback, ONE ctxw error line on stderr naming every needle."""
+    assert res.exit_code != 0, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    err = res.stderr.strip()
+    assert "Traceback" not in err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1, err
+    for n in needles:
+        assert n in lines[0], lines[0]
+
+
+# --- sessions ---------------------------------------------------------------------------
+
+
+def test_sessions_list_huge_limit_is_a_clear_error(tmp_path: Path) -> None:
+    res = _run(["sessions", "list", "--limit", "99999999999999999999"], tmp_path)
+    assert res.exit_code == 2 and "Traceback" not in res.stderr
+    assert "--limit" in res.stderr
+    assert not isinstance(res.exception, OverflowError)
+
+
+def test_sessions_fork_huge_range_is_refused_fast(tmp_path: Path) -> None:
+    res = _run(["sessions", "fork", "c_x", "--turns", "1-99999999999"], tmp_path)
+    _one_line_error(res, "--turns", "1-99999999999")
