@@ -45,3 +45,19 @@ def test_sessions_list_huge_limit_is_a_clear_error(tmp_path: Path) -> None:
 def test_sessions_fork_huge_range_is_refused_fast(tmp_path: Path) -> None:
     res = _run(["sessions", "fork", "c_x", "--turns", "1-99999999999"], tmp_path)
     _one_line_error(res, "--turns", "1-99999999999")
+
+
+# --- compact ----------------------------------------------------------------------------
+
+
+def test_compact_absurd_rounds_is_refused(tmp_path: Path, transcripts_dir: Path) -> None:
+    res = _run(["compact", str(transcripts_dir / CLAUDE), "--budget-tokens", "3000", "--rounds", "99999999"], tmp_path)
+    _one_line_error(res, "--rounds", "99999999")
+
+
+def test_compact_anthropic_text_output_keeps_the_system_prompt(tmp_path: Path, transcripts_dir: Path) -> None:
+    res = _run(["compact", str(transcripts_dir / CODEX), "--budget-tokens", "12000", "--format", "anthropic"], tmp_path)
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert isinstance(doc, dict) and doc["system"], "the Codex log's system prompt must not be dropped"
+    assert doc["messages"] and all(m["role"] in ("user", "assistant") for m in doc["messages"])

@@ -200,7 +200,7 @@ def _load_messages(file: str, input_format: str | None) -> tuple[list[Any], str 
 @click.option("--rounds", type=int, default=1, show_default=True, metavar="K", help="Folds in a row after compaction (0: compaction only).")
 @click.option("--model", default=None, metavar="M", help="Model whose tokenizer counts (default: the log's, else an estimate).")
 @click.option("--instructions", default=None, metavar="TEXT", help="What the summary should focus on.")
-@click.option("--format", "out_format", default="openai", show_default=True, metavar="openai|anthropic", help="Output message format.")
+@click.option("--format", "out_format", default="openai", show_default=True, metavar="openai|anthropic", help="Output message format (anthropic without --json prints {system, messages} when there is a system prompt).")
 @click.option("--input-format", default=None, metavar="FORMAT", help="'openai' for a plain JSON list of Chat Completions messages, or a transcript format.")
 @summarizer_url_option
 @summarizer_model_option
@@ -237,7 +237,10 @@ def compact_cmd(
     if as_json:
         emit_json(doc)
         return
-    emit_json(payload["messages"])
+    if payload.get("system"):  # Anthropic keeps the system prompt apart: print it too, never drop it
+        emit_json({"system": payload["system"], "messages": payload["messages"]})
+    else:
+        emit_json(payload["messages"])
     click.echo(
         f"ctxw: {report.tokens_before:,} → {report.tokens_after:,} tokens (budget {budget:,}); "
         f"{', '.join(report.steps) or 'nothing to do'}; constraints kept {report.constraints_kept}/{report.constraints_total}",

@@ -59,6 +59,9 @@ def _is_fold(m: Message) -> bool:
     return m.meta.get("cw") == "fold_summary"
 
 
+MAX_ROUNDS = 32  # folds in a row; past a few, each round only re-summarizes a summary
+
+
 def compact_conversation(
     messages: Sequence[Message],
     *,
@@ -71,8 +74,8 @@ def compact_conversation(
     """``messages`` compacted to at most ``budget`` tokens (whole prompt, as ``counter`` counts it)."""
     if budget <= 0:
         raise ConfigError(f"--budget-tokens must be a positive number of tokens, got {budget}")
-    if rounds < 0:
-        raise ConfigError(f"--rounds must be 0 or more, got {rounds}")
+    if not 0 <= rounds <= MAX_ROUNDS:
+        raise ConfigError(f"--rounds must be between 0 and {MAX_ROUNDS}, got {rounds} (each round re-folds the previous summary)")
     ledger = user_constraints(messages)
     rules = ledger_mod.texts(ledger)
     before = counter.count_messages(messages)
