@@ -61,3 +61,13 @@ def test_compact_anthropic_text_output_keeps_the_system_prompt(tmp_path: Path, t
     doc = json.loads(res.stdout)
     assert isinstance(doc, dict) and doc["system"], "the Codex log's system prompt must not be dropped"
     assert doc["messages"] and all(m["role"] in ("user", "assistant") for m in doc["messages"])
+
+
+# --- inspect ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("option", "value"), [("--window", "0"), ("--top", "-3")])
+def test_inspect_out_of_range_numbers_are_refused_not_ignored(tmp_path: Path, transcripts_dir: Path, option: str, value: str) -> None:
+    res = _run(["inspect", str(transcripts_dir / CLAUDE), option, value, "--json"], tmp_path)
+    assert res.exit_code == 2, res.output  # --window 0 used to fall back to the model's window silently
+    assert option in res.stderr and "Traceback" not in res.stderr

@@ -162,8 +162,8 @@ def newest_session(home: Path | None = None) -> Path | None:
 @click.argument("file", required=False, type=click.Path(dir_okay=True, path_type=str))
 @click.option("--format", "fmt", default=None, metavar="FORMAT", help=f"Force the transcript format ({', '.join(FORMATS)}).")
 @click.option("--model", default=None, metavar="M", help="Model for the tokenizer and window (default: the model the log names).")
-@click.option("--window", type=int, default=None, metavar="N", help="Context window for the gauge (default: the model's).")
-@click.option("--top", type=int, default=10, show_default=True, help="How many of the largest tool results to list.")
+@click.option("--window", type=click.IntRange(min=1), default=None, metavar="N", help="Context window for the gauge (default: the model's).")
+@click.option("--top", type=click.IntRange(min=0), default=10, show_default=True, help="How many of the largest tool results to list.")
 @json_option
 @handle_errors
 def inspect_cmd(file: str | None, fmt: str | None, model: str | None, window: int | None, top: int, as_json: bool) -> None:
