@@ -71,3 +71,13 @@ def test_inspect_out_of_range_numbers_are_refused_not_ignored(tmp_path: Path, tr
     res = _run(["inspect", str(transcripts_dir / CLAUDE), option, value, "--json"], tmp_path)
     assert res.exit_code == 2, res.output  # --window 0 used to fall back to the model's window silently
     assert option in res.stderr and "Traceback" not in res.stderr
+
+
+# --- models -----------------------------------------------------------------------------
+
+
+def test_models_list_unknown_provider_is_an_error_not_an_empty_list(tmp_path: Path) -> None:
+    res = _run(["models", "list", "--provider", "nosuch", "--json"], tmp_path)
+    _one_line_error(res, "nosuch", "anthropic")
+    ok = _run(["models", "list", "--provider", "anthropic", "--json"], tmp_path)
+    assert ok.exit_code == 0 and all(m["provider"] == "anthropic" for m in json.loads(ok.stdout))

@@ -6,6 +6,7 @@ from dataclasses import asdict
 
 import click
 
+from ..errors import ConfigError
 from .common import emit_json, handle_errors, json_option
 
 
@@ -55,6 +56,9 @@ def register(group: click.Group) -> None:
         from ..models import list_models
 
         specs = list_models(provider)
+        if provider is not None and not specs:
+            known = sorted({s.provider for s in list_models()})
+            raise ConfigError(f"--provider {provider!r}: no such provider in the registry (known: {', '.join(known)})")
         if as_json:
             emit_json([asdict(s) for s in specs])
             return
