@@ -81,3 +81,24 @@ def test_models_list_unknown_provider_is_an_error_not_an_empty_list(tmp_path: Pa
     _one_line_error(res, "nosuch", "anthropic")
     ok = _run(["models", "list", "--provider", "anthropic", "--json"], tmp_path)
     assert ok.exit_code == 0 and all(m["provider"] == "anthropic" for m in json.loads(ok.stdout))
+
+
+# --- replay / compact with a model summarizer that fails ---------------------------------
+
+
+def test_failing_model_summarizer_is_reported_not_hidden(tmp_path: Path, transcripts_dir: Path) -> None:
+    from contextwindow.llm.localserver import LocalProviderServer
+
+    # the summarizer answers with an empty text every time: the extractive brief stands in
+    with LocalProviderServer(lambda req: "") as srv:
+        res = _run(
+            ["compact", str(transcripts_dir / CLAUDE), "--budget-tokens", "3000", "--json",
+             "--summarizer-url", srv.openai_base_url, "--summarizer-model", "local"],
+            tmp_path,
+        )
+        asked = len(srv.requests)
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.stdout)["report"]
+    assert report["summarizer_failures"] >= 1 and report["summarizer_error"]
+    assert "warning: summarizer llm:local failed" in res.stderr
+    assert asked == 1, "after the first failure the dead summarizer is not asked again"

@@ -30,7 +30,50 @@ def _summarizer(url: str | None, model: str | None, count: Any) -> Any:
     from ..llm.openai_compat import OpenAICompatibleModel
 
     key = os.environ.get("CONTEXTWINDOW_SUMMARIZER_API_KEY") or os.environ.get("OPENAI_API_KEY")
-    return LLMSummarizer(OpenAICompatibleModel(model, base_url=url, api_key=key), count=count)
+    return WatchedSummarizer(LLMSummarizer(OpenAICompatibleModel(model, base_url=url, api_key=key), count=count), count)
+
+
+def _report_summarizer(summ: Any, doc: dict[str, Any]) -> None:
+    """Say on stderr (and in the JSON) when the model summarizer failed and the extractive brief stood in."""
+    if isinstance(summ, WatchedSummarizer):
+        doc["summarizer_failures"] = summ.failed
+        doc["summarizer_error"] = summ.first_error
+        msg = summ.warning()
+        if msg:
+            click.echo(msg, err=True)
+
+
+class WatchedSummarizer:
+    """Wraps a model summarizer so its failures are reported, not hidden: after the first summary
+    that fell back to the extractive brief (model unreachable, garbage output...), the rest go
+    straight to the extractive brief instead of retrying a dead endpoint on every compaction."""
+
+    def __init__(self, inner: Any, count: Any) -> None:
+        from ..folding import ExtractiveSummarizer
+
+        self.inner = inner
+        self.name = str(getattr(inner, "name", type(inner).__name__))
+        self._extractive = ExtractiveSummarizer(count)
+        self.failed = 0
+        self.first_error: str | None = None
+
+    def summarize(self, request: Any) -> Any:
+        if self.first_error is not None:
+            self.failed += 1
+            return self._extractive.summarize(request)
+        outcome = self.inner.summarize(request)
+        if not outcome.ok:
+            self.failed += 1
+            self.first_error = outcome.error or "no reason given"
+        return outcome
+
+    def warning(self) -> str | None:
+        if not self.failed:
+            return None
+        return (
+            f"ctxw: warning: summarizer {self.name} failed ({self.first_error}); the extractive brief was used "
+            f"for {self.failed} summar{'y' if self.failed == 1 else 'ies'} instead"
+        )
 
 
 summarizer_url_option = click.option("--summarizer-url", default=None, metavar="URL", help="OpenAI-compatible endpoint of a summarizer model (default: extractive, no model).")
@@ -140,6 +183,7 @@ def replay_cmd(
 
         plot_report(report, plot_path)
     doc = report.to_dict()
+    _report_summarizer(summ, doc)
     if demo:
         doc["scripted"] = True
         doc["note"] = SCRIPTED_NOTE.removeprefix("[demo] ")
@@ -234,6 +278,7 @@ def compact_cmd(
     doc: dict[str, Any] = {"messages": payload["messages"], "report": {**report.to_dict(), "format": out_format, "model": model}}
     if payload.get("system"):
         doc["system"] = payload["system"]
+    _report_summarizer(summ, doc["report"])
     if as_json:
         emit_json(doc)
         return
