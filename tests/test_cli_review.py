@@ -102,3 +102,25 @@ def test_failing_model_summarizer_is_reported_not_hidden(tmp_path: Path, transcr
     assert report["summarizer_failures"] >= 1 and report["summarizer_error"]
     assert "warning: summarizer llm:local failed" in res.stderr
     assert asked == 1, "after the first failure the dead summarizer is not asked again"
+
+
+# --- stdin ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["inspect", "-", "--json"], ["import", "-", "--json"], ["replay", "-", "--policy", "none", "--json"]])
+def test_transcript_commands_read_stdin_dash(tmp_path: Path, transcripts_dir: Path, command: list[str]) -> None:
+    data = (transcripts_dir / CLAUDE).read_bytes()
+    res = _run(command, tmp_path, stdin=data)
+    assert res.exit_code == 0, res.output  # used to say "-: no such file"
+    doc = json.loads(res.stdout)
+    if command[0] == "inspect":
+        assert doc["format"] == "claude-code" and doc["messages"] > 0 and doc["calls"]
+    elif command[0] == "import":
+        assert doc["conversations"][0]["messages"] > 0 and doc["skipped"] == []
+    else:
+        assert doc["policies"][0]["calls"] > 0
+
+
+def test_import_empty_stdin_says_so(tmp_path: Path) -> None:
+    res = _run(["import", "-"], tmp_path, stdin=b"")
+    assert res.exit_code == 1 and "stdin is empty" in res.stderr and "no such file" not in res.stderr

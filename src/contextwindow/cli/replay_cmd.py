@@ -160,8 +160,7 @@ def replay_cmd(
         model = model or DEMO_MODEL
         window = window or DEMO_WINDOW
     else:
-        from ..formats.transcript import load_transcript
-        from .transcripts_cmd import newest_session
+        from .transcripts_cmd import load_sessions, newest_session
 
         if file is None:
             found = newest_session()
@@ -169,7 +168,7 @@ def replay_cmd(
                 raise InputError("no FILE given and no Claude Code or Codex session found under ~/.claude or ~/.codex; try: ctxw replay --demo")
             click.echo(f"ctxw: replaying {found} (the newest local session)", err=True)
             file = str(found)
-        session = load_transcript(_existing(file), fmt)
+        session = load_sessions(_existing(file), fmt)[0]
     if not session.calls:
         raise InputError(f"{session.source}: the log shows no model calls to replay")
     spec = resolve_model(model or session.model, window)
@@ -209,6 +208,8 @@ def replay_cmd(
 
 
 def _existing(path: str) -> str:
+    if path == "-":  # stdin
+        return path
     p = Path(path)
     if p.is_dir():
         raise InputError(f"{path} is a directory, not a session file")
@@ -232,9 +233,9 @@ def _load_messages(file: str, input_format: str | None) -> tuple[list[Any], str 
         if not msgs:
             raise InputError(f"{file}: no messages")
         return msgs, None
-    from ..formats.transcript import load_transcript
+    from .transcripts_cmd import load_sessions
 
-    session = load_transcript(_existing(file), input_format)
+    session = load_sessions(_existing(file), input_format)[0]
     return session.messages, session.model
 
 

@@ -15,9 +15,19 @@ from typing import Any
 import click
 
 from ..errors import ImportFormatError
-from ..formats.transcript import FORMATS, ImportedSession, load_all, normalize_format
+from ..formats.transcript import FORMATS, ImportedSession, load_all, load_raw, normalize_format, parse_input
 from ..usage import Usage
-from .common import default_store_url, emit_json, handle_errors, json_option, store_option
+from .common import default_store_url, emit_json, handle_errors, json_option, read_input_bytes, store_option
+
+
+def load_sessions(path: str, fmt: str | None) -> list[ImportedSession]:
+    """Every session in ``path``; ``-`` reads the transcript from stdin."""
+    if path != "-":
+        return load_all(path, fmt)
+    data = read_input_bytes("-")
+    if not data.strip():
+        raise ImportFormatError("stdin is empty: nothing to import")
+    return load_raw(parse_input(data, "stdin"), fmt)
 
 
 def session_metadata(s: ImportedSession) -> dict[str, Any]:
@@ -78,7 +88,7 @@ class _NoBar:
 
 
 @click.command("import")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True, path_type=str))
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True, path_type=str), metavar="FILE|-...")
 @store_option
 @click.option(
     "--format",
@@ -102,7 +112,7 @@ def import_cmd(files: tuple[str, ...], store_url: str | None, fmt: str | None, a
         with _progress(list(files), as_json) as bar:
             for path in bar:
                 try:
-                    sessions = load_all(path, fmt)
+                    sessions = load_sessions(path, fmt)
                 except ImportFormatError as exc:
                     skipped.append({"source": path, "line": None, "reason": str(exc)})
                     continue
@@ -170,7 +180,6 @@ def inspect_cmd(file: str | None, fmt: str | None, model: str | None, window: in
     """What a session's window held: tokens by role, part kind and tool; largest results; per-call
     reported vs estimated input; compactions; the gauge at the end."""
     from ..errors import InputError
-    from ..formats.transcript import load_transcript
     from ..replay.inspect import inspect_session, render_inspection
 
     if fmt is not None:
@@ -185,11 +194,11 @@ def inspect_cmd(file: str | None, fmt: str | None, model: str | None, window: in
         click.echo(f"ctxw: inspecting {found} (the newest local session)", err=True)
         file = str(found)
     p = Path(file)
-    if p.is_dir():
+    if file != "-" and p.is_dir():
         raise InputError(f"{file} is a directory, not a session file")
-    if not p.exists():
+    if file != "-" and not p.exists():
         raise InputError(f"{file}: no such file")
-    session = load_transcript(file, fmt)
+    session = load_sessions(file, fmt)[0]
     doc = inspect_session(session, model=model, window=window, top=top)
     if as_json:
         emit_json(doc)
