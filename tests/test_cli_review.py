@@ -124,3 +124,24 @@ def test_transcript_commands_read_stdin_dash(tmp_path: Path, transcripts_dir: Pa
 def test_import_empty_stdin_says_so(tmp_path: Path) -> None:
     res = _run(["import", "-"], tmp_path, stdin=b"")
     assert res.exit_code == 1 and "stdin is empty" in res.stderr and "no such file" not in res.stderr
+
+
+# --- the error wrapper every command uses --------------------------------------------------
+
+
+def test_an_unexpected_exception_is_one_line_not_a_traceback() -> None:
+    import click
+
+    from contextwindow.cli.common import handle_errors
+
+    @click.command()
+    @handle_errors
+    def boom() -> None:
+        raise OverflowError("Python int too large to convert to SQLite INTEGER")
+
+    res = CliRunner().invoke(boom, [])
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit)
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "internal error: OverflowError" in lines[0] and "CTXW_DEBUG" in lines[0]
+    debug = CliRunner().invoke(boom, [], env={"CTXW_DEBUG": "1"})
+    assert isinstance(debug.exception, OverflowError)

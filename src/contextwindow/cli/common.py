@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +26,7 @@ def fail(message: str, code: int = 1) -> None:
 
 
 def handle_errors(fn: F) -> F:
-    """Turn library errors (and stray OS/value errors) into one line on stderr + exit 1."""
+    """Turn library errors (and stray OS errors, and as a last resort any bug) into one line on stderr + exit 1."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -37,6 +38,12 @@ def handle_errors(fn: F) -> F:
             fail(f"{type(exc).__name__}: {exc}")
         except KeyboardInterrupt:
             fail("interrupted", 130)
+        except (click.exceptions.Exit, click.ClickException, SystemExit):
+            raise
+        except Exception as exc:  # a bug of ours: still one line, the traceback only on request
+            if os.environ.get("CTXW_DEBUG"):
+                raise
+            fail(f"internal error: {type(exc).__name__}: {exc} (a bug in ctxw; rerun with CTXW_DEBUG=1 for the traceback)")
 
     return wrapper  # type: ignore[return-value]
 
