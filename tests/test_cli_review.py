@@ -145,3 +145,18 @@ def test_an_unexpected_exception_is_one_line_not_a_traceback() -> None:
     assert len(lines) == 1 and "internal error: OverflowError" in lines[0] and "CTXW_DEBUG" in lines[0]
     debug = CliRunner().invoke(boom, [], env={"CTXW_DEBUG": "1"})
     assert isinstance(debug.exception, OverflowError)
+
+
+# --- retrieve ---------------------------------------------------------------------------
+
+
+def test_retrieve_names_the_store_and_never_creates_one(tmp_path: Path) -> None:
+    missing = tmp_path / "typo" / "store.db"
+    res = _run(["retrieve", "ofl_0123456789abcdef", "--store", f"sqlite:///{missing}"], tmp_path)
+    _one_line_error(res, "ofl_0123456789abcdef", str(missing))
+    assert not missing.exists() and not missing.parent.exists()
+    # an existing store that lacks the ref: the message says which store was searched
+    clipped = _run(["clip", "-", "--budget-tokens", "50", "--json"], tmp_path, stdin="\n".join(map(str, range(5000))))
+    assert clipped.exit_code == 0 and json.loads(clipped.stdout)["ref"]
+    res = _run(["retrieve", "ofl_0123456789abcdef"], tmp_path)
+    _one_line_error(res, "ofl_0123456789abcdef", "store.db")

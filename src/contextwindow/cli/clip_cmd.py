@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
 
 from ..clipping import KINDS, clip, retrieve
+from ..errors import NotFoundError
 from .common import default_store_url, emit_json, handle_errors, json_option, read_input_bytes, store_option
 
 
@@ -86,11 +88,19 @@ def retrieve_command(
     from ..store import open_store
 
     check_ref(ref)  # a forged ref is refused before any store is opened
-    store = open_store(store_url or default_store_url())
+    url = store_url or default_store_url()
+    if url.startswith("sqlite:///"):
+        path = Path(url[len("sqlite:///") :].partition("?")[0]).expanduser()
+        if not path.exists():  # reading never creates a store (a typo'd --store would make an empty one)
+            raise NotFoundError(f"unknown offload ref {ref!r}: there is no store at {path} ({url}); nothing was read")
+    store = open_store(url)
     try:
-        click.echo(retrieve(store, ref, offset=offset, limit=limit, grep=pattern, budget_tokens=budget_tokens))
+        text = retrieve(store, ref, offset=offset, limit=limit, grep=pattern, budget_tokens=budget_tokens)
+    except NotFoundError as exc:
+        raise NotFoundError(f"{exc} in store {url}") from None
     finally:
         store.close()
+    click.echo(text)
 
 
 def register(group: click.Group) -> None:
