@@ -160,3 +160,17 @@ def test_retrieve_names_the_store_and_never_creates_one(tmp_path: Path) -> None:
     assert clipped.exit_code == 0 and json.loads(clipped.stdout)["ref"]
     res = _run(["retrieve", "ofl_0123456789abcdef"], tmp_path)
     _one_line_error(res, "ofl_0123456789abcdef", "store.db")
+
+
+def test_clip_budget_above_hard_cap_is_refused(tmp_path: Path) -> None:
+    res = _run(["clip", "-", "--budget-tokens", "200000"], tmp_path, stdin="x\n")
+    assert res.exit_code == 2 and "--hard-cap-tokens" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_retrieve_has_json(tmp_path: Path) -> None:
+    clipped = _run(["clip", "-", "--budget-tokens", "50", "--json"], tmp_path, stdin="\n".join(map(str, range(5000))))
+    ref = json.loads(clipped.stdout)["ref"]
+    res = _run(["retrieve", ref, "--offset", "10", "--limit", "2", "--json"], tmp_path)
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["ref"] == ref and doc["offset"] == 10 and "11" in doc["text"] and "13\n" not in doc["text"]

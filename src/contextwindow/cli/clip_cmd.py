@@ -55,6 +55,10 @@ def clip_command(
     The original goes to the store's offload table; the marker names the ref to pass to
     `ctxw retrieve`.
     """
+    if budget_tokens > hard_cap_tokens:  # the cap would be silently ignored: an output under the budget is never clipped
+        raise click.UsageError(
+            f"--budget-tokens {budget_tokens} is above --hard-cap-tokens {hard_cap_tokens}; raise --hard-cap-tokens too"
+        )
     data = read_input_bytes(file)
     sink = _LazyStore(store_url or default_store_url())
     try:
@@ -79,9 +83,11 @@ def clip_command(
 @click.option("--grep", "pattern", default=None, metavar="PAT", help="Only lines matching this regular expression.")
 @click.option("--budget-tokens", type=click.IntRange(min=1), default=4000, show_default=True, help="Token bound of the output.")
 @store_option
+@json_option
 @handle_errors
 def retrieve_command(
-    ref: str, offset: int, limit: int | None, pattern: str | None, budget_tokens: int, store_url: str | None
+    ref: str, offset: int, limit: int | None, pattern: str | None, budget_tokens: int, store_url: str | None,
+    as_json: bool,
 ) -> None:
     """Print a slice of the original offloaded under REF (as printed in a clip marker)."""
     from ..clipping.retrieve import check_ref
@@ -100,7 +106,10 @@ def retrieve_command(
         raise NotFoundError(f"{exc} in store {url}") from None
     finally:
         store.close()
-    click.echo(text)
+    if as_json:
+        emit_json({"ref": ref, "offset": offset, "limit": limit, "grep": pattern, "text": text})
+    else:
+        click.echo(text)
 
 
 def register(group: click.Group) -> None:
