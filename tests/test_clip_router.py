@@ -202,3 +202,11 @@ def test_old_markers_inside_a_hard_cap_preview_are_defused() -> None:
     old = clip("\n".join(f"line {i}" for i in range(4000)), 300).text
     r = clip(old + "\n" + "z\n" * 60000, 2000, hard_cap_tokens=5000)
     assert r.report.kind == "offload" and count_markers(r.text) == 1
+
+
+def test_hard_cap_preview_has_one_gap_note_and_one_marker() -> None:
+    text = "\n".join(f"line {i} " + "word " * 20 for i in range(20000))
+    r = clip(text, 4000)
+    assert r.report.kind == "offload"
+    assert r.text.count("omitted] …") == 1
+    assert r.text.count("[contextwindow clipped") == 1

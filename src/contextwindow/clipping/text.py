@@ -93,4 +93,30 @@ def clip_preview(text: str, budget: int, count: Count) -> Body:
     lines = [*head_lines, f"… [~{max(0, omitted_chars):,} chars, ~{omitted_lines:,} lines omitted] …", *tail_lines]
     order = [mid] + [i for i in head_tail_order(len(lines)) if i != mid]
     body = select_lines(lines, order, budget, count)
-    return Body(body.text, max(0, body.kept_lines - 1), body.notes)
+    return Body(merge_gap_notes(body.text), max(0, body.kept_lines - 1), body.notes)
+
+
+_GAP = re.compile(r"^… \[(?:~?[\d,]+ chars, )?(~?)([\d,]+) lines? omitted\] …$")
+
+
+def merge_gap_notes(text: str) -> str:
+    """Adjacent gap notes (the preview's own and the ones line selection adds around it) become one."""
+    out: list[str] = []
+    run: list[tuple[bool, int]] = []
+
+    def flush() -> None:
+        if run:
+            approx = any(a for a, _ in run) or len(run) > 1
+            n = sum(k for _, k in run)
+            out.append(f"… [{'~' if approx else ''}{n:,} line{'s' if n != 1 else ''} omitted] …")
+            run.clear()
+
+    for line in text.split("\n"):
+        m = _GAP.match(line)
+        if m:
+            run.append((bool(m.group(1)), int(m.group(2).replace(",", ""))))
+            continue
+        flush()
+        out.append(line)
+    flush()
+    return "\n".join(out)
