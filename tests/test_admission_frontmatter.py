@@ -84,3 +84,13 @@ def test_any_bytes_give_a_skill_or_a_reason(data: bytes) -> None:
         assert isinstance(got, (Skill, Omission))
         if isinstance(got, Omission):
             assert got.reason.startswith("skill skipped: ")
+
+
+def test_unclosed_flow_value_is_malformed_not_a_name() -> None:
+    import pytest as _pytest
+
+    from contextwindow.admission.frontmatter import FrontMatterError, parse
+
+    with _pytest.raises(FrontMatterError, match="not closed"):
+        parse("---\nname: [unclosed\ndescription: x\n---\nbody")
+    assert parse("---\nname: ok\ntools: ['a]', b]\n---\n").fields["tools"] == "['a]', b]"

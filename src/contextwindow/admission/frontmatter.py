@@ -162,7 +162,30 @@ def _scalar(raw: str, key: str) -> str:
         raise FrontMatterError(f"unterminated single-quoted value of {key!r}")
     # plain scalar: a " #" starts a comment
     cut = raw.find(" #")
-    return (raw[:cut] if cut >= 0 else raw).strip()
+    value = (raw[:cut] if cut >= 0 else raw).strip()
+    if value[:1] in ("[", "{") and not _balanced(value):
+        raise FrontMatterError(f"the flow value of {key!r} is not closed: {value[:40]!r}")
+    return value
+
+
+def _balanced(value: str) -> bool:
+    """A flow sequence/mapping (``[a, b]``, ``{k: v}``) closes its brackets in order and ends there."""
+    pairs = {"]": "[", "}": "{"}
+    stack: list[str] = []
+    quote = ""
+    for i, c in enumerate(value):
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c in "[{":
+            stack.append(c)
+        elif c in "]}":
+            if not stack or stack.pop() != pairs[c]:
+                return False
+            if not stack:
+                return i == len(value) - 1
+    return False
 
 
 def _trailing(rest: str, key: str) -> None:
