@@ -174,3 +174,15 @@ def test_retrieve_has_json(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     assert doc["ref"] == ref and doc["offset"] == 10 and "11" in doc["text"] and "13\n" not in doc["text"]
+
+
+def test_tokens_says_when_the_model_is_unknown() -> None:
+    from click.testing import CliRunner as _Runner
+
+    from contextwindow.cli.main import cli as _cli
+
+    r = _Runner().invoke(_cli, ["tokens", "-m", "gpt4o", "-"], input="hello world")
+    assert r.exit_code == 0
+    assert "unknown model 'gpt4o'" in r.output
+    ok = _Runner().invoke(_cli, ["tokens", "-m", "gpt-4o", "-"], input="hello world")
+    assert "unknown model" not in ok.output

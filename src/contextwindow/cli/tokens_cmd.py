@@ -35,6 +35,14 @@ def register(group: click.Group) -> None:
         data = read_input_bytes(file)
         text = decode_strict(data, "stdin" if file == "-" else file)
         counter = counter_for(model)
+        if model and not counter.exact:
+            from ..errors import UnknownModelError
+            from ..models import get_model
+
+            try:
+                get_model(model)
+            except UnknownModelError:
+                click.echo(f"ctxw: note: unknown model {model!r}; counting with the {counter.name} estimator", err=True)
         n = counter.count_text(text)
         if as_json:
             emit_json({"tokens": n, "exact": counter.exact, "tokenizer": counter.name, "model": model, "bytes": len(data)})
