@@ -186,3 +186,14 @@ def test_tokens_says_when_the_model_is_unknown() -> None:
     assert "unknown model 'gpt4o'" in r.output
     ok = _Runner().invoke(_cli, ["tokens", "-m", "gpt-4o", "-"], input="hello world")
     assert "unknown model" not in ok.output
+
+
+def test_replay_plot_path_is_checked_before_the_replay(tmp_path) -> None:
+    from click.testing import CliRunner as _Runner
+
+    from contextwindow.cli.main import cli as _cli
+
+    for bad in (str(tmp_path), str(tmp_path / "missing" / "x.png")):
+        r = _Runner().invoke(_cli, ["replay", "--demo", "--plot", bad])
+        assert r.exit_code == 1 and "--plot" in r.output
+    assert not (tmp_path / "missing").exists()

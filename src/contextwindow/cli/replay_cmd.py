@@ -153,6 +153,10 @@ def replay_cmd(
             raise ConfigError(f"unknown policy {p!r} (known: {', '.join(POLICIES)})")
     if demo and file:
         raise ConfigError("give either FILE or --demo, not both")
+    if plot_path:
+        target = Path(plot_path)
+        if target.is_dir() or not target.parent.is_dir():
+            raise ConfigError(f"--plot {plot_path}: needs a file path in an existing directory")
     if demo:
         from ..replay.demo import DEMO_MODEL, DEMO_WINDOW, SCRIPTED_NOTE, demo_session
 

@@ -51,7 +51,6 @@ def plot_report(report: ReplayReport, path: str | Path, *, title: str | None = N
         ax.set_ylim(bottom=0)
         ax.legend(handles=handles, loc="upper left", fontsize=9, framealpha=0.9)
         fig.tight_layout()
-        out.parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(out, format="png")
     finally:
         plt.close(fig)
