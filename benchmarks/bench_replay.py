@@ -7,7 +7,9 @@ tokens for each --room N (default 48000 and 24000, so compaction matters): the f
 prompt and tool definitions the log does not show, ~20-50k tokens in the Claude Code logs) is sent by
 every policy alike, so a plain 32k window would leave some sessions no room at all. Sessions whose log names no model, or an unknown one, are priced as
 gpt-4o (tokenizer too). The last lines compare `default` with `claude-code` on the long sessions
-(≥ 40 calls): billed input ratio, calls over the window, invalid payloads, constraints kept.
+(≥ 40 calls): billed input ratio, the floor every policy pays for the fixed prefix (as a share of
+claude-code's bill) and the ratio on the part a policy can change, calls over the window, invalid
+payloads, constraints kept.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from contextwindow.formats.transcript import load_all
 from contextwindow.models import get_model
 from contextwindow.replay import POLICIES, replay
 from contextwindow.replay.engine import estimate_overhead, leading_system
+from contextwindow.replay.pricing import Pricing
 from contextwindow.tokens import counter_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +41,14 @@ def _model_for(name: str | None) -> str:
         return name
     except UnknownModelError:
         return FALLBACK_MODEL
+
+
+def floor(fixed: int, calls: int, model: str) -> float:
+    """What every policy pays for the fixed prefix alone (input-price tokens): written or sent once,
+    then read from the cache on every later call."""
+    pricing = Pricing.of(get_model(model))
+    first = pricing.write_weight if pricing.charges_writes else 1.0
+    return fixed * first + fixed * max(0, calls - 1) * pricing.read_weight
 
 
 def main() -> int:
@@ -63,7 +74,8 @@ def main() -> int:
             if not s.calls:
                 continue
             model = _model_for(s.model)
-            win = None if w is None else w + estimate_overhead(s, counter_for(model)) + sum(counter_for(model).count_message(m) for m in leading_system(s.messages))
+            fixed = estimate_overhead(s, counter_for(model)) + sum(counter_for(model).count_message(m) for m in leading_system(s.messages))
+            win = None if w is None else w + fixed
             rep = replay(s, list(POLICIES), model=model, window=win)
             name = f"{f.parent.name}/{f.name[:38]}"
             rows = {p.policy: p.to_dict() for p in rep.policies}
@@ -81,21 +93,26 @@ def main() -> int:
                 t["kept"] += r["constraints_kept"]
                 t["total"] += r["constraints_total"]
             if len(s.calls) >= LONG_CALLS:
-                long_rows[w].append((name, rows["default"], rows["claude-code"]))
+                long_rows[w].append((name, rows["default"], rows["claude-code"], floor(fixed, rows["default"]["calls"], model)))
     print("\n### totals over all sessions\n")
     print("| window | policy | billed input | calls over window | invalid payloads | constraints kept |")
     print("|---|---|---|---|---|---|")
     for (w, pol), t in totals.items():
         print(f"| {'own' if w is None else f'prefix+{w:,}'} | {pol} | {round(t['billed']):,} | {t['over']} | {t['invalid']} | {t['kept']}/{t['total']} |")
     print("\n### goal check: default vs claude-code on the long sessions (≥ 40 calls)\n")
-    print("| window | session | default billed / claude-code billed | default over window | default invalid | default constraints |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| window | session | default billed / claude-code billed | floor / claude-code | (default − floor) / (claude-code − floor) "
+        "| default over window | default invalid | default constraints |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for w, rows in long_rows.items():
-        for name, d, c in rows:
-            ratio = d["billed_input_tokens"] / c["billed_input_tokens"] if c["billed_input_tokens"] else float("nan")
+        for name, d, c, fl in rows:
+            cc = c["billed_input_tokens"]
+            ratio = d["billed_input_tokens"] / cc if cc else float("nan")
+            part = (d["billed_input_tokens"] - fl) / (cc - fl) if cc > fl else float("nan")
             print(
-                f"| {'own' if w is None else f'prefix+{w:,}'} | {name} | {ratio:.2f} | {d['over_window_calls']} | {d['invalid_payloads']} | "
-                f"{d['constraints_kept']}/{d['constraints_total']} |"
+                f"| {'own' if w is None else f'prefix+{w:,}'} | {name} | {ratio:.2f} | {fl / cc if cc else float('nan'):.2f} | {part:.2f} | "
+                f"{d['over_window_calls']} | {d['invalid_payloads']} | {d['constraints_kept']}/{d['constraints_total']} |"
             )
     print(f"\n{len(sessions)} sessions × {len(POLICIES)} policies × {len(windows)} windows in {time.perf_counter() - started:.1f} s")
     return 0
