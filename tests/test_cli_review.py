@@ -197,3 +197,15 @@ def test_replay_plot_path_is_checked_before_the_replay(tmp_path) -> None:
         r = _Runner().invoke(_cli, ["replay", "--demo", "--plot", bad])
         assert r.exit_code == 1 and "--plot" in r.output
     assert not (tmp_path / "missing").exists()
+
+
+def test_sessions_read_commands_never_create_a_store_from_a_typo(tmp_path) -> None:
+    from click.testing import CliRunner as _Runner
+
+    from contextwindow.cli.main import cli as _cli
+
+    url = f"sqlite:///{tmp_path / 'typo' / 'x.db'}"
+    for args in (["sessions", "list"], ["sessions", "show", "c_1"], ["sessions", "export", "c_1"]):
+        r = _Runner().invoke(_cli, [*args, "--store", url])
+        assert r.exit_code == 1 and "there is no store at" in r.output, (args, r.output)
+    assert not (tmp_path / "typo").exists()

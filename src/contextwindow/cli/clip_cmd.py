@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
 
 from ..clipping import KINDS, clip, retrieve
 from ..errors import NotFoundError
-from .common import default_store_url, emit_json, handle_errors, json_option, read_input_bytes, store_option
+from .common import (
+    default_store_url,
+    emit_json,
+    handle_errors,
+    json_option,
+    open_existing_store,
+    read_input_bytes,
+    store_option,
+)
 
 
 class _LazyStore:
@@ -91,15 +98,13 @@ def retrieve_command(
 ) -> None:
     """Print a slice of the original offloaded under REF (as printed in a clip marker)."""
     from ..clipping.retrieve import check_ref
-    from ..store import open_store
 
     check_ref(ref)  # a forged ref is refused before any store is opened
     url = store_url or default_store_url()
-    if url.startswith("sqlite:///"):
-        path = Path(url[len("sqlite:///") :].partition("?")[0]).expanduser()
-        if not path.exists():  # reading never creates a store (a typo'd --store would make an empty one)
-            raise NotFoundError(f"unknown offload ref {ref!r}: there is no store at {path} ({url}); nothing was read")
-    store = open_store(url)
+    try:
+        store = open_existing_store(url)
+    except NotFoundError as exc:
+        raise NotFoundError(f"unknown offload ref {ref!r}: {exc}; nothing was read") from None
     try:
         text = retrieve(store, ref, offset=offset, limit=limit, grep=pattern, budget_tokens=budget_tokens)
     except NotFoundError as exc:

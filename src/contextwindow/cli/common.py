@@ -78,6 +78,19 @@ def default_store_url() -> str:
     return default_url()
 
 
+def open_existing_store(url: str) -> Any:
+    """Open a store that must already exist: reading never creates one (a typo'd ``--store`` would
+    otherwise make an empty database and answer "nothing here")."""
+    from ..errors import NotFoundError
+    from ..store import open_store
+
+    if url.startswith("sqlite:///"):
+        path = Path(url[len("sqlite:///") :].partition("?")[0]).expanduser()
+        if not path.exists():
+            raise NotFoundError(f"there is no store at {path} ({url})")
+    return open_store(url)
+
+
 store_option = click.option(
     "--store",
     "store_url",

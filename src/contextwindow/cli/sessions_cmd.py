@@ -14,12 +14,14 @@ from ..curation import Segment, build_from_selection, segments
 from ..errors import ConfigError
 from ..messages import Message, message_to_dict
 from ..store import ConversationStore, open_store
-from .common import default_store_url, emit_json, handle_errors, json_option, store_option
+from .common import default_store_url, emit_json, handle_errors, json_option, open_existing_store, store_option
 
 
 @contextmanager
 def _store(url: str | None) -> Iterator[ConversationStore]:
-    store = open_store(url or default_store_url())
+    # an explicit --store must exist (a typo would otherwise create an empty one); the default store
+    # is created on first use, so a fresh machine simply has no conversations yet
+    store = open_existing_store(url) if url else open_store(default_store_url())
     try:
         yield store
     finally:
