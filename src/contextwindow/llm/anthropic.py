@@ -20,7 +20,7 @@ from ..messages import Message, Part, ReasoningPart, TextPart, ToolCallPart, dum
 from ..tools import ToolSpec
 from ..usage import Usage
 from .base import Completion
-from .httpclient import HTTPChatModel
+from .httpclient import HTTPChatModel, as_int
 from .retry import RetryPolicy
 
 ANTHROPIC_VERSION = "2023-06-01"
@@ -89,20 +89,16 @@ class AnthropicModel(HTTPChatModel):
 # --- response ----------------------------------------------------------------------------------
 
 
-def _int(v: Any) -> int:
-    return v if isinstance(v, int) and not isinstance(v, bool) else 0
-
-
 def parse_usage(usage: Any, model: str | None = None) -> Usage:
     """Anthropic usage → :class:`Usage`; ``input_tokens`` becomes the whole prompt."""
     if not isinstance(usage, dict):
         return Usage(model=model, extra={"usage_missing": True})
-    fresh = _int(usage.get("input_tokens"))
-    write = _int(usage.get("cache_creation_input_tokens"))
-    read = _int(usage.get("cache_read_input_tokens"))
+    fresh = as_int(usage.get("input_tokens"))
+    write = as_int(usage.get("cache_creation_input_tokens"))
+    read = as_int(usage.get("cache_read_input_tokens"))
     return Usage(
         input_tokens=fresh + write + read,
-        output_tokens=_int(usage.get("output_tokens")),
+        output_tokens=as_int(usage.get("output_tokens")),
         cache_read_tokens=read,
         cache_write_tokens=write,
         model=model,

@@ -204,3 +204,8 @@ class HTTPChatModel:
             raise self._garbage(resp, f"unexpected response shape ({exc})") from exc
         usage = replace(completion.usage, latency_s=latency, model=completion.usage.model or self.name)
         return replace(completion, usage=usage)
+
+
+def as_int(v: Any) -> int:
+    """A provider's token count, or 0 when it is missing or not an integer."""
+    return v if isinstance(v, int) and not isinstance(v, bool) else 0

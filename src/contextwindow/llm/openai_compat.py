@@ -23,7 +23,7 @@ from ..messages import Message, Part, ReasoningPart, TextPart, ToolCallPart, dum
 from ..tools import ToolSpec
 from ..usage import Usage
 from .base import Completion
-from .httpclient import HTTPChatModel
+from .httpclient import HTTPChatModel, as_int
 from .retry import RetryPolicy
 
 
@@ -95,10 +95,6 @@ class OpenAICompatibleModel(HTTPChatModel):
 # --- response ----------------------------------------------------------------------------------
 
 
-def _int(v: Any) -> int:
-    return v if isinstance(v, int) and not isinstance(v, bool) else 0
-
-
 def parse_usage(usage: Any, model: str | None = None) -> Usage:
     """OpenAI usage → :class:`Usage` (``prompt_tokens`` already includes the cached part)."""
     if not isinstance(usage, dict):
@@ -106,10 +102,10 @@ def parse_usage(usage: Any, model: str | None = None) -> Usage:
     prompt_details = usage.get("prompt_tokens_details") or {}
     completion_details = usage.get("completion_tokens_details") or {}
     return Usage(
-        input_tokens=_int(usage.get("prompt_tokens")),
-        output_tokens=_int(usage.get("completion_tokens")),
-        cache_read_tokens=_int(prompt_details.get("cached_tokens")) if isinstance(prompt_details, dict) else 0,
-        reasoning_tokens=_int(completion_details.get("reasoning_tokens")) if isinstance(completion_details, dict) else 0,
+        input_tokens=as_int(usage.get("prompt_tokens")),
+        output_tokens=as_int(usage.get("completion_tokens")),
+        cache_read_tokens=as_int(prompt_details.get("cached_tokens")) if isinstance(prompt_details, dict) else 0,
+        reasoning_tokens=as_int(completion_details.get("reasoning_tokens")) if isinstance(completion_details, dict) else 0,
         model=model,
     )
 
