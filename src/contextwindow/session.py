@@ -310,6 +310,7 @@ class Session:
             # the pure policy counts with the estimator; scale the goal when the provider counted higher
             scale = (hist + extra) / decision.effective if decision.effective > hist + extra > 0 else 1.0
             self.events.emit("compaction.started", tokens=hist, effective=decision.effective, forced=force, reason=decision.reason)
+            started = time.perf_counter()
             result = compact(
                 items,
                 budget=max(0, int(budget.history_budget * scale) - extra),
@@ -322,6 +323,7 @@ class Session:
                 instructions=instructions,
                 force=force,
             )
+            result = replace(result, duration_s=time.perf_counter() - started)
             if result.changed:
                 self._apply(result)
                 self._last_reported = None
