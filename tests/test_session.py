@@ -405,3 +405,25 @@ def test_a_pass_that_cannot_reach_the_trigger_is_not_repeated_every_call(store) 
     assert len(passes) == 1, [e.name for e in passes]
     b = s.build()
     assert b.tokens <= s.window  # still inside the budget: the hold never lets it overflow
+
+
+def test_abuild_runs_an_in_flight_summary_off_the_event_loop(store) -> None:
+    import threading
+
+    seen: list[bool] = []
+
+    def summary(msgs, system):
+        seen.append(threading.current_thread() is threading.main_thread())
+        return "## Goal\nkeep going\n## Progress\nearlier turns done\n## Remaining\nnext"
+
+    s = small_session(store, window=8_000, compaction=CompactionConfig(strategies=("summarize", "drop_turns", "squeeze")))
+    s.summarizer = LLMSummarizer(ScriptedModel(summary), count=s.counter.count_text)
+    for t in range(6):
+        s.add(Message("user", (TextPart(f"turn {t}"),)), *step(t, 60))
+        s.record(Message("assistant", (TextPart(f"done {t}"),)))
+
+    async def run() -> None:
+        await s.abuild()
+
+    asyncio.run(run())
+    assert seen and not any(seen)  # the summarizer ran, and never on the loop's thread

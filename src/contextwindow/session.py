@@ -433,10 +433,24 @@ class Session:
             return done
         raise AssertionError("unreachable")  # pragma: no cover
 
+    async def abuild(self, format: str | None = None, *, force: bool = False, instructions: str | None = None) -> Build:
+        """:meth:`build` in a worker thread: an in-flight summary (a model call) never blocks the loop."""
+        import asyncio
+
+        return await asyncio.to_thread(self.build, format, force=force, instructions=instructions)
+
+    async def arecord(self, response: Message | Any, usage: Usage | None = None) -> StoredMessage | None:
+        """:meth:`record` without waiting on a fold: a due fold runs in the background."""
+        stored = self.record(response, usage, auto_fold=False)
+        if self.fold_due():
+            self.fold_in_background(reason="auto")
+        return stored
+
     async def acall(self, model: Any, *, max_tokens: int | None = None) -> Any:
+        """The async :meth:`call`: build off the loop, ``model.acomplete``, record, fold in the background."""
         attempts = self.config.max_reactive_retries + 1
         for attempt in range(attempts):
-            b = self.build(force=attempt > 0)
+            b = await self.abuild(force=attempt > 0)
             try:
                 done = await model.acomplete(b.messages, system=self.system or None, max_tokens=max_tokens or min(self.max_output, 4096), tools=self.tools or None)
             except ContextOverflowError as exc:
@@ -444,9 +458,7 @@ class Session:
                 if attempt + 1 >= attempts:
                     raise
                 continue
-            self.record(done, auto_fold=False)
-            if self.fold_due():
-                self.fold_in_background(reason="auto")
+            await self.arecord(done)
             return done
         raise AssertionError("unreachable")  # pragma: no cover
 
