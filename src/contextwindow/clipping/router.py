@@ -105,7 +105,7 @@ def clip(
             store_error = f"{type(exc).__name__}: {exc}"[:200]
             notes.append(f"original not stored: {store_error}")
 
-    for attempt in range(2):
+    for attempt in range(4):
         body_tokens = body.tokens if body.tokens >= 0 else safe_count(counter, body.text)
         kept = body.kept_lines if body.kept_lines >= 0 else min(lines_before, count_lines(body.text))
         dropped_lines = max(0, lines_before - kept)
@@ -116,10 +116,13 @@ def clip(
         out = f"{body.text}\n{marker}" if body.text else marker
         tokens_after = safe_count(counter, out)
         over = tokens_after - budget_tokens
-        if over <= 0 or attempt or body_budget <= MIN_BODY_TOKENS:
+        if over <= 0 or attempt == 3 or body_budget <= MIN_BODY_TOKENS:
             break
-        # The joint count came out a little over: clip once more with the difference taken off.
-        body_budget = max(MIN_BODY_TOKENS, body_budget - over - 2)
+        # The joint count came out a little over (e.g. the real ref costs more tokens than the
+        # probe's): clip again with the difference taken off the body as it came out, since a
+        # body is often a few tokens under its budget and the same budget minus a little gives
+        # the same body.
+        body_budget = max(MIN_BODY_TOKENS, min(body_budget, body_tokens) - over - 2 * (attempt + 1))
         used, body = _run(text, sniffed, body_budget, counter, offloaded, decoded.binary, [])
     report = ClipReport(
         kind="offload" if offloaded else used, tokens_before=tokens_before, tokens_after=tokens_after,
