@@ -64,7 +64,8 @@ class PostgresStore(SqlStore):
         except psycopg.Error as exc:
             raise StoreError(f"cannot connect to PostgreSQL store {self.url}: {str(exc).strip()}") from exc
         try:
-            self._conn.execute(f"SET lock_timeout = '{int(self.busy_timeout * 1000)}ms'")
+            # lock_timeout = 0 would mean "wait forever": the shortest bound PostgreSQL has is 1 ms
+            self._conn.execute(f"SET lock_timeout = '{max(1, round(self.busy_timeout * 1000))}ms'")
             with self._transaction(True) as q:
                 q.run("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK_KEY,))
                 apply_migrations(q, migrations, self.url)
