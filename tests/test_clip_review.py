@@ -54,3 +54,18 @@ def test_within_budget_with_a_store_on_grep_output(grep_output: str) -> None:
         r = clip(grep_output, budget, sink=MemoryOffload(), count=COUNT)
         assert r.report.clipped and count_markers(r.text) == 1
         assert r.report.tokens_after <= budget, budget
+
+
+def test_grep_output_keeps_every_file_path_when_the_paths_fit(grep_output: str) -> None:
+    """grep -rn over this repository: ~130 files, ~1,000 matches. The paths alone cost well under
+    the budget, so every one must be named (with its exact count); 20% were lost in a
+    '… and 20 more files' gap."""
+    files = bench.parse_search(grep_output.split("\n")).files
+    assert COUNT("\n".join(files)) < 2000
+    r = clip(grep_output, 4000, sink=MemoryOffload(), count=COUNT)
+    assert r.report.kind == "search"
+    missing = [p for p in files if p not in r.text]
+    assert missing == []
+    for path, f in files.items():  # every file not shown whole says how many of its matches it lost
+        if f.matches > 1 and r.text.count(f"{path}:") < f.matches:
+            assert f"{f.matches:,} in total" in r.text or f"of {f.matches:,})" in r.text, path

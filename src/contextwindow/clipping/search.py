@@ -148,6 +148,9 @@ def clip_search(text: str, budget: int, count: Count) -> Body:
     lines = compact_path_list(text.split("\n"))
     p = parse(lines)
     order = sorted(range(len(lines)), key=lambda i: p.keys[i])
+    # A gap names its omitted files (with exact counts) up to about a third of the budget: a
+    # file's name is worth more than a second file's first match.
+    list_chars = max(240, budget)
 
     def gap(start: int, end: int) -> str | None:
         omitted: dict[str, int] = {}
@@ -162,8 +165,12 @@ def clip_search(text: str, budget: int, count: Count) -> Body:
         if not omitted:
             return plain_gap(start, end) if others else None
         parts = []
-        for path, k in list(omitted.items())[:3]:
+        size = 0
+        for path, k in omitted.items():  # name every omitted file while the list stays small
             parts.append(f"{path} ({k:,} of {p.files[path].matches:,})")
+            size += len(parts[-1]) + 2
+            if size > list_chars and len(parts) >= 3:
+                break
         more = len(omitted) - len(parts)
         total = sum(omitted.values())
         tail = f", and {more:,} more files" if more > 0 else ""
