@@ -45,3 +45,29 @@ def test_postgres_busy_timeout_zero_fails_fast_instead_of_waiting_forever(pg_url
     s.close()
     assert waited < 3, "append waited on a lock although busy_timeout=0"
     assert isinstance(outcome[0], StoreBusyError)
+
+
+def test_agents_appending_the_same_content_in_another_order_do_not_deadlock(pg_url: str) -> None:
+    # content is shared by hash: two agents inserting the same new blobs in opposite orders used to
+    # deadlock, and one append was lost as a (false) "stayed locked" StoreBusyError
+    a, b = open_store(pg_url), open_store(pg_url)
+    ca, cb = a.create_conversation(), b.create_conversation()
+    errors: list[BaseException] = []
+
+    def run(store: ConversationStore, cid: str, batch: list[m.Message]) -> None:
+        try:
+            store.append(cid, batch)
+        except BaseException as exc:  # noqa: BLE001 - the test inspects it
+            errors.append(exc)
+
+    for rnd in range(4):
+        batch = [m.user(f"shared tool output {rnd}-{i}") for i in range(1500)]
+        threads = [threading.Thread(target=run, args=(a, ca, batch)), threading.Thread(target=run, args=(b, cb, batch[::-1]))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert errors == []
+    assert len(a.list(ca)) == len(b.list(cb)) == 4 * 1500
+    a.close()
+    b.close()

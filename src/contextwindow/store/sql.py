@@ -147,8 +147,10 @@ class SqlStore(ABC):
 
     @staticmethod
     def _put_blobs(q: Q, encoded: Sequence[tuple[str, str]]) -> None:
+        # in hash order: two writers inserting the same new blobs then wait on each other in one
+        # direction only (PostgreSQL would otherwise see a deadlock and abort one of the appends)
         unique = dict(encoded)
-        q.many("INSERT INTO blobs (hash, body) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING", builtins.list(unique.items()))
+        q.many("INSERT INTO blobs (hash, body) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING", sorted(unique.items()))
 
     # --- conversations ------------------------------------------------------------------
     def _create(self, q: Q, title: str | None, md: dict[str, Any], parent_id: str | None) -> str:
