@@ -28,7 +28,7 @@ def test_postgres_busy_timeout_zero_fails_fast_instead_of_waiting_forever(pg_url
         try:
             s.append(cid, [m.user("blocked")])
             outcome.append(None)
-        except BaseException as exc:  # noqa: BLE001 - the test inspects it
+        except BaseException as exc:
             outcome.append(exc)
 
     try:
@@ -57,7 +57,7 @@ def test_agents_appending_the_same_content_in_another_order_do_not_deadlock(pg_u
     def run(store: ConversationStore, cid: str, batch: list[m.Message]) -> None:
         try:
             store.append(cid, batch)
-        except BaseException as exc:  # noqa: BLE001 - the test inspects it
+        except BaseException as exc:
             errors.append(exc)
 
     for rnd in range(4):
@@ -71,3 +71,27 @@ def test_agents_appending_the_same_content_in_another_order_do_not_deadlock(pg_u
     assert len(a.list(ca)) == len(b.list(cb)) == 4 * 1500
     a.close()
     b.close()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "binary tool output \x00\x01\x02 with NULs\x00",  # `cat` of a binary file; PostgreSQL TEXT refuses NUL
+        "a file name decoded with surrogateescape: caf\udce9.txt",  # lone surrogate: not encodable as UTF-8
+        "plain 👍🏽 text",
+    ],
+)
+def test_offloads_store_any_python_string_exactly(store: ConversationStore, content: str) -> None:
+    ref = store.put_offload(content, {"tool": "cat"})
+    assert store.get_offload(ref).content == content
+    assert store.get_offload(ref).meta == {"tool": "cat"}
+
+
+def test_offloads_with_nul_survive_reopen(tmp_path: object) -> None:
+    url = f"sqlite:///{tmp_path}/o.db"
+    s = open_store(url)
+    ref = s.put_offload("x\x00y\udcff")
+    s.close()
+    s = open_store(url)
+    assert s.get_offload(ref).content == "x\x00y\udcff"
+    s.close()

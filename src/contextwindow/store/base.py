@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from ..errors import ConfigError, NotFoundError, SelectionError
+from ..errors import ConfigError, NotFoundError, SelectionError, StoreError
 from ..messages import Message, dumps
 from ..usage import Usage
 
@@ -147,6 +147,34 @@ def check_offload_ref(ref: object) -> str:
     if not isinstance(ref, str) or not OFFLOAD_REF_RE.match(ref):
         raise NotFoundError(f"unknown offload ref {ref!r} (refs look like ofl_ + 16 hex digits)")
     return ref
+
+
+def is_storable_text(text: str) -> bool:
+    """True if both databases can hold ``text`` in a TEXT column as is (no NUL, valid UTF-8)."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def encode_offload(content: str) -> tuple[str, str | None]:
+    """(stored text, encoding): plain text as is, anything else as an ASCII JSON string (``"json"``)."""
+    if is_storable_text(content):
+        return content, None
+    return json.dumps(content, ensure_ascii=True), "json"
+
+
+def decode_offload(stored: str, encoding: str | None) -> str:
+    if encoding is None:
+        return stored
+    if encoding == "json":
+        value = json.loads(stored)
+        if isinstance(value, str):
+            return value
+    raise StoreError(f"offload stored with an unknown encoding {encoding!r} (written by a newer contextwindow?)")
 
 
 def dump_json(value: Any, what: str) -> str:

@@ -103,6 +103,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
 )
 
+MIGRATIONS += (
+    # offload content that TEXT cannot hold as is (NUL characters, lone surrogates from
+    # surrogateescape-decoded tool output) is kept as a JSON string; NULL means plain text
+    Migration("0005_offload_encoding", ("ALTER TABLE offloads ADD COLUMN encoding TEXT",)),
+)
+
 CREATE_MIGRATIONS_TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (
     name TEXT PRIMARY KEY,
     applied_at DOUBLE PRECISION NOT NULL

@@ -33,8 +33,10 @@ from .base import (
     check_offload_ref,
     check_selection,
     check_upto,
+    decode_offload,
     dump_json,
     encode_message,
+    encode_offload,
     new_id,
     new_offload_ref,
     totals_by_role,
@@ -350,16 +352,20 @@ class SqlStore(ABC):
         md = dump_json(check_dict(meta, "offload meta"), "offload meta")
         ref = new_offload_ref()
         with self._transaction(True) as q:
-            q.run("INSERT INTO offloads (ref, content, meta, created_at) VALUES (?, ?, ?, ?)", (ref, content, md, time.time()))
+            stored, encoding = encode_offload(content)
+            q.run(
+                "INSERT INTO offloads (ref, content, meta, created_at, encoding) VALUES (?, ?, ?, ?, ?)",
+                (ref, stored, md, time.time(), encoding),
+            )
         return ref
 
     def get_offload(self, ref: str) -> Offload:
         check_offload_ref(ref)
         with self._transaction(False) as q:
-            row = q.one("SELECT content, meta FROM offloads WHERE ref = ?", (ref,))
+            row = q.one("SELECT content, meta, encoding FROM offloads WHERE ref = ?", (ref,))
         if row is None:
             raise NotFoundError(f"unknown offload ref {ref!r}")
-        return Offload(ref, row[0], json.loads(row[1]))
+        return Offload(ref, decode_offload(row[0], row[2]), json.loads(row[1]))
 
     def record_usage(self, conversation_id: str | None, usage: Usage) -> None:
         r = usage_to_row(usage)
