@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 import psycopg
 import pytest
 
 from contextwindow import messages as m
-from contextwindow.errors import StoreBusyError
-from contextwindow.store import ConversationStore, open_store
+from contextwindow.errors import NotFoundError, StoreBusyError
+from contextwindow.store import ConversationStore, Selection, open_store
+from contextwindow.usage import Usage
 
 
 def test_postgres_busy_timeout_zero_fails_fast_instead_of_waiting_forever(pg_url: str) -> None:
@@ -95,3 +98,31 @@ def test_offloads_with_nul_survive_reopen(tmp_path: object) -> None:
     s = open_store(url)
     assert s.get_offload(ref).content == "x\x00y\udcff"
     s.close()
+
+
+@pytest.mark.parametrize("bad_id", ["c_\x00nul", "c_\ud800surrogate", 5, ["c_1"]], ids=["nul", "surrogate", "int", "list"])
+def test_an_impossible_conversation_id_is_not_found_everywhere(store: ConversationStore, bad_id: object) -> None:
+    # PostgreSQL raised its own "text = smallint"/"cannot contain NUL" errors, SQLite a raw UnicodeEncodeError
+    cid: Any = bad_id
+    calls: list[Callable[[], object]] = [
+        lambda: store.get_conversation(cid),
+        lambda: store.list(cid),
+        lambda: store.list_active(cid),
+        lambda: store.latest_checkpoint(cid),
+        lambda: store.list_checkpoints(cid),
+        lambda: store.append(cid, [m.user("x")]),
+        lambda: store.append(cid, []),
+        lambda: store.checkpoint(cid, m.user("s"), 0),
+        lambda: store.fork(cid, Selection()),
+        lambda: store.set_title(cid, "t"),
+        lambda: store.get_state(cid, "k"),
+        lambda: store.set_state(cid, "k", 1),
+        lambda: store.record_usage(cid, Usage(1, 1)),
+        lambda: store.list_usage(cid),
+        lambda: store.usage_by_role(cid),
+        lambda: store.create_conversation(parent_id=cid),
+    ]
+    for call in calls:
+        with pytest.raises(NotFoundError, match="unknown conversation"):
+            call()
+    assert store.list_conversations() == []

@@ -177,6 +177,14 @@ def decode_offload(stored: str, encoding: str | None) -> str:
     raise StoreError(f"offload stored with an unknown encoding {encoding!r} (written by a newer contextwindow?)")
 
 
+def check_conversation_id(conversation_id: object) -> str:
+    """Return ``conversation_id`` if a store could hold it, else NotFoundError naming it (before any
+    query: a NUL or a lone surrogate would otherwise be a driver error, not "unknown")."""
+    if not isinstance(conversation_id, str) or not is_storable_text(conversation_id):
+        raise NotFoundError(f"unknown conversation {conversation_id!r}")
+    return conversation_id
+
+
 def dump_json(value: Any, what: str) -> str:
     """Compact deterministic JSON of ``value``; a non-JSON value is a ConfigError naming ``what``."""
     try:

@@ -29,6 +29,7 @@ from .base import (
     Offload,
     Selection,
     StoredMessage,
+    check_conversation_id,
     check_dict,
     check_offload_ref,
     check_selection,
@@ -130,8 +131,7 @@ class SqlStore(ABC):
         return m
 
     def _require(self, q: Q, conversation_id: str) -> tuple[Any, ...]:
-        if not isinstance(conversation_id, str):
-            raise NotFoundError(f"unknown conversation {conversation_id!r}")
+        check_conversation_id(conversation_id)
         row = q.one("SELECT message_count, checkpoint_count FROM conversations WHERE id = ?", (conversation_id,))
         if row is None:
             raise NotFoundError(f"unknown conversation {conversation_id!r}")
@@ -182,6 +182,7 @@ class SqlStore(ABC):
         return ConversationInfo(cid, title, parent, json.loads(md), float(at), int(n))
 
     def get_conversation(self, conversation_id: str) -> ConversationInfo:
+        check_conversation_id(conversation_id)
         with self._transaction(False) as q:
             row = q.one(f"SELECT {self._INFO_COLS} FROM conversations WHERE id = ?", (conversation_id,))
         if row is None:
@@ -208,6 +209,7 @@ class SqlStore(ABC):
 
     # --- messages -----------------------------------------------------------------------
     def append(self, conversation_id: str, messages: Sequence[Message]) -> builtins.list[StoredMessage]:
+        check_conversation_id(conversation_id)
         msgs = builtins.list(messages)
         encoded = [encode_message(m) for m in msgs]
         with self._transaction(True) as q:
@@ -241,6 +243,7 @@ class SqlStore(ABC):
             return self._stored(conversation_id, rows)
 
     def list_active(self, conversation_id: str) -> builtins.list[StoredMessage]:
+        check_conversation_id(conversation_id)
         with self._transaction(False) as q:
             rows = q.all(
                 "SELECT m.id, m.seq, m.hash, m.created_at FROM messages m "
@@ -267,6 +270,7 @@ class SqlStore(ABC):
     def checkpoint(
         self, conversation_id: str, summary: Message, upto_seq: int, meta: dict[str, Any] | None = None
     ) -> Checkpoint:
+        check_conversation_id(conversation_id)
         h, body = encode_message(summary)
         md = check_dict(meta, "checkpoint meta")
         with self._transaction(True) as q:
@@ -298,6 +302,7 @@ class SqlStore(ABC):
         return None if row is None else self._checkpoint(row)
 
     def latest_checkpoint(self, conversation_id: str) -> Checkpoint | None:
+        check_conversation_id(conversation_id)
         with self._transaction(False) as q:
             cp = self._latest(q, conversation_id)
             if cp is None:
@@ -405,6 +410,7 @@ class SqlStore(ABC):
         return totals_by_role(self.list_usage(conversation_id))
 
     def get_state(self, conversation_id: str, key: str) -> Any | None:
+        check_conversation_id(conversation_id)
         with self._transaction(False) as q:
             row = q.one("SELECT value FROM conversation_state WHERE conversation_id = ? AND key = ?", (conversation_id, key))
             if row is None:
