@@ -4,13 +4,23 @@ transcripts, and outputs of real commands run over this repository)."""
 from __future__ import annotations
 
 import importlib.util
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from contextwindow.clipping import MemoryOffload, clip, count_markers
+from contextwindow.clipping import (
+    RETRIEVE_HEADER,
+    RETRIEVE_TOOL,
+    MemoryOffload,
+    clip,
+    count_markers,
+    retrieve,
+    run_retrieve_call,
+)
 from contextwindow.tokens import counter_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,3 +79,66 @@ def test_grep_output_keeps_every_file_path_when_the_paths_fit(grep_output: str) 
     for path, f in files.items():  # every file not shown whole says how many of its matches it lost
         if f.matches > 1 and r.text.count(f"{path}:") < f.matches:
             assert f"{f.matches:,} in total" in r.text or f"of {f.matches:,})" in r.text, path
+
+
+_CUT_RE = re.compile(r" …\[\+[\d,]+ chars of this line[^\]]*\]$")
+_NEXT_RE = re.compile(r"offset=(\d+)(?:, column=(\d+))?")
+
+
+def _walk(sink: MemoryOffload, ref: str, budget: int, limit: int) -> str:
+    """Follow retrieve's own 'more' footers from the start and rebuild the original."""
+    lines: dict[int, str] = {}
+    offset, column = 0, 0
+    for _ in range(10_000):
+        out = retrieve(sink, ref, offset=offset, limit=limit, budget_tokens=budget, column=column, count=COUNT)
+        assert COUNT(out) <= budget
+        head, *body, footer = out.split("\n")
+        assert head.startswith(RETRIEVE_HEADER)
+        for row in body:
+            num, _, text = row.partition("\t")
+            n = int(num) - 1
+            text = _CUT_RE.sub("", text)
+            assert len(lines.get(n, "")) == (column if n == offset else 0), "gap or overlap"
+            lines[n] = lines.get(n, "") + text
+        if footer == "[end of the original]":
+            return "\n".join(lines[i] for i in range(len(lines)))
+        m = _NEXT_RE.search(footer)
+        assert m, footer
+        offset, column = int(m.group(1)), int(m.group(2) or 0)
+    raise AssertionError("retrieve never reached the end")
+
+
+@pytest.mark.parametrize("budget", [300, 1000])
+def test_retrieve_walk_covers_an_original_with_long_lines(budget: int) -> None:
+    """Lines longer than a window (minified JSON, a giant single line) were cut and the rest of
+    the line could not be read back by offset/limit at all."""
+    original = "\n".join(
+        [f"line {i}" for i in range(30)] + ["".join(f"{i:05d}," for i in range(6000))] + ["tail", "x" * 5000]
+    )
+    sink = MemoryOffload()
+    r = clip(original, 200, sink=sink, count=COUNT)
+    assert r.report.ref
+    assert _walk(sink, r.report.ref, budget, 40) == original
+
+
+def test_retrieve_walk_covers_a_real_original(grep_output: str) -> None:
+    sink = MemoryOffload()
+    r = clip(grep_output.rstrip("\n"), 500, sink=sink, count=COUNT)
+    assert r.report.ref
+    assert _walk(sink, r.report.ref, 4000, 200) == grep_output.rstrip("\n")
+
+
+def test_the_retrieve_tool_continues_a_cut_line() -> None:
+    sink = MemoryOffload()
+    long_line = "".join(f"{i:06d}" for i in range(3000))
+    ref = sink.put_offload("short\n" + long_line)
+    first = run_retrieve_call(sink, "c1", {"ref": ref, "offset": 1}, budget_tokens=300)
+    m = _NEXT_RE.search(first.text.rsplit("\n", 1)[-1])
+    assert m and m.group(2), first.text
+    nxt = run_retrieve_call(sink, "c2", json.dumps({"ref": ref, "offset": 1, "column": int(m.group(2))}), budget_tokens=300)
+    assert not nxt.is_error
+    assert "column" in RETRIEVE_TOOL.parameters["properties"]
+    row = _CUT_RE.sub("", nxt.text.split("\n")[1].partition("\t")[2])
+    assert len(row) > 100 and long_line[int(m.group(2)) :].startswith(row)
+    bad = run_retrieve_call(sink, "c3", {"ref": ref, "offset": 0, "column": 99}, budget_tokens=300)
+    assert bad.is_error and "past the end of line 1" in bad.text

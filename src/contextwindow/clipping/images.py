@@ -149,11 +149,11 @@ def restore_images(messages: Sequence[Message], sink: OffloadSink) -> list[Messa
 
 def retrieve_content(
     sink: OffloadSink, ref: str, offset: int = 0, limit: int | None = None, grep: str | None = None,
-    budget_tokens: int = 4000,
+    budget_tokens: int = 4000, *, column: int = 0,
 ) -> tuple[TextPart | ImagePart, ...]:
     """What a ``retrieve`` tool result should carry: the image itself for an image ref, else
     the bounded text slice of :func:`retrieve`."""
     record = sink.get_offload(check_ref(ref))
     if dict(getattr(record, "meta", None) or {}).get("cw") == "image":
         return (TextPart(f"[contextwindow retrieve ref={ref}: the image follows]"), load_image(sink, ref))
-    return (TextPart(retrieve(sink, ref, offset, limit, grep, budget_tokens)),)
+    return (TextPart(retrieve(sink, ref, offset, limit, grep, budget_tokens, column=column)),)

@@ -76,13 +76,18 @@ def retrieve(
     budget_tokens: int = 4000,
     *,
     count: Count | None = None,
+    column: int = 0,
 ) -> str:
     """Lines ``offset`` (0-based) onwards of the original under ``ref`` — at most ``limit`` lines,
     only those matching the regex ``grep`` when given — and never more than ``budget_tokens``.
-    The output names the lines it returned and how to ask for the next ones."""
+    The output names the lines it returned and how to ask for the next ones. A line too long
+    for one window is cut and the footer continues it at a ``column`` (a character position in
+    the line at ``offset``), so following the footers reads the whole original, no gap, no overlap."""
     check_ref(ref)
     if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
         raise InputError(f"retrieve offset must be a line number ≥ 0, got {offset!r}")
+    if not isinstance(column, int) or isinstance(column, bool) or column < 0:
+        raise InputError(f"retrieve column must be a character position ≥ 0, got {column!r}")
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
         raise InputError(f"retrieve limit must be a number of lines ≥ 1, got {limit!r}")
     if not isinstance(budget_tokens, int) or budget_tokens < 1:
@@ -106,7 +111,14 @@ def retrieve(
         )
     content: str = record.content
     total = count_lines(content)
-    room = max(16, budget_tokens - 90)
+    # What the header and footer can cost (the largest forms, with this ref), kept out of the room.
+    frame = (
+        f"{RETRIEVE_HEADER}ref={ref}: lines {total:,}–{total:,} of {total:,}, line {total:,} from character {10**9:,}]\n"
+        f'[more (budget reached): retrieve(ref="{ref}", offset={total}, column={10**9}, limit={10**9})]'
+    )
+    if pattern is not None:
+        frame += f"{grep!r} {json.dumps(grep, ensure_ascii=False)}"
+    room = max(16, budget_tokens - max(90, safe_count(counter, frame) + 4))
     max_chars = max(200, room * 2)
     want = limit or DEFAULT_LIMIT
     shown: list[str] = []
@@ -115,33 +127,53 @@ def retrieve(
     stopped_by_budget = False
 
     if pattern is None:
+        cont: int | None = None  # column where the last shown line was cut
         for n, a, b in _line_spans(content, offset):
             if len(shown) >= want:
                 break
-            line = f"{n + 1:>6}\t{_cut(content, a, b, max_chars)}"
+            start = a
+            if n == offset and column:
+                if column > b - a:
+                    raise InputError(f"retrieve column {column} is past the end of line {n + 1} ({b - a:,} characters)")
+                start = a + column
+            prefix = f"{n + 1:>6}\t"
+            take = min(b - start, max_chars)
+            line = prefix + content[start : start + take]
             cost = safe_count(counter, line) + 1
             if used + cost > room:
-                if not shown:
-                    line = line[: max(40, room * 2)] + " …[line cut to fit the budget]"
-                    shown.append(line)
-                    first = last = n
+                if shown:
+                    stopped_by_budget = True
+                    break
+                take = min(take, max(40, room * 2) - len(prefix))
+                while take > 40 and safe_count(counter, prefix + content[start : start + take]) + 1 > room:
+                    take = take * 3 // 4
                 stopped_by_budget = True
-                break
+            if start + take < b:
+                cont = start + take - a
+                line = f"{prefix}{content[start : start + take]} …[+{b - start - take:,} chars of this line]"
+            else:
+                line = prefix + content[start : start + take]
             shown.append(line)
             used += cost
             first = n if first is None else first
             last = n
+            if cont is not None:
+                break
         nxt = (last + 1) if last is not None else offset
         header = (
-            f"{RETRIEVE_HEADER}ref={ref}: lines {first + 1}–{last + 1} of {total:,}]"
+            f"{RETRIEVE_HEADER}ref={ref}: lines {first + 1}–{last + 1} of {total:,}"
+            + (f", line {offset + 1} from character {column:,}" if column and first == offset else "")
+            + "]"
             if first is not None and last is not None
             else f"{RETRIEVE_HEADER}ref={ref}: no lines at offset {offset} (the original has {total:,} lines)]"
         )
-        more = nxt < total
         reason = " (budget reached)" if stopped_by_budget else ""
-        footer = (
-            f'[more{reason}: retrieve(ref="{ref}", offset={nxt}, limit={want})]' if more else "[end of the original]"
-        )
+        if cont is not None and last is not None:
+            footer = f'[more (line cut): retrieve(ref="{ref}", offset={last}, column={cont}, limit={want})]'
+        elif nxt < total:
+            footer = f'[more{reason}: retrieve(ref="{ref}", offset={nxt}, limit={want})]'
+        else:
+            footer = "[end of the original]"
         return "\n".join([header, *shown, footer])
 
     matches = 0

@@ -19,7 +19,7 @@ RETRIEVE_TOOL = ToolSpec(
         "Read back part of a tool output that was clipped to save context. Use the ref printed in "
         "the clip marker. Returns numbered lines from `offset` (0-based) for up to `limit` lines, or "
         "only the lines matching the regular expression `grep`. Output is bounded; it says how to "
-        "ask for the next lines."
+        "ask for the next lines (a line too long for one call continues at a `column`)."
     ),
     parameters={
         "type": "object",
@@ -28,6 +28,11 @@ RETRIEVE_TOOL = ToolSpec(
             "offset": {"type": "integer", "minimum": 0, "description": "First line to return, 0-based (default 0)."},
             "limit": {"type": "integer", "minimum": 1, "description": "Most lines to return (default 200)."},
             "grep": {"type": "string", "description": "Optional regular expression; only matching lines are returned."},
+            "column": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Character position in the line at `offset` to start from, to continue a line that was cut (default 0).",
+            },
         },
         "required": ["ref"],
     },
@@ -65,6 +70,7 @@ def run_retrieve_call(
             limit=args.get("limit"),
             grep=args.get("grep"),
             budget_tokens=budget_tokens,
+            column=args.get("column", 0) or 0,
         )
         return ToolResultPart(call_id=call_id, content=content, name=RETRIEVE_TOOL_NAME)
     except (ContextWindowError, ValueError, TypeError) as exc:
