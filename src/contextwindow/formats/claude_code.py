@@ -69,6 +69,12 @@ class _Rec:
         m = self.obj.get("message")
         return m if isinstance(m, dict) else {}
 
+    @property
+    def mid(self) -> str | None:
+        """``message.id`` when it is a non-empty string (anything else is no id, and never hashed)."""
+        i = self.msg.get("id")
+        return i if isinstance(i, str) and i else None
+
 
 @dataclass(slots=True)
 class _Reply:
@@ -224,10 +230,10 @@ def _select(msgs: list[_Rec], chain: set[int] | None) -> list[_Rec]:
     if chain is None:
         return main
     on = [r for r in main if r.pos in chain]
-    ids = {r.msg.get("id") for r in on if r.type == "assistant" and r.msg.get("id")}
+    ids = {r.mid for r in on if r.type == "assistant" and r.mid}
     chosen = {r.pos for r in on}
     for r in main:
-        if r.type == "assistant" and r.msg.get("id") in ids:
+        if r.type == "assistant" and r.mid in ids:
             chosen.add(r.pos)
     calls = {cid for r in main if r.pos in chosen and r.type == "assistant" for cid in _call_ids(r)}
     for r in main:
@@ -252,7 +258,7 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
             skipped.append(Skipped(line, f"not a JSON object (got {type(obj).__name__})"))
             continue
         rec = _Rec(pos, line, obj)
-        t = obj.get("type")
+        t = obj.get("type") if isinstance(obj.get("type"), str) else None
         if isinstance(obj.get("uuid"), str):
             by_uuid[obj["uuid"]] = rec
         for key in ("sessionId", "cwd", "gitBranch", "version"):
@@ -272,7 +278,7 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
             if t == "summary" and isinstance(obj.get("summary"), str):
                 titles.append(obj["summary"])
         else:
-            skipped.append(Skipped(line, f"unknown Claude Code record type {t!r}"))
+            skipped.append(Skipped(line, f"unknown Claude Code record type {obj.get('type')!r}"))
     if not any(r.type in ("user", "assistant") for r in msgs):
         return []
     subagent_file = all(r.obj.get("isSidechain") for r in msgs if r.type in ("user", "assistant"))
@@ -292,7 +298,7 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
 
     side = [r for r in msgs if r.obj.get("isSidechain")]
     abandoned = [r for r in msgs if r.type in ("user", "assistant") and not r.obj.get("isSidechain") and r.pos not in chosen]
-    chosen_ids = {r.msg.get("id") for r in selected if r.type == "assistant"}
+    chosen_ids = {r.mid for r in selected if r.type == "assistant"}
 
     messages: list[Message | _Reply] = []
     replies: dict[str, int] = {}
@@ -305,7 +311,7 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
             continue
         if rec.type == "assistant":
             m = rec.msg
-            mid = m.get("id") if isinstance(m.get("id"), str) else None
+            mid = rec.mid
             if mid is not None and mid in replies:
                 reply = messages[replies[mid]]
                 assert isinstance(reply, _Reply)
@@ -377,10 +383,10 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
         **info,
         "record_types": dict(type_counts),
         "sidechain_records": len(side),
-        "sidechain_responses": len({r.msg.get("id") for r in side if r.type == "assistant" and r.msg.get("id")}),
+        "sidechain_responses": len({r.mid for r in side if r.type == "assistant" and r.mid}),
         "abandoned_records": len(abandoned),
         "abandoned_responses": len(
-            {r.msg.get("id") for r in abandoned if r.type == "assistant" and r.msg.get("id") and r.msg.get("id") not in chosen_ids}
+            {r.mid for r in abandoned if r.type == "assistant" and r.mid and r.mid not in chosen_ids}
         ),
     }
     if subagent_file:

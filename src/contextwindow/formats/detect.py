@@ -23,9 +23,16 @@ _RESPONSES_ITEM_TYPES = frozenset(
 _ANTHROPIC_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "redacted_thinking"})
 
 
+def _type(d: Any) -> str | None:
+    """``d["type"]`` when ``d`` is an object and the type a string (a list or object there is malformed,
+    and unhashable: it must not reach a set lookup)."""
+    t = d.get("type") if isinstance(d, dict) else None
+    return t if isinstance(t, str) else None
+
+
 def _detect_record(obj: dict[str, Any]) -> str | None:
     """The format one JSONL record belongs to, or None when it says nothing."""
-    t = obj.get("type")
+    t = _type(obj)
     if t in _CODEX_TYPES and "payload" in obj:
         return "codex"
     if t in _CLAUDE_TYPES and ("uuid" in obj or "sessionId" in obj or "leafUuid" in obj or "snapshot" in obj or "operation" in obj):
@@ -42,23 +49,23 @@ def _detect_record(obj: dict[str, Any]) -> str | None:
 
 
 def _blocks_say_anthropic(content: Any) -> bool:
-    return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") in _ANTHROPIC_BLOCKS for b in content)
+    return isinstance(content, list) and any(_type(b) in _ANTHROPIC_BLOCKS for b in content)
 
 
 def _detect_messages(items: list[Any]) -> str:
     for m in items:
         if not isinstance(m, dict):
             continue
-        if m.get("type") in _RESPONSES_ITEM_TYPES and "role" not in m:
+        if _type(m) in _RESPONSES_ITEM_TYPES and "role" not in m:
             return "openai-responses"
-        if m.get("type") in ("function_call", "function_call_output", "reasoning"):
+        if _type(m) in ("function_call", "function_call_output", "reasoning"):
             return "openai-responses"
         if m.get("role") == "tool" or "tool_calls" in m or "tool_call_id" in m:
             return "openai-chat"
         if _blocks_say_anthropic(m.get("content")):
             return "anthropic-messages"
         content = m.get("content")
-        if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") in ("input_text", "output_text") for b in content):
+        if isinstance(content, list) and any(_type(b) in ("input_text", "output_text") for b in content):
             return "openai-responses"
     return "openai-chat"
 
@@ -66,7 +73,7 @@ def _detect_messages(items: list[Any]) -> str:
 def _detect_payload(obj: dict[str, Any]) -> str:
     if isinstance(obj.get("input"), (list, str)) and "messages" not in obj:
         return "openai-responses"
-    if "role" in obj or obj.get("type") in _RESPONSES_ITEM_TYPES:
+    if "role" in obj or _type(obj) in _RESPONSES_ITEM_TYPES:
         return _detect_messages([obj])
     if isinstance(obj.get("system"), (str, list)) or ("max_tokens" in obj and "anthropic_version" in obj):
         return "anthropic-messages"
@@ -96,7 +103,7 @@ def _detect_document(doc: Any) -> str | None:
             return "claude-code"
         if all(_detect_record(x) == "codex" for x in items[:3]):
             return "codex"
-        if any("role" in x or x.get("type") in _RESPONSES_ITEM_TYPES for x in items):
+        if any("role" in x or _type(x) in _RESPONSES_ITEM_TYPES for x in items):
             return _detect_messages(items)
     return None
 

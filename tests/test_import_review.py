@@ -1,0 +1,63 @@
+"""Review of the transcript importers: malformed records never escape as a bare TypeError/KeyError,
+usage and checkpoints are attributed right, every skipped line is reported with its number."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from contextwindow.errors import ContextWindowError
+from contextwindow.formats.transcript import detect_format, load_all, load_transcript
+
+
+def _write(tmp_path: Path, name: str, lines: list[str]) -> Path:
+    p = tmp_path / name
+    p.write_text("\n".join(lines) + "\n")
+    return p
+
+
+def _cc(uuid: str, parent: str | None, role: str, content: object, **more: object) -> dict[str, object]:
+    rec: dict[str, object] = {"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s1", "message": {"role": role, "content": content}}
+    rec.update(more)
+    return rec
+
+
+@pytest.mark.parametrize("bad_type", [["user"], {"a": 1}])
+def test_unhashable_record_type_is_detected_and_skipped_not_a_type_error(tmp_path: Path, bad_type: object) -> None:
+    lines = [
+        json.dumps(_cc("u1", None, "user", "hello")),
+        json.dumps({"type": bad_type, "uuid": "x", "sessionId": "s1"}),
+        json.dumps(_cc("a1", "u1", "assistant", [{"type": "text", "text": "hi"}])),
+    ]
+    p = _write(tmp_path, "s.jsonl", lines)
+    assert detect_format(p) == "claude-code"
+    s = load_transcript(p)
+    assert [m.role for m in s.messages] == ["user", "assistant"]
+    assert [k.line for k in s.skipped] == [2]
+    assert "unknown Claude Code record type" in s.skipped[0].reason
+
+
+def test_unhashable_message_id_is_no_id_not_a_type_error(tmp_path: Path) -> None:
+    a = _cc("a1", "u1", "assistant", [{"type": "text", "text": "hi"}])
+    a["message"] = {**a["message"], "id": ["msg_1"]}  # type: ignore[dict-item]
+    p = _write(tmp_path, "s.jsonl", [json.dumps(_cc("u1", None, "user", "hello")), json.dumps(a)])
+    s = load_transcript(p)
+    assert [m.role for m in s.messages] == ["user", "assistant"]
+    assert s.calls[0].response_id is None
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"type": ["response_item"], "payload": {"type": "message", "role": "user", "content": "x"}},
+        {"role": "user", "content": [{"type": ["text"], "text": "x"}]},
+        {"messages": [{"role": "user", "content": [{"type": {"t": 1}}]}]},
+    ],
+)
+def test_detection_survives_unhashable_type_fields(record: dict[str, object]) -> None:
+    try:
+        detect_format(json.dumps(record).encode())
+    except ContextWindowError:
+        pass  # a clear "cannot tell" is fine; a TypeError is not
