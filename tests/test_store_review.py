@@ -126,3 +126,22 @@ def test_an_impossible_conversation_id_is_not_found_everywhere(store: Conversati
         with pytest.raises(NotFoundError, match="unknown conversation"):
             call()
     assert store.list_conversations() == []
+
+
+def test_messages_and_json_values_with_lone_surrogates_are_stored_exactly(store: ConversationStore) -> None:
+    # tool output decoded with surrogateescape carries lone surrogates; every store raised a raw
+    # UnicodeEncodeError while hashing the message (and SQL stores while binding JSON values)
+    text = "ls output: caf\udce9.txt and \ud83d alone, NUL \x00, emoji 👍🏽"
+    cid = store.create_conversation("t", metadata={"cwd": "/tmp/caf\udce9"})
+    out = store.append(cid, [m.user(text), m.assistant("ok")])
+    assert [s.message.text for s in store.list(cid)] == [text, "ok"]
+    assert store.list_active(cid)[0].message == out[0].message
+    k = store.checkpoint(cid, m.user("summary of caf\udce9"), 2, {"note": "\udce9"})
+    assert store.latest_checkpoint(cid) == k
+    fork = store.fork(cid, Selection(seqs=(1,)))
+    assert store.list(fork)[0].message.text == text
+    assert store.get_conversation(cid).metadata == {"cwd": "/tmp/caf\udce9"}
+    store.set_state(cid, "ledger", {"paths": ["caf\udce9"]})
+    assert store.get_state(cid, "ledger") == {"paths": ["caf\udce9"]}
+    store.record_usage(cid, Usage(1, 1, extra={"raw": "\udce9"}))
+    assert store.list_usage(cid)[0].extra == {"raw": "\udce9"}

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ..errors import ConfigError, NotFoundError, SelectionError, StoreError
-from ..messages import Message, dumps
+from ..messages import Message, dumps, message_to_dict
 from ..usage import Usage
 
 # Offload refs: "ofl_" + 16 lowercase hex digits. Checked before any lookup.
@@ -121,16 +121,21 @@ class ConversationStore(Protocol):
 
 
 def content_hash(body: str) -> str:
-    """sha256 hex of a message's canonical JSON (its content address)."""
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+    """sha256 hex of a message's canonical JSON (its content address). Lone surrogates (tool output
+    decoded with surrogateescape) hash as their UTF-8-style bytes instead of failing."""
+    return hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def encode_message(m: Message) -> tuple[str, str]:
-    """(content hash, canonical JSON body) of a message."""
+    """(content hash, JSON body to store) of a message. The body is the canonical ``dumps``, or,
+    when that holds lone surrogates no database accepts, the same JSON with ASCII escapes."""
     if not isinstance(m, Message):
         raise ConfigError(f"append takes Message values, got {type(m).__name__}")
     body = dumps(m)
-    return content_hash(body), body
+    h = content_hash(body)
+    if not is_storable_text(body):
+        body = json.dumps(message_to_dict(m), ensure_ascii=True, separators=(",", ":"), sort_keys=True)
+    return h, body
 
 
 def new_id(prefix: str) -> str:
@@ -188,9 +193,12 @@ def check_conversation_id(conversation_id: object) -> str:
 def dump_json(value: Any, what: str) -> str:
     """Compact deterministic JSON of ``value``; a non-JSON value is a ConfigError naming ``what``."""
     try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False)
+        raw = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"{what} must be JSON-serializable: {exc}") from exc
+    if not is_storable_text(raw):  # lone surrogates: the same JSON with ASCII escapes round-trips them
+        raw = json.dumps(value, ensure_ascii=True, separators=(",", ":"), sort_keys=True, allow_nan=False)
+    return raw
 
 
 def check_dict(value: dict[str, Any] | None, what: str) -> dict[str, Any]:
