@@ -15,7 +15,8 @@ import psycopg
 import pytest
 
 from contextwindow import messages as m
-from contextwindow.errors import NotFoundError, StoreBusyError
+from contextwindow.curation import auto_title
+from contextwindow.errors import ConfigError, NotFoundError, StoreBusyError
 from contextwindow.store import ConversationStore, Selection, open_store
 from contextwindow.usage import Usage
 
@@ -145,3 +146,44 @@ def test_messages_and_json_values_with_lone_surrogates_are_stored_exactly(store:
     assert store.get_state(cid, "ledger") == {"paths": ["caf\udce9"]}
     store.record_usage(cid, Usage(1, 1, extra={"raw": "\udce9"}))
     assert store.list_usage(cid)[0].extra == {"raw": "\udce9"}
+
+
+@pytest.mark.parametrize("bad", ["a\x00b", "caf\udce9"], ids=["nul", "surrogate"])
+def test_names_no_database_can_hold_are_refused_the_same_by_every_backend(store: ConversationStore, bad: str) -> None:
+    # PostgreSQL failed with its own NUL error, SQLite with a raw UnicodeEncodeError, memory stored them
+    cid = store.create_conversation("ok")
+    anything: Any = bad
+    calls: list[Callable[[], object]] = [
+        lambda: store.create_conversation(anything),
+        lambda: store.set_title(cid, anything),
+        lambda: store.fork(cid, Selection(), title=anything),
+        lambda: store.set_state(cid, anything, 1),
+        lambda: store.get_state(cid, anything),
+        lambda: store.record_usage(cid, Usage(1, 1, model=anything)),
+        lambda: store.record_usage(cid, Usage(1, 1, role=anything)),
+    ]
+    for call in calls:
+        with pytest.raises(ConfigError):
+            call()
+    assert [c.id for c in store.list_conversations()] == [cid]
+    assert store.get_conversation(cid).title == "ok"
+    assert store.list_usage(cid) == []
+
+
+def test_memory_store_checks_titles_like_the_sql_stores() -> None:
+    s = open_store("memory:")
+    cid = s.create_conversation()
+    title: Any = 5
+    with pytest.raises(ConfigError, match="title"):
+        s.create_conversation(title)
+    with pytest.raises(ConfigError, match="title"):
+        s.fork(cid, Selection(), title=title)
+    assert [c.id for c in s.list_conversations()] == [cid]
+
+
+def test_auto_title_of_a_first_line_with_nul_characters_works_on_every_backend(store: ConversationStore) -> None:
+    cid = store.create_conversation()
+    store.append(cid, [m.user("fix\x00 the\x07 parser caf\udce9\nmore"), m.assistant("done")])
+    title = auto_title(store, cid)
+    assert title == "fix the parser caf\ufffd"
+    assert store.get_conversation(cid).title == title

@@ -14,6 +14,8 @@ one of its own turns. The source conversation is never modified (the store only 
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol
@@ -34,6 +36,7 @@ __all__ = [
 ]
 
 TITLE_MAX = 60
+_SURROGATE = re.compile("[\ud800-\udfff]")
 TITLE_SYSTEM = (
     "You name conversations. Reply with a title only: at most 8 words, no quotes, no final period, "
     "in the language of the conversation."
@@ -165,7 +168,10 @@ def build_from_selection(
 
 
 def first_line_title(text: str, limit: int = TITLE_MAX) -> str:
-    """The first non-blank line of ``text``, whitespace collapsed, cut at a word to ``limit`` chars."""
+    """The first non-blank line of ``text``, whitespace collapsed, cut at a word to ``limit`` chars.
+    Control characters are dropped and lone surrogates become U+FFFD (a title must be storable)."""
+    text = "".join(c for c in text if c in "\n\r\t" or unicodedata.category(c) != "Cc")
+    text = _SURROGATE.sub("\ufffd", text)
     line = next((ln for ln in text.splitlines() if ln.strip()), "")
     line = " ".join(line.split())
     if len(line) <= limit:

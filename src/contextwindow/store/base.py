@@ -182,6 +182,20 @@ def decode_offload(stored: str, encoding: str | None) -> str:
     raise StoreError(f"offload stored with an unknown encoding {encoding!r} (written by a newer contextwindow?)")
 
 
+def check_text(value: object, what: str, *, optional: bool = False, empty: bool = True) -> Any:
+    """``value`` if it is a string both databases hold as is (None too when ``optional``), else a
+    ConfigError naming ``what`` (NUL characters and lone surrogates are refused by every backend)."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise ConfigError(f"{what} must be a string, got {type(value).__name__}")
+    if not empty and not value:
+        raise ConfigError(f"{what} must be a non-empty string")
+    if not is_storable_text(value):
+        raise ConfigError(f"{what} {value!r} holds a NUL character or a lone surrogate, which the store cannot keep")
+    return value
+
+
 def check_conversation_id(conversation_id: object) -> str:
     """Return ``conversation_id`` if a store could hold it, else NotFoundError naming it (before any
     query: a NUL or a lone surrogate would otherwise be a driver error, not "unknown")."""
@@ -215,8 +229,8 @@ def usage_to_row(u: Usage) -> dict[str, Any]:
         raise ConfigError(f"record_usage takes a Usage, got {type(u).__name__}")
     return {
         **{k: int(getattr(u, k)) for k in USAGE_FIELDS},
-        "model": u.model,
-        "role": u.role,
+        "model": check_text(u.model, "usage.model", optional=True),
+        "role": check_text(u.role, "usage.role", empty=False),
         "cost_usd": u.cost_usd,
         "latency_s": u.latency_s,
         "extra": dump_json(u.extra, "usage.extra"),

@@ -22,6 +22,7 @@ from .base import (
     check_dict,
     check_offload_ref,
     check_selection,
+    check_text,
     check_upto,
     dump_json,
     encode_message,
@@ -69,6 +70,7 @@ class MemoryStore:
         self, title: str | None = None, metadata: dict[str, Any] | None = None, parent_id: str | None = None
     ) -> str:
         md = check_dict(metadata, "metadata")
+        check_text(title, "title", optional=True)
         with self._lock:
             if parent_id is not None:
                 self._conv(parent_id)
@@ -86,8 +88,7 @@ class MemoryStore:
         return infos[:limit] if limit is not None else infos
 
     def set_title(self, conversation_id: str, title: str) -> None:
-        if not isinstance(title, str):
-            raise ConfigError(f"title must be a string, got {type(title).__name__}")
+        check_text(title, "title")
         with self._lock:
             self._conv(conversation_id).title = title
 
@@ -199,13 +200,13 @@ class MemoryStore:
         return totals_by_role(self.list_usage(conversation_id))
 
     def get_state(self, conversation_id: str, key: str) -> Any | None:
+        check_text(key, "state key", empty=False)
         with self._lock:
             raw = self._conv(conversation_id).state.get(key)
         return None if raw is None else json.loads(raw)
 
     def set_state(self, conversation_id: str, key: str, value: Any) -> None:
-        if not isinstance(key, str) or not key:
-            raise ConfigError(f"state key must be a non-empty string, got {key!r}")
+        check_text(key, "state key", empty=False)
         raw = dump_json(value, f"state {key!r}")
         with self._lock:
             self._conv(conversation_id).state[key] = raw

@@ -33,6 +33,7 @@ from .base import (
     check_dict,
     check_offload_ref,
     check_selection,
+    check_text,
     check_upto,
     decode_offload,
     dump_json,
@@ -156,8 +157,7 @@ class SqlStore(ABC):
 
     # --- conversations ------------------------------------------------------------------
     def _create(self, q: Q, title: str | None, md: dict[str, Any], parent_id: str | None) -> str:
-        if title is not None and not isinstance(title, str):
-            raise ConfigError(f"title must be a string, got {type(title).__name__}")
+        check_text(title, "title", optional=True)
         if parent_id is not None:
             self._require(q, parent_id)
         cid = new_id("c")
@@ -201,8 +201,7 @@ class SqlStore(ABC):
             return [self._info(r) for r in q.all(sql, params)]
 
     def set_title(self, conversation_id: str, title: str) -> None:
-        if not isinstance(title, str):
-            raise ConfigError(f"title must be a string, got {type(title).__name__}")
+        check_text(title, "title")
         with self._transaction(True) as q:
             self._require(q, conversation_id)
             q.run("UPDATE conversations SET title = ? WHERE id = ?", (title, conversation_id))
@@ -411,6 +410,7 @@ class SqlStore(ABC):
 
     def get_state(self, conversation_id: str, key: str) -> Any | None:
         check_conversation_id(conversation_id)
+        check_text(key, "state key", empty=False)
         with self._transaction(False) as q:
             row = q.one("SELECT value FROM conversation_state WHERE conversation_id = ? AND key = ?", (conversation_id, key))
             if row is None:
@@ -419,8 +419,7 @@ class SqlStore(ABC):
         return json.loads(row[0])
 
     def set_state(self, conversation_id: str, key: str, value: Any) -> None:
-        if not isinstance(key, str) or not key:
-            raise ConfigError(f"state key must be a non-empty string, got {key!r}")
+        check_text(key, "state key", empty=False)
         raw = dump_json(value, f"state {key!r}")
         with self._transaction(True) as q:
             self._require(q, conversation_id)
