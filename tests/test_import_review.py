@@ -61,3 +61,52 @@ def test_detection_survives_unhashable_type_fields(record: dict[str, object]) ->
         detect_format(json.dumps(record).encode())
     except ContextWindowError:
         pass  # a clear "cannot tell" is fine; a TypeError is not
+
+
+def _oh_events() -> list[dict[str, object]]:
+    return [
+        {"id": 0, "source": "user", "action": "message", "args": {"content": "fix it", "image_urls": 7}},
+        {
+            "id": 1,
+            "source": "agent",
+            "action": "run",
+            "args": {"command": "ls"},
+            "tool_call_metadata": {"function_name": "bash", "tool_call_id": "c1", "model_response": {"id": "r1", "choices": 3}},
+        },
+        {"id": [2], "source": "agent", "action": "run", "args": {"command": "pwd"}},
+        {"id": 3, "source": "environment", "observation": "run", "content": "a.txt", "cause": {"x": 1}},
+        {"id": 4, "source": "environment", "observation": "recall", "content": "r", "extras": {"microagent_knowledge": True}},
+        {
+            "id": 5,
+            "source": "agent",
+            "action": "run",
+            "args": {"command": "cat"},
+            "tool_call_metadata": {"function_name": "bash", "tool_call_id": "c2", "model_response": {"id": "r2", "choices": ["x", {"message": "y"}]}},
+        },
+    ]
+
+
+def test_openhands_malformed_optional_fields_import_instead_of_a_type_error(tmp_path: Path) -> None:
+    p = tmp_path / "events.json"
+    p.write_text(json.dumps(_oh_events()))
+    s = load_transcript(p, format="openhands")
+    assert [m.role for m in s.messages][:2] == ["user", "assistant"]
+    calls = [c.id for m in s.messages for c in m.tool_calls]
+    assert "c1" in calls and "c2" in calls
+
+
+def test_swe_agent_malformed_ids_and_trajectory_import_instead_of_a_type_error(tmp_path: Path) -> None:
+    doc = {
+        "trajectory": 5,
+        "history": [
+            {"role": "user", "content": "task", "agent": "main"},
+            {"role": "assistant", "content": "", "agent": "main", "tool_calls": [{"id": "t1", "function": {"name": "ls", "arguments": "{}"}}]},
+            {"role": "tool", "content": "out", "agent": "main", "tool_call_ids": 3},
+        ],
+    }
+    p = tmp_path / "x.traj"
+    p.write_text(json.dumps(doc))
+    s = load_transcript(p)
+    assert s.meta["trajectory_steps"] == 0
+    assert any("tool message without tool_call_ids" in k.reason for k in s.skipped)
+    assert [m.role for m in s.messages][:2] == ["user", "assistant"]

@@ -62,21 +62,33 @@ class _State:
     models: Counter[str] = field(default_factory=Counter)
 
 
+def _list(v: Any) -> list[Any]:
+    """``v`` when it is a list, else empty (a malformed optional field is no items, not a TypeError)."""
+    return v if isinstance(v, list) else []
+
+
+def _key(v: Any) -> int | str | None:
+    """An event id usable as a dict key (ids are ints or strings; anything else is no id)."""
+    return v if isinstance(v, (int, str)) and not isinstance(v, bool) else None
+
+
+def _choice_messages(mr: dict[str, Any]) -> list[dict[str, Any]]:
+    return [sub(ch, "message") for ch in _list(mr.get("choices"))]
+
+
 def _response_call_args(mr: dict[str, Any], call_id: str) -> str | None:
-    for ch in mr.get("choices") or []:
-        msg = ch.get("message") if isinstance(ch, dict) else None
-        for tc in (msg or {}).get("tool_calls") or []:
+    for msg in _choice_messages(mr):
+        for tc in _list(msg.get("tool_calls")):
             if isinstance(tc, dict) and tc.get("id") == call_id:
-                fn = tc.get("function") or {}
+                fn = sub(tc, "function")
                 args = fn.get("arguments")
                 return args if isinstance(args, str) else dump_arguments(args)
     return None
 
 
 def _response_text(mr: dict[str, Any]) -> str:
-    for ch in mr.get("choices") or []:
-        msg = ch.get("message") if isinstance(ch, dict) else None
-        c = (msg or {}).get("content")
+    for msg in _choice_messages(mr):
+        c = msg.get("content")
         if isinstance(c, str):
             return c
         if isinstance(c, list):
@@ -128,7 +140,7 @@ def _tool_action(st: _State, e: dict[str, Any], n: int) -> None:
         arguments = dump_arguments({k: v for k, v in args.items() if k not in ("thought", "is_confirmed", "action_risk")})
     call = ToolCallPart(id=cid, name=name, arguments=arguments)
     st.names[cid] = name
-    if e.get("id") is not None:
+    if _key(e.get("id")) is not None:
         st.by_event[e["id"]] = cid
     if tcm is None:
         st.open_calls.append(cid)
@@ -157,7 +169,7 @@ def _recall_text(e: dict[str, Any]) -> str:
     for key in ("repo_instructions", "additional_agent_instructions"):
         if isinstance(extras.get(key), str) and extras[key]:
             out.append(extras[key])
-    for mk in extras.get("microagent_knowledge") or []:
+    for mk in _list(extras.get("microagent_knowledge")):
         if isinstance(mk, dict) and isinstance(mk.get("content"), str):
             out.append(f"<microagent name={mk.get('name')!r}>\n{mk['content']}\n</microagent>")
     return "\n\n".join(x for x in out if x)
@@ -177,7 +189,7 @@ def _observation(st: _State, e: dict[str, Any]) -> None:
     cid = None
     if tcm is not None and tcm.get("tool_call_id"):
         cid = str(tcm["tool_call_id"])
-    elif e.get("cause") in st.by_event:
+    elif _key(e.get("cause")) in st.by_event:
         cid = st.by_event[e["cause"]]
     elif "cause" not in e and st.open_calls:
         cid = st.open_calls[0]
@@ -195,7 +207,7 @@ def _message_action(st: _State, e: dict[str, Any]) -> None:
     args = _args(e)
     text = args.get("content") if isinstance(args.get("content"), str) else e.get("message") or ""
     parts: list[Part] = [TextPart(str(text))] if text else []
-    for url in args.get("image_urls") or []:
+    for url in _list(args.get("image_urls")):
         if isinstance(url, str) and url.startswith("data:") and ";base64," in url:
             head, data = url.split(";base64,", 1)
             parts.append(ImagePart(source="base64", data=data, media_type=head[5:] or None))

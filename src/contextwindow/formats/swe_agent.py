@@ -88,7 +88,8 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
             parts.extend(tcs)
             calls.append(CallRecord(index=len(messages), reply_end=len(messages) + 1))
         elif role == "tool":
-            ids = [str(x) for x in h.get("tool_call_ids") or [] if x is not None]
+            raw_ids = h.get("tool_call_ids")
+            ids = [str(x) for x in raw_ids if x is not None] if isinstance(raw_ids, list) else []
             if not ids:
                 skipped.append(Skipped(None, f"{where}: tool message without tool_call_ids; kept as user text"))
                 messages.append(Message(role="user", parts=tuple(parts), meta={**meta, "cw": "orphan_result"}))
@@ -100,7 +101,7 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
             parts = results
         messages.append(Message(role=role, parts=tuple(parts), meta=meta))
     info = sub(doc, "info")
-    meta_out: dict[str, Any] = {"history_entries": len(doc["history"]), "trajectory_steps": len(doc.get("trajectory") or [])}
+    meta_out: dict[str, Any] = {"history_entries": len(doc["history"]), "trajectory_steps": len(doc["trajectory"]) if isinstance(doc.get("trajectory"), list) else 0}
     for key in ("model_stats", "exit_status"):
         if key in info:
             meta_out[key] = info[key]
