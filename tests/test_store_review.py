@@ -187,3 +187,33 @@ def test_auto_title_of_a_first_line_with_nul_characters_works_on_every_backend(s
     title = auto_title(store, cid)
     assert title == "fix the parser caf\ufffd"
     assert store.get_conversation(cid).title == title
+
+
+@pytest.mark.parametrize(
+    "usage",
+    [
+        Usage(None, 1),  # type: ignore[arg-type]
+        Usage(2**70, 1),
+        Usage(1, 1, cost_usd="0.1"),  # type: ignore[arg-type]
+        Usage(1, 1, cost_usd=float("nan")),
+        Usage(1, 1, latency_s=float("inf")),
+    ],
+    ids=["none-tokens", "huge-tokens", "str-cost", "nan-cost", "inf-latency"],
+)
+def test_usage_rows_that_cannot_be_kept_exactly_are_refused(store: ConversationStore, usage: Usage) -> None:
+    # raw TypeError/OverflowError before; SQLite kept "0.1" as text (then usage_by_role crashed) and
+    # NaN as NULL (a priced call silently became "no price")
+    cid = store.create_conversation()
+    with pytest.raises(ConfigError, match="usage"):
+        store.record_usage(cid, usage)
+    assert store.list_usage(cid) == []
+    assert store.usage_by_role(cid) == {}
+
+
+def test_usage_with_no_cost_is_kept_and_counted_apart(store: ConversationStore) -> None:
+    cid = store.create_conversation()
+    store.record_usage(cid, Usage(10, 2, model="m", cost_usd=None, latency_s=None))
+    store.record_usage(cid, Usage(5, 1, model="m", cost_usd=0.5, latency_s=1))
+    assert [u.cost_usd for u in store.list_usage(cid)] == [None, 0.5]
+    tot = store.usage_by_role(cid)["main"]
+    assert (tot["calls"], tot["cost_usd"], tot["cost_unknown_calls"], tot["input_tokens"]) == (2, 0.5, 1, 15)

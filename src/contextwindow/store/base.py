@@ -13,6 +13,7 @@ from __future__ import annotations
 import builtins
 import hashlib
 import json
+import math
 import re
 import secrets
 from collections.abc import Sequence
@@ -224,15 +225,35 @@ def check_dict(value: dict[str, Any] | None, what: str) -> dict[str, Any]:
     return dict(value)
 
 
+_BIGINT = 2**63  # what both databases' BIGINT holds
+
+
+def _usage_int(u: Usage, name: str) -> int:
+    v = getattr(u, name)
+    if isinstance(v, bool) or not isinstance(v, int) or not -_BIGINT <= v < _BIGINT:
+        raise ConfigError(f"usage.{name} must be an int within 64 bits, got {v!r}")
+    return v
+
+
+def _usage_number(u: Usage, name: str) -> float | None:
+    v = getattr(u, name)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+        raise ConfigError(f"usage.{name} must be a finite number or None, got {v!r}")
+    return float(v)
+
+
 def usage_to_row(u: Usage) -> dict[str, Any]:
+    """The columns of one usage row; a value no database keeps exactly is a ConfigError naming it."""
     if not isinstance(u, Usage):
         raise ConfigError(f"record_usage takes a Usage, got {type(u).__name__}")
     return {
-        **{k: int(getattr(u, k)) for k in USAGE_FIELDS},
+        **{k: _usage_int(u, k) for k in USAGE_FIELDS},
         "model": check_text(u.model, "usage.model", optional=True),
         "role": check_text(u.role, "usage.role", empty=False),
-        "cost_usd": u.cost_usd,
-        "latency_s": u.latency_s,
+        "cost_usd": _usage_number(u, "cost_usd"),
+        "latency_s": _usage_number(u, "latency_s"),
         "extra": dump_json(u.extra, "usage.extra"),
     }
 
