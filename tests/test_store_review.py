@@ -16,7 +16,7 @@ import pytest
 
 from contextwindow import messages as m
 from contextwindow.curation import auto_title
-from contextwindow.errors import ConfigError, NotFoundError, StoreBusyError
+from contextwindow.errors import ConfigError, NotFoundError, SelectionError, StoreBusyError
 from contextwindow.store import ConversationStore, Selection, open_store
 from contextwindow.usage import Usage
 
@@ -217,3 +217,19 @@ def test_usage_with_no_cost_is_kept_and_counted_apart(store: ConversationStore) 
     assert [u.cost_usd for u in store.list_usage(cid)] == [None, 0.5]
     tot = store.usage_by_role(cid)["main"]
     assert (tot["calls"], tot["cost_usd"], tot["cost_unknown_calls"], tot["input_tokens"]) == (2, 0.5, 1, 15)
+
+
+@pytest.mark.parametrize(
+    "selection",
+    [Selection(seqs=("a", 1)), Selection(seqs=([1],)), Selection(seqs=(True,)), Selection(checkpoints=([1],)),
+     Selection(checkpoints=(True,)), Selection(seqs=1)],  # type: ignore[arg-type]
+    ids=["mixed", "unhashable", "bool-seq", "unhashable-fold", "bool-fold", "not-a-tuple"],
+)
+def test_a_malformed_fork_selection_is_a_selection_error(store: ConversationStore, selection: Selection) -> None:
+    # raw TypeError ('<' not supported, unhashable) before; True passed as seq 1 except on PostgreSQL
+    cid = store.create_conversation()
+    store.append(cid, [m.user("a"), m.assistant("b")])
+    store.checkpoint(cid, m.user("s"), 1)
+    with pytest.raises(SelectionError):
+        store.fork(cid, selection)
+    assert len(store.list_conversations()) == 1

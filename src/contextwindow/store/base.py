@@ -283,6 +283,12 @@ def check_selection(selection: Selection, checkpoints: Sequence[Checkpoint], las
     (``"message"``, seq) and (``"fold"``, checkpoint ordinal) items."""
     if not isinstance(selection, Selection):
         raise ConfigError(f"fork takes a Selection, got {type(selection).__name__}")
+    for what, values in (("message seqs", selection.seqs), ("fold numbers", selection.checkpoints)):
+        if not isinstance(values, tuple | builtins.list):
+            raise SelectionError(f"{what} must be a tuple of ints, got {type(values).__name__}")
+        bad = [v for v in values if isinstance(v, bool) or not isinstance(v, int)]
+        if bad:
+            raise SelectionError(f"{what} must be ints, got {bad[0]!r}")
     seqs = sorted(set(selection.seqs))
     for s in seqs:
         if not isinstance(s, int) or not 1 <= s <= last_seq:
