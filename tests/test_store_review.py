@@ -219,10 +219,12 @@ def test_usage_with_no_cost_is_kept_and_counted_apart(store: ConversationStore) 
     assert (tot["calls"], tot["cost_usd"], tot["cost_unknown_calls"], tot["input_tokens"]) == (2, 0.5, 1, 15)
 
 
+_MALFORMED: list[tuple[str, Any]] = [("s", ("a", 1)), ("s", ([1],)), ("s", (True,)), ("k", ([1],)), ("k", (True,)), ("s", 1)]
+
+
 @pytest.mark.parametrize(
     "selection",
-    [Selection(seqs=("a", 1)), Selection(seqs=([1],)), Selection(seqs=(True,)), Selection(checkpoints=([1],)),
-     Selection(checkpoints=(True,)), Selection(seqs=1)],  # type: ignore[arg-type]
+    [Selection(seqs=s) if k == "s" else Selection(checkpoints=s) for k, s in _MALFORMED],
     ids=["mixed", "unhashable", "bool-seq", "unhashable-fold", "bool-fold", "not-a-tuple"],
 )
 def test_a_malformed_fork_selection_is_a_selection_error(store: ConversationStore, selection: Selection) -> None:
