@@ -235,3 +235,24 @@ def test_a_malformed_fork_selection_is_a_selection_error(store: ConversationStor
     with pytest.raises(SelectionError):
         store.fork(cid, selection)
     assert len(store.list_conversations()) == 1
+
+
+def test_list_conversations_limit_is_checked_the_same_by_every_backend(store: ConversationStore) -> None:
+    # memory took -1 as "all but the last"; a limit past 64 bits was a raw OverflowError on SQLite
+    ids = [store.create_conversation(f"c{i}") for i in range(3)]
+    for bad in (-1, True, 1.5):
+        limit: Any = bad
+        with pytest.raises(ConfigError, match="limit"):
+            store.list_conversations(limit)
+    assert len(store.list_conversations(2**70)) == 3
+    assert len(store.list_conversations(0)) == 0
+    assert {c.id for c in store.list_conversations(None)} == set(ids)
+
+
+def test_append_takes_any_iterable_of_messages(store: ConversationStore) -> None:
+    # the memory store consumed a generator twice: raw "zip() argument 2 is longer" ValueError
+    cid = store.create_conversation()
+    gen: Any = (x for x in [m.user("a"), m.assistant("b")])
+    out = store.append(cid, gen)
+    assert [s.seq for s in out] == [1, 2]
+    assert [s.message.text for s in store.list(cid)] == ["a", "b"]

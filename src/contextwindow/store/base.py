@@ -310,6 +310,15 @@ def check_selection(selection: Selection, checkpoints: Sequence[Checkpoint], las
     return [item for _, item in sorted(plan)]
 
 
+def check_limit(limit: object) -> int | None:
+    """A list limit: None (all) or an int >= 0; one past 64 bits means all (both databases cap there)."""
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise ConfigError(f"limit must be a non-negative int or None, got {limit!r}")
+    return min(limit, _BIGINT - 1)
+
+
 def check_upto(upto_seq: int, last_seq: int, previous: Checkpoint | None) -> None:
     if not isinstance(upto_seq, int) or isinstance(upto_seq, bool):
         raise ConfigError(f"upto_seq must be an int, got {type(upto_seq).__name__}")

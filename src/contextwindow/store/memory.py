@@ -20,6 +20,7 @@ from .base import (
     Selection,
     StoredMessage,
     check_dict,
+    check_limit,
     check_offload_ref,
     check_selection,
     check_text,
@@ -83,6 +84,7 @@ class MemoryStore:
             return self._info(self._conv(conversation_id))
 
     def list_conversations(self, limit: int | None = None) -> builtins.list[ConversationInfo]:
+        limit = check_limit(limit)
         with self._lock:
             infos = sorted((self._info(c) for c in self._convs.values()), key=lambda i: i.created_at, reverse=True)
         return infos[:limit] if limit is not None else infos
@@ -98,12 +100,13 @@ class MemoryStore:
         return StoredMessage(mid, c.id, seq, loads(self._blobs[h]), at)
 
     def append(self, conversation_id: str, messages: Sequence[Message]) -> builtins.list[StoredMessage]:
-        encoded = [encode_message(m) for m in messages]
+        msgs = builtins.list(messages)
+        encoded = [encode_message(m) for m in msgs]
         with self._lock:
             c = self._conv(conversation_id)
             now = time.time()
             out = []
-            for m, (h, body) in zip(messages, encoded, strict=True):
+            for m, (h, body) in zip(msgs, encoded, strict=True):
                 self._blobs.setdefault(h, body)
                 mid = new_id("m")
                 c.rows.append((mid, h, now))

@@ -31,6 +31,7 @@ from .base import (
     StoredMessage,
     check_conversation_id,
     check_dict,
+    check_limit,
     check_offload_ref,
     check_selection,
     check_text,
@@ -192,9 +193,8 @@ class SqlStore(ABC):
     def list_conversations(self, limit: int | None = None) -> builtins.list[ConversationInfo]:
         sql = f"SELECT {self._INFO_COLS} FROM conversations ORDER BY created_at DESC, id"
         params: tuple[Any, ...] = ()
+        limit = check_limit(limit)
         if limit is not None:
-            if not isinstance(limit, int) or limit < 0:
-                raise ConfigError(f"limit must be a non-negative int, got {limit!r}")
             sql += " LIMIT ?"
             params = (limit,)
         with self._transaction(False) as q:
