@@ -140,6 +140,7 @@ class Registry:
     def __init__(self, specs: list[ModelSpec]) -> None:
         self.by_qualified: dict[str, ModelSpec] = {}
         self.by_id: dict[str, list[ModelSpec]] = {}
+        self.by_undated: dict[str, list[ModelSpec]] = {}  # "claude-3-5-haiku" → the dated ids
         for s in specs:
             self.add(s)
 
@@ -155,6 +156,12 @@ class Registry:
             lst.insert(0, s)
         else:
             lst.append(s)
+        undated = _undated(s.id.lower())
+        if undated != s.id.lower():
+            dated = self.by_undated.setdefault(undated, [])
+            if old is not None and old in dated:
+                dated.remove(old)
+            dated.append(s)
 
     def __len__(self) -> int:
         return len(self.by_qualified)
@@ -167,6 +174,10 @@ class Registry:
         if n in self.by_qualified:
             return self.by_qualified[n]
         provider, _, bare = n.rpartition("/")
+        if not provider:
+            first = self._first_party(bare)
+            if first is not None:
+                return first
         for cand in _variants(bare):
             hits = self.by_id.get(cand)
             if hits:
@@ -178,9 +189,28 @@ class Registry:
         return None
 
 
+    def _first_party(self, bare: str) -> ModelSpec | None:
+        """The first-party provider's spec for a bare name: its exact id, alias (``-latest``, ``-0``)
+        or newest dated id — before any gateway that re-lists the model under the bare name
+        (``claude-sonnet-4`` is anthropic's ``claude-sonnet-4-0``, not a reseller's entry)."""
+        prov = next((p for pat, p in _FIRST_PARTY if re.match(pat, bare)), None)
+        if prov is None:
+            return None
+        for cand in (*_variants(bare), bare + "-latest", bare + "-0"):
+            for h in self.by_id.get(cand, ()):
+                if h.provider == prov:
+                    return h
+        dated = [h for h in self.by_undated.get(bare, ()) if h.provider == prov]
+        return max(dated, key=lambda h: h.id) if dated else None
+
+
+def _undated(model_id: str) -> str:
+    return re.sub(r"-(20\d{6}|\d{4}-\d{2}-\d{2})$", "", model_id)
+
+
 def _variants(bare: str) -> list[str]:
     out = [bare]
-    undated = re.sub(r"-(20\d{6}|\d{4}-\d{2}-\d{2})$", "", bare)
+    undated = _undated(bare)
     if undated != bare:
         out.append(undated)
         out.append(undated + "-latest")
