@@ -142,3 +142,17 @@ def test_the_retrieve_tool_continues_a_cut_line() -> None:
     assert len(row) > 100 and long_line[int(m.group(2)) :].startswith(row)
     bad = run_retrieve_call(sink, "c3", {"ref": ref, "offset": 0, "column": 99}, budget_tokens=300)
     assert bad.is_error and "past the end of line 1" in bad.text
+
+
+def test_json_keeps_every_key_of_dropped_items_when_they_fit(grep_output: str) -> None:
+    """An array of records whose later items carry keys of their own (sparse records: one key per
+    function defined in this repo). The 'keys only they have' note listed 40 and said '(+N more)'."""
+    names = sorted({ln.split("def ", 1)[1].split("(", 1)[0].strip() for ln in grep_output.splitlines() if "def " in ln})
+    names = [n for n in names if n.isidentifier()][:300]
+    records = [{"id": i, "path": "src/" * 20, n: {"value": "v" * 200}} for i, n in enumerate(names)]
+    text = subprocess.run([sys.executable, "-m", "json.tool"], input=json.dumps(records), capture_output=True,
+                          text=True, check=True).stdout
+    r = clip(text, 4000, sink=MemoryOffload(), count=COUNT)
+    assert r.report.kind == "json"
+    body = r.text[: r.text.rindex("\n[contextwindow clipped")]
+    assert bench.kept_key_names(body) >= set(names) | {"id", "path", "value"}

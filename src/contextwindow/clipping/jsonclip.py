@@ -65,10 +65,8 @@ def reduce(value: Any, items: int, chars: int, depth: int = 0) -> Any:
         seen = key_names(value[:items])
         extra = sorted(key_names(value[items:]) - seen)
         note = f"… {len(value) - items:,} more items"
-        if extra:
-            shown = ", ".join(extra[:40])
-            more = f" (+{len(extra) - 40} more)" if len(extra) > 40 else ""
-            note += f"; {EXTRA_KEYS}{shown}{more}"
+        if extra:  # all of them: every key at every level is the point of this clipper
+            note += f"; {EXTRA_KEYS}{', '.join(extra)}"
         kept.append(note)
         return kept
     return value
