@@ -256,3 +256,27 @@ def test_append_takes_any_iterable_of_messages(store: ConversationStore) -> None
     out = store.append(cid, gen)
     assert [s.seq for s in out] == [1, 2]
     assert [s.message.text for s in store.list(cid)] == ["a", "b"]
+
+
+def test_reading_large_messages_does_not_pin_them_in_memory(tmp_path: object) -> None:
+    # decoded messages were cached by count only (50k entries): reading a record of big tool
+    # outputs kept every one of them alive for the life of the store object
+    import gc
+    import tracemalloc
+
+    s = open_store(f"sqlite:///{tmp_path}/big.db")
+    cid = s.create_conversation()
+    for i in range(12):
+        s.append(cid, [m.user(f"{i} " + "x" * 5_000_000)])
+    s.close()
+    s = open_store(f"sqlite:///{tmp_path}/big.db")
+    tracemalloc.start()
+    try:
+        assert len(s.list(cid)) == 12
+        assert len(s.list_active(cid)) == 12
+        gc.collect()
+        retained, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    s.close()
+    assert retained < 20_000_000, f"{retained:,} bytes still held after the results were dropped"

@@ -48,7 +48,9 @@ from .base import (
 from .migrations import CREATE_MIGRATIONS_TABLE, MIGRATIONS, Migration
 
 _CHUNK = 500
-_CACHE_MAX = 50_000
+_CACHE_MAX = 50_000  # decoded messages kept by content hash ...
+_CACHE_MAX_BYTES = 32_000_000  # ... up to this much JSON in total
+_CACHE_MAX_BODY = 256_000  # a bigger message is decoded on every read instead of pinned in memory
 
 
 class Q:
@@ -112,24 +114,32 @@ class SqlStore(ABC):
     url: str
 
     def __init__(self) -> None:
-        self._cache: dict[str, Message] = {}
+        self._cache: dict[str, tuple[Message, int]] = {}  # hash -> (message, size of its JSON)
+        self._cache_bytes = 0
 
     @abstractmethod
     def _transaction(self, write: bool) -> AbstractContextManager[Q]: ...
 
     # --- helpers ------------------------------------------------------------------------
-    def _remember(self, h: str, m: Message) -> None:
-        """Keep a decoded message by content hash (values never change; oldest entries go first)."""
-        if h not in self._cache:
-            if len(self._cache) >= _CACHE_MAX:
-                self._cache.pop(next(iter(self._cache)))
-            self._cache[h] = m
+    def _remember(self, h: str, m: Message, size: int) -> None:
+        """Keep a decoded message by content hash (values never change; oldest entries go first),
+        bounded by count and by total JSON size; big messages are not kept."""
+        if h in self._cache or size > _CACHE_MAX_BODY:
+            return
+        while self._cache and (len(self._cache) >= _CACHE_MAX or self._cache_bytes + size > _CACHE_MAX_BYTES):
+            self._cache_bytes -= self._cache.pop(next(iter(self._cache)))[1]
+        self._cache[h] = (m, size)
+        self._cache_bytes += size
+
+    def _cached(self, h: str) -> Message | None:
+        hit = self._cache.get(h)
+        return None if hit is None else hit[0]
 
     def _decode(self, h: str, body: str) -> Message:
-        m = self._cache.get(h)
+        m = self._cached(h)
         if m is None:
             m = loads(body)
-            self._remember(h, m)
+            self._remember(h, m, len(body))
         return m
 
     def _require(self, q: Q, conversation_id: str) -> tuple[Any, ...]:
@@ -257,7 +267,7 @@ class SqlStore(ABC):
 
     def _bodies(self, q: Q, hashes: set[str]) -> dict[str, Message]:
         """Decoded messages for ``hashes``: from the cache, else read and decoded once."""
-        found = {h: m for h in hashes if (m := self._cache.get(h)) is not None}
+        found = {h: m for h in hashes if (m := self._cached(h)) is not None}
         missing = builtins.list(hashes - found.keys())
         for i in range(0, len(missing), _CHUNK):
             chunk = missing[i : i + _CHUNK]
