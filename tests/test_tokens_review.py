@@ -117,3 +117,36 @@ def test_first_party_resolution_keeps_haiku_cache_minimum_and_cache_prices() -> 
 
     s = get_model("claude-3-5-haiku")
     assert s.min_cacheable_tokens == 2048 and s.cache_read_price is not None
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        {"acme": {"m1": [1]}},
+        {"acme": {"m1": {"limit": {"context": True}}}},
+        {"acme": {"m1": {"limit": {"context": 1000}, "min_cacheable_tokens": "x"}}},
+    ],
+)
+def test_bad_user_models_file_is_a_config_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: object) -> None:
+    import json
+
+    from contextwindow.errors import ConfigError
+    from contextwindow.models import get_model
+
+    f = tmp_path / "models.json"
+    f.write_text(json.dumps(content))
+    monkeypatch.setenv("CONTEXTWINDOW_MODELS_FILE", str(f))
+    with pytest.raises(ConfigError, match="m1"):
+        get_model("m1")
+
+
+def test_user_models_file_tolerates_odd_optional_fields(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from contextwindow.models import get_model
+
+    f = tmp_path / "models.json"
+    f.write_text(json.dumps({"acme": {"m1": {"limit": {"context": 1000, "output": True}, "modalities": {"input": 5}, "cost": {"input": True}}}}))
+    monkeypatch.setenv("CONTEXTWINDOW_MODELS_FILE", str(f))
+    s = get_model("m1")
+    assert (s.context_window, s.max_output, s.input_price, s.supports_images) == (1000, 1000, None, False)

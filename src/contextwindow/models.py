@@ -29,7 +29,7 @@ import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from .errors import ConfigError, UnknownModelError
 from .tokens.select import tokenizer_family
@@ -106,17 +106,21 @@ def spec_from_entry(provider: str, d: Mapping[str, Any], where: str = "models da
     if not isinstance(limit, Mapping) or not isinstance(cost, Mapping):
         raise ConfigError(f"{where}: model {mid!r}: 'limit' and 'cost' must be objects")
     window = limit.get("context")
-    if not isinstance(window, int) or window <= 0:
+    if not _positive_int(window):
         raise ConfigError(f"{where}: model {mid!r}: limit.context must be a positive integer, got {window!r}")
     out = limit.get("output")
-    max_output = out if isinstance(out, int) and out > 0 else min(DEFAULT_MAX_OUTPUT, window)
+    max_output = out if _positive_int(out) else min(DEFAULT_MAX_OUTPUT, window)
     modalities = d.get("modalities") or {}
-    images = "image" in (modalities.get("input") or []) if isinstance(modalities, Mapping) else False
+    inputs = modalities.get("input") if isinstance(modalities, Mapping) else None
+    images = isinstance(inputs, list) and "image" in inputs
+    min_cache = d.get("min_cacheable_tokens")
+    if min_cache is not None and not _positive_int(min_cache):
+        raise ConfigError(f"{where}: model {mid!r}: min_cacheable_tokens must be a positive integer, got {min_cache!r}")
     fam = d.get("tokenizer") or tokenizer_family(mid if provider in ("openai", "azure") else f"{provider}/{mid}")
 
     def price(k: str) -> float | None:
         v = cost.get(k)
-        return float(v) if isinstance(v, (int, float)) else None
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
     return ModelSpec(
         id=mid,
@@ -128,10 +132,14 @@ def spec_from_entry(provider: str, d: Mapping[str, Any], where: str = "models da
         cache_read_price=price("cache_read"),
         cache_write_price=price("cache_write"),
         tokenizer=str(fam),
-        min_cacheable_tokens=int(d.get("min_cacheable_tokens") or min_cacheable(provider, mid)),
+        min_cacheable_tokens=min_cache if min_cache is not None else min_cacheable(provider, mid),
         supports_images=bool(d.get("supports_images", images)),
         name=d.get("name") if isinstance(d.get("name"), str) else None,
     )
+
+
+def _positive_int(v: Any) -> TypeGuard[int]:
+    return isinstance(v, int) and not isinstance(v, bool) and v > 0
 
 
 class Registry:
@@ -274,6 +282,8 @@ def load_override_file(path: str | Path) -> list[ModelSpec]:
         if not isinstance(models, dict):
             raise ConfigError(f"models file {p}: {prov!r} must map model ids to entries")
         for mid, m in models.items():
+            if not isinstance(m, dict):
+                raise ConfigError(f"models file {p}: {prov}/{mid} must be an object, got {type(m).__name__}")
             specs.append(spec_from_entry(prov, {"id": mid, **m}, f"{p} {prov}/{mid}"))
     return specs
 
