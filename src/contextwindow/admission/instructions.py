@@ -108,9 +108,12 @@ def collect_instructions(
                 omitted.append(Omission(p, f"instruction file not admitted: {res.reason}"))
                 notices.append(f"- {p}: not admitted, {res.reason}.")
                 continue
-            if not res.text.strip():
+            # Line endings and blank edges do not make different instructions: a CRLF or
+            # newline-terminated copy is the same content (and no CR goes into the prompt).
+            text = res.text.replace("\r\n", "\n").strip("\n").rstrip()
+            if not text:
                 continue
-            digest = hashlib.sha256(res.text.encode("utf-8")).hexdigest()
+            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
             if digest in seen:
                 omitted.append(Omission(p, f"same content as {seen[digest]}; included once"))
                 notices.append(f"- {p}: same content as {seen[digest]}, included once.")
@@ -118,7 +121,7 @@ def collect_instructions(
             seen[digest] = p
             # cwd gets closeness 0, its parent 1, ...; home directories come after all of them
             closeness = (n_project - 1 - di) if di < n_project else di
-            cands.append(_Candidate(len(cands), closeness, p, res.text.strip("\n")))
+            cands.append(_Candidate(len(cands), closeness, p, text))
 
     remaining = max(0, total_chars)
     shown: dict[int, int] = {}
