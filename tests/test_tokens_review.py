@@ -150,3 +150,17 @@ def test_user_models_file_tolerates_odd_optional_fields(tmp_path: Path, monkeypa
     monkeypatch.setenv("CONTEXTWINDOW_MODELS_FILE", str(f))
     s = get_model("m1")
     assert (s.context_window, s.max_output, s.input_price, s.supports_images) == (1000, 1000, None, False)
+
+
+def test_user_models_file_is_parsed_once_and_reloaded_when_it_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from contextwindow.models import get_model, registry
+
+    f = tmp_path / "models.json"
+    f.write_text(json.dumps({"acme": {"m1": {"limit": {"context": 1000}}}}))
+    monkeypatch.setenv("CONTEXTWINDOW_MODELS_FILE", str(f))
+    assert registry() is registry()  # not rebuilt (4,700 specs) on every get_model
+    assert get_model("m1").context_window == 1000
+    f.write_text(json.dumps({"acme": {"m1": {"limit": {"context": 20000}}}}))
+    assert get_model("m1").context_window == 20000

@@ -302,11 +302,31 @@ def registry() -> Registry:
                 _registry = reg
     user = os.environ.get(ENV_FILE)
     if user:
-        reg = Registry(list(_registry))
-        for s in load_override_file(user):
-            reg.add(s, front=True)
-        return reg
+        return _with_user_file(_registry, user)
     return _registry
+
+
+_user_cache: tuple[tuple[str, int, int], Registry] | None = None
+
+
+def _with_user_file(base: Registry, path: str) -> Registry:
+    """The registry plus the user's file, rebuilt only when the file's path, size or mtime changed
+    (rebuilding costs ~10 ms, and get_model is called per model call)."""
+    global _user_cache
+    try:
+        st = os.stat(path)
+        key = (path, st.st_mtime_ns, st.st_size)
+    except OSError:
+        key = None
+    cached = _user_cache
+    if key is not None and cached is not None and cached[0] == key:
+        return cached[1]
+    reg = Registry(list(base))
+    for s in load_override_file(path):
+        reg.add(s, front=True)
+    if key is not None:
+        _user_cache = (key, reg)
+    return reg
 
 
 def get_model(name: str, default: bool = False) -> ModelSpec:
