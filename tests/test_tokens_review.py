@@ -164,3 +164,10 @@ def test_user_models_file_is_parsed_once_and_reloaded_when_it_changes(tmp_path: 
     assert get_model("m1").context_window == 1000
     f.write_text(json.dumps({"acme": {"m1": {"limit": {"context": 20000}}}}))
     assert get_model("m1").context_window == 20000
+
+
+def test_anthropic_image_cap_matches_its_unresized_square() -> None:
+    from contextwindow.tokens.images import image_tokens
+
+    assert image_tokens("anthropic", 1092, 1092) == 1590  # the largest square sent without resizing
+    assert image_tokens("anthropic", 4000, 4000) == 1590  # bigger images are scaled down to that

@@ -1,6 +1,6 @@
 """Image token cost by each provider's published formula, from width × height.
 
-- Anthropic: scale to fit a 1568 px long edge and about 1.15 megapixels, then w·h/750.
+- Anthropic: scale to fit a 1568 px long edge and about 1.19 megapixels (1092²), then w·h/750 (at most ≈ 1,590).
 - OpenAI (gpt-4o family, ``detail`` high/auto): fit inside 2048×2048, then scale so the short
   side is at most 768, count 512-px tiles: 85 + 170·tiles. ``detail="low"``: 85.
 - Gemini (2.x): 258 when both sides ≤ 384 px, else 258 per 768×768 tile.
@@ -19,7 +19,7 @@ ImageFlavor = Literal["anthropic", "openai", "gemini"]
 FALLBACK: dict[str, int] = {"anthropic": 1600, "openai": 765, "gemini": 258}
 
 ANTHROPIC_MAX_EDGE = 1568
-ANTHROPIC_MAX_PIXELS = 1_150_000
+ANTHROPIC_MAX_PIXELS = 1_192_464  # 1092 × 1092: the largest square Anthropic sends unresized (≈ 1,590 tokens)
 
 
 def anthropic_image_tokens(width: int, height: int) -> int:
