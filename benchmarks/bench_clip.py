@@ -21,7 +21,7 @@ from typing import Any
 from contextwindow.clipping import MemoryOffload, clip
 from contextwindow.clipping.jsonclip import kept_key_names, key_names
 from contextwindow.clipping.logs import error_lines
-from contextwindow.clipping.search import RELATIVE_HEADER
+from contextwindow.clipping.search import RELATIVE_HEADER, TREE_HEADER, expand_tree
 from contextwindow.clipping.search import parse as parse_search
 from contextwindow.tokens import counter_for
 
@@ -91,6 +91,11 @@ def tool_results(fixtures: Path = FIXTURES) -> list[tuple[str, str, str]]:
 
 def search_paths_kept(original: str, clipped: str) -> tuple[int, int]:
     files = parse_search(original.split("\n")).files
+    if clipped.startswith(TREE_HEADER):  # a path list written as a tree: expand it back
+        lines = clipped.split("\n")
+        end = next((i for i, ln in enumerate(lines) if ln.startswith("[search: ")), len(lines))
+        listed = set(expand_tree(lines[1:end]))
+        return sum(1 for p in files if p.rstrip("/") in listed), len(files)
     prefix = ""
     if clipped.startswith(RELATIVE_HEADER):
         prefix = clipped[len(RELATIVE_HEADER) : clipped.index("]\n")]

@@ -21,6 +21,7 @@ from contextwindow.clipping import (
     retrieve,
     run_retrieve_call,
 )
+from contextwindow.clipping.search import TREE_HEADER, expand_tree
 from contextwindow.tokens import counter_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -156,3 +157,43 @@ def test_json_keeps_every_key_of_dropped_items_when_they_fit(grep_output: str) -
     assert r.report.kind == "json"
     body = r.text[: r.text.rindex("\n[contextwindow clipped")]
     assert bench.kept_key_names(body) >= set(names) | {"id", "path", "value"}
+
+
+def _tree_paths(clipped: str) -> set[str]:
+    lines = clipped.split("\n")
+    assert lines[0].startswith(TREE_HEADER)
+    end = next(i for i, ln in enumerate(lines) if ln.startswith("[search: "))
+    return set(expand_tree(lines[1:end]))
+
+
+def test_a_long_real_path_list_keeps_every_path_as_a_tree(transcripts_dir: Path) -> None:
+    """The pnpm `find` listing of the Claude Code fixture (219 long paths, 10,600 tokens): a
+    common prefix written once still left 6,900 tokens, so 47% of the paths were dropped at the
+    default budget. As a tree (one line per folder, {a,b}/f for same-named entries) all fit."""
+    lists = [t for _, _, t in bench.tool_results(transcripts_dir) if t.count("node_modules/.pnpm/") > 200]
+    assert lists
+    for text in lists:
+        r = clip(text, 4000, sink=MemoryOffload(), count=COUNT)
+        assert r.report.kind == "search" and r.report.tokens_after <= 4000
+        paths = {ln.strip().rstrip("/") for ln in text.split("\n") if ln.startswith("/")}
+        assert len(paths) > 200
+        assert paths <= _tree_paths(r.text)
+        assert count_markers(r.text) == 1 and r.text.count("\n[contextwindow clipped") == 1
+
+
+def test_a_find_listing_of_this_repo_as_a_tree() -> None:
+    out = _run("find", "src", "tests", "benchmarks", "docs", "-type", "f")
+    paths = [p for p in out.split("\n") if p]
+    assert len(paths) > 100
+    r = clip(out, COUNT(out) * 2 // 3, count=COUNT)
+    assert r.report.clipped and r.report.kind == "search"
+    assert set(paths) <= _tree_paths(r.text)
+    assert r.report.dropped_lines == 0
+
+
+def test_tree_round_trip_on_awkward_paths() -> None:
+    paths = ["/a/b/c.py", "/a/b/d.py", "/a/e/f/g.txt", "/a/h", "./x/y", "./x/z", "rel/q.py",
+             "p/1/pk.json", "p/2/pk.json", "p/3/pk.json", "p/4/x/pk.json", "odd name/with space.md", "a@b+c/d-e_f.ts"]
+    text = "\n".join(paths * 1) + "\n" + "\n".join(f"deep/n{i}/pk.json" for i in range(200))
+    r = clip(text, COUNT(text) // 2, count=COUNT)
+    assert set(text.split("\n")) <= _tree_paths(r.text)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
-from .measure import Count
+from .measure import Count, safe_count
 from .select import Body, plain_gap, select_lines
 
 FLAT_RE = re.compile(r"^(?P<path>[^\s:][^:\n]{0,400}?):(?P<ln>\d+)(?P<sep>[:-])")
@@ -144,8 +145,118 @@ def compact_path_list(lines: list[str]) -> list[str]:
     return [f"{RELATIVE_HEADER}{prefix}]", *out]
 
 
+TREE_HEADER = "[paths below as a tree: "
+_TREE_HELP = (
+    'a line ending in "/" is a folder and the lines indented one space more under it are inside it; '
+    '"a, b" on one line are entries of the same folder; {a,b}/f stands for a/f and b/f]'
+)
+
+
+def _tree(paths: list[str]) -> list[str] | None:
+    """``paths`` as an indented tree: one line per folder (single-child chains joined with "/"),
+    the plain entries of a folder on one line. None when the paths do not suit it."""
+    root: dict[str, Any] = {}
+    for path in paths:
+        if "\\" in path or ", " in path or "//" in path.rstrip("/"):
+            return None
+        node = root
+        for part in path.rstrip("/").split("/"):
+            node = node.setdefault(part, {})
+    out: list[str] = []
+
+    def walk(node: dict[str, Any], pad: str) -> None:
+        leaves = [k for k, v in node.items() if not v]
+        if leaves:
+            out.append(pad + ", ".join(leaves))
+        chains: list[tuple[str, Any]] = []
+        for name, child in node.items():
+            if not child:
+                continue
+            label = name
+            while len(child) == 1:
+                (k, v), = child.items()
+                label += "/" + k
+                child = v
+                if not v:
+                    break
+            chains.append((label, child))
+        # Folders holding one same-named entry each (pkg/package.json, ...) share a line: {a,b}/f.
+        tails: dict[str, list[str]] = {}
+        for label, child in chains:
+            head, sep, tail = label.partition("/")
+            if not child and sep and not any(ch in head for ch in ",{}"):
+                tails.setdefault(tail, []).append(head)
+        done: set[str] = set()
+        for label, child in chains:
+            head, _, tail = label.partition("/")
+            group = tails.get(tail) if not child else None
+            if group is not None and len(group) >= 3 and head in group:
+                if tail not in done:
+                    done.add(tail)
+                    out.append(f"{pad}{{{','.join(group)}}}/{tail}")
+            elif child:
+                out.append(f"{pad}{label}/")
+                walk(child, pad + " ")
+            else:
+                out.append(pad + label)
+
+    walk(root, "")
+    return out
+
+
+def expand_tree(lines: list[str]) -> list[str]:
+    """The paths a tree written by the search clipper stands for (folders included)."""
+    out: list[str] = []
+    stack: list[str] = []
+    for line in lines:
+        depth = len(line) - len(line.lstrip(" "))
+        del stack[depth:]
+        entry = line.strip()
+        base = "".join(stack)
+        if entry.endswith("/"):
+            out.append(base + entry.rstrip("/"))
+            stack.append(entry if entry != "/" else "/")
+        else:
+            for e in entry.split(", "):
+                if e.startswith("{") and "}/" in e:
+                    names, _, tail = e[1:].partition("}/")
+                    out.extend(f"{base}{n}/{tail}" for n in names.split(","))
+                else:
+                    out.append(base + e)
+    return out
+
+
+def _as_tree(lines: list[str], budget: int, count: Count) -> Body | None:
+    """A path list (find/ls/glob output) written as a tree, when that keeps every path within
+    the budget; else None (the line selection takes over)."""
+    idx: list[int] = []
+    others: list[str] = []
+    for i, ln in enumerate(lines):
+        if looks_like_path(ln.strip()):
+            idx.append(i)
+        elif ln.strip():
+            others.append(ln)
+            if len(others) > 5:  # not a path list (grep output and the like): stop looking
+                return None
+    if len(idx) < 20:
+        return None
+    tree = _tree([lines[i].strip() for i in idx])
+    if tree is None:
+        return None
+    footer = f"[search: {len(idx):,} paths in the full output, all listed above]"
+    text = "\n".join([f"{TREE_HEADER}{_TREE_HELP}", *tree, *others, footer])
+    used = safe_count(count, text)
+    if used > budget:
+        return None
+    return Body(text, len(idx) + len(others), (f"{len(idx):,} paths written as a tree",), used)
+
+
 def clip_search(text: str, budget: int, count: Count) -> Body:
-    lines = compact_path_list(text.split("\n"))
+    raw = text.split("\n")
+    tree = _as_tree(raw, budget, count)
+    if tree is not None:
+        return tree
+    lines = compact_path_list(raw)
     p = parse(lines)
     order = sorted(range(len(lines)), key=lambda i: p.keys[i])
     # A gap names its omitted files (with exact counts) up to about a third of the budget: a
