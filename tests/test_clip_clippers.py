@@ -8,7 +8,7 @@ import re
 from contextwindow.clipping import MARKER_ALLOWANCE, MemoryOffload, clip, count_markers, sniff
 from contextwindow.clipping.html import extract
 from contextwindow.clipping.jsonclip import kept_key_names, key_names
-from contextwindow.clipping.search import parse
+from contextwindow.clipping.search import TREE_HEADER, expand_tree, parse
 
 # Big enough that these realistic outputs reach their structured clipper (not the hard-cap preview).
 CAP = 400_000
@@ -184,5 +184,13 @@ def test_path_lists_write_their_common_directory_once() -> None:
     paths = [f"{base}components/widget_{i}/index.tsx" for i in range(300)]
     r = clip("\n".join(paths), 4000, hard_cap_tokens=CAP)
     assert r.report.kind == "search"
+    # All 300 fit as a tree: the common directory once, then {widget_0,...}/index.tsx.
+    assert r.text.startswith(TREE_HEADER) and r.text.count(base) == 1
+    lines = r.text.split("\n")
+    end = next(i for i, ln in enumerate(lines) if ln.startswith("[search: "))
+    assert set(paths) <= set(expand_tree(lines[1:end]))
+    # Too many for a tree within the budget: the common directory is still written once.
+    many = [f"{base}components/w{i}/f{i}.tsx" for i in range(2000)]
+    r = clip("\n".join(many), 4000, hard_cap_tokens=CAP)
     assert r.text.startswith(f"[paths below are relative to {base}components/]")
-    assert "\nwidget_0/index.tsx\n" in r.text and "\nwidget_299/index.tsx\n" in r.text
+    assert "\nw0/f0.tsx\n" in r.text
