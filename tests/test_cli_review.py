@@ -209,3 +209,20 @@ def test_sessions_read_commands_never_create_a_store_from_a_typo(tmp_path) -> No
         r = _Runner().invoke(_cli, [*args, "--store", url])
         assert r.exit_code == 1 and "there is no store at" in r.output, (args, r.output)
     assert not (tmp_path / "typo").exists()
+
+
+def test_retrieve_follows_a_cut_long_line_with_column(tmp_path) -> None:
+    import re as _re
+
+    from click.testing import CliRunner as _Runner
+
+    from contextwindow.cli.main import cli as _cli
+
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    line = "".join(f"{i:06d}," for i in range(40_000))  # one 280k-char line
+    clipped = _Runner().invoke(_cli, ["clip", "-", "--budget-tokens", "300", "--store", url, "--json"], input=line)
+    ref = __import__("json").loads(clipped.output)["ref"]
+    first = _Runner().invoke(_cli, ["retrieve", ref, "--budget-tokens", "300", "--store", url])
+    col = int(_re.search(r"column=(\d+)", first.output).group(1))
+    nxt = _Runner().invoke(_cli, ["retrieve", ref, "--column", str(col), "--budget-tokens", "300", "--store", url])
+    assert nxt.exit_code == 0 and line[col : col + 20] in nxt.output

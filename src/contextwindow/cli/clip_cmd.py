@@ -88,12 +88,13 @@ def clip_command(
 @click.option("--offset", type=click.IntRange(min=0), default=0, show_default=True, help="First line, 0-based.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Most lines to print (default 200).")
 @click.option("--grep", "pattern", default=None, metavar="PAT", help="Only lines matching this regular expression.")
+@click.option("--column", type=click.IntRange(min=0), default=0, show_default=True, help="Character position in the first line (continues a cut long line).")
 @click.option("--budget-tokens", type=click.IntRange(min=1), default=4000, show_default=True, help="Token bound of the output.")
 @store_option
 @json_option
 @handle_errors
 def retrieve_command(
-    ref: str, offset: int, limit: int | None, pattern: str | None, budget_tokens: int, store_url: str | None,
+    ref: str, offset: int, limit: int | None, pattern: str | None, column: int, budget_tokens: int, store_url: str | None,
     as_json: bool,
 ) -> None:
     """Print a slice of the original offloaded under REF (as printed in a clip marker)."""
@@ -106,13 +107,13 @@ def retrieve_command(
     except NotFoundError as exc:
         raise NotFoundError(f"unknown offload ref {ref!r}: {exc}; nothing was read") from None
     try:
-        text = retrieve(store, ref, offset=offset, limit=limit, grep=pattern, budget_tokens=budget_tokens)
+        text = retrieve(store, ref, offset=offset, limit=limit, grep=pattern, budget_tokens=budget_tokens, column=column)
     except NotFoundError as exc:
         raise NotFoundError(f"{exc} in store {url}") from None
     finally:
         store.close()
     if as_json:
-        emit_json({"ref": ref, "offset": offset, "limit": limit, "grep": pattern, "text": text})
+        emit_json({"ref": ref, "offset": offset, "limit": limit, "grep": pattern, "column": column, "text": text})
     else:
         click.echo(text)
 
