@@ -203,9 +203,11 @@ class Session:
         from .clipping import clip
 
         parts: list[Part] = []
+        names = {c.id: c.name for sm in self.store.list_active(self.id)[-64:] for c in sm.message.tool_calls}
         for p in m.parts:
             if isinstance(p, ToolResultPart):
-                res = clip(p, self.config.clip_budget_tokens or 4_000, sink=self.sink, count=self.counter.count_text)
+                tool = p.name or names.get(p.call_id)
+                res = clip(p, self.config.clip_budget_tokens or 4_000, tool_name=tool, sink=self.sink, count=self.counter.count_text)
                 if res.report.ref:
                     self.events.emit("clip.applied", **res.report.to_dict())
                 parts.append(res.part or p)

@@ -73,7 +73,9 @@ def clip(
     lines_before = count_lines(text)
     notes = list(decoded.notes)
 
-    is_retrieve = tool_name == RETRIEVE_TOOL_NAME or text.startswith(RETRIEVE_HEADER)
+    # a named tool is trusted by its name only (any tool could print the header); without a name
+    # (the CLI, a bare string) the header says it
+    is_retrieve = tool_name == RETRIEVE_TOOL_NAME if tool_name else text.startswith(RETRIEVE_HEADER)
     if tokens_before <= budget_tokens or (is_retrieve and tokens_before <= hard_cap_tokens):
         if is_retrieve and tokens_before > budget_tokens:
             notes.append("retrieve output is bounded by retrieve itself; not clipped again")
