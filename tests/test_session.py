@@ -437,3 +437,42 @@ def test_a_tool_cannot_skip_clipping_by_printing_the_retrieve_header(store) -> N
     fake = RETRIEVE_HEADER + " ref=ofl_0000000000000000]\n" + lines(400, "fake")
     stored = s.add(Message("tool", (ToolResultPart("x", (TextPart(fake),)),)))
     assert len(stored[0].message.text) < len(fake) / 5
+
+
+def test_a_long_non_brief_reply_falls_back_to_the_extractive_brief(store) -> None:
+    from contextwindow.folding import SummaryRequest
+
+    page = "<html><body>" + "<p>Service temporarily unavailable, please retry later.</p>" * 40 + "</body></html>"
+    summ = LLMSummarizer(ScriptedModel([page]), count=lambda t: len(t) // 4)
+    out = summ.summarize(SummaryRequest(messages=[Message("user", (TextPart("Fix the bug. Never push."),))], constraints=("Never push.",)))
+    assert out.method == "extractive" and not out.ok and "no brief" in (out.error or "")
+    assert "Never push." in out.text
+
+
+def test_reactive_retry_aims_by_the_providers_own_count(store) -> None:
+    rec = Recorder()
+    body = {"error": {"message": "This model's maximum context length is 8192 tokens. However, your messages resulted in 30000 tokens.", "type": "invalid_request_error", "code": "context_length_exceeded"}}
+    with LocalProviderServer([Reply.error(400, body), Reply(text="fits now")]) as srv:
+        model = OpenAICompatibleModel("local", base_url=srv.openai_base_url, api_key="x", retry=RetryPolicy(delays=()))
+        s = small_session(store, window=200_000)
+        s.events.subscribe(rec)
+        s.add(Message("user", (TextPart("Go."),)))
+        for i in range(8):
+            s.add(*step(i, 60))
+        done = s.call(model)
+        sizes = [len(json.dumps(r.body)) for r in srv.requests]
+    assert done.text == "fits now"
+    assert rec.named("compaction.reactive")[0].data["provider_count"] == 30000
+    assert sizes[1] < sizes[0] * 0.7
+
+
+def test_a_resumed_session_keeps_its_calibration(store) -> None:
+    s = small_session(store, window=200_000)
+    s.add(Message("user", (TextPart("Go."),)), *step(0, 40))
+    first = s.build()
+    s.record(reply("noted", input_tokens=int(first.tokens * 1.4)))
+    rec = Recorder()
+    again = Session(store, s.id, window=200_000, max_output=1_000, config=s.config)
+    again.events.subscribe(rec)
+    again.build()
+    assert 1.3 < rec.named("build")[-1].data["calibration"] < 1.5

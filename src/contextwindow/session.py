@@ -61,6 +61,7 @@ log = logging.getLogger("contextwindow.session")
 
 STATE_KEY = "compaction"
 LEDGER_KEY = "constraints"
+CALIBRATION_KEY = "calibration"
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +132,7 @@ class Session:
         self._counts: dict[str, int] = {}
         self._last_reported: int | None = None
         self._appended_since = 0
-        self._calibration = Calibration(family=self.counter.name)
+        self._calibration = self._load_calibration()
         self._last_prompt_estimate: int | None = None
         self._prev_units: list[str] = []
         self._steering = SteeringQueue()
@@ -160,6 +161,14 @@ class Session:
     def _state(self) -> dict[str, Any]:
         st = self.store.get_state(self.id, STATE_KEY)
         return st if isinstance(st, dict) else dict(EMPTY_STATE)
+
+    def _load_calibration(self) -> Calibration:
+        """The correction learned earlier in this conversation (a resumed session keeps it)."""
+        saved = self.store.get_state(self.id, CALIBRATION_KEY)
+        if isinstance(saved, dict) and saved.get("family") == self.counter.name and isinstance(saved.get("factor"), int | float):
+            samples = saved.get("samples")
+            return Calibration(family=self.counter.name, factor=float(saved["factor"]), samples=samples if isinstance(samples, int) else 1)
+        return Calibration(family=self.counter.name)
 
     def constraints(self) -> list[ledger_mod.Constraint]:
         return ledger_mod.from_json(self.store.get_state(self.id, LEDGER_KEY))
@@ -404,6 +413,7 @@ class Session:
             self._appended_since = self._count_stored(stored) if stored else 0
             if self._last_prompt_estimate and usage.input_tokens:
                 self._calibration = self._calibration.observe(self._last_prompt_estimate, usage.input_tokens)
+                self.store.set_state(self.id, CALIBRATION_KEY, {"family": self._calibration.family, "factor": self._calibration.factor, "samples": self._calibration.samples})
             self._cost += usage.cost_usd or 0.0
             g = gauge(usage.input_tokens, self.window)
             self.events.emit("gauge", used=g.used, window=g.window, percent=round(g.percent, 1), severity=g.severity)
@@ -427,13 +437,22 @@ class Session:
             try:
                 done = model.complete(b.messages, system=self.system or None, max_tokens=max_tokens or min(self.max_output, 4096), tools=self.tools or None)
             except ContextOverflowError as exc:
-                self.events.emit("compaction.reactive", attempt=attempt + 1, error=str(exc)[:300])
+                self._overflowed(exc, attempt)
                 if attempt + 1 >= attempts:
                     raise
                 continue
             self.record(done)
             return done
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _overflowed(self, exc: ContextOverflowError, attempt: int) -> None:
+        """A provider said "too long": its own count (when the error gives one) becomes the last
+        reported input, so the forced pass aims by the provider's numbers, not our estimate."""
+        info = getattr(exc, "info", None)
+        requested = getattr(info, "requested", None)
+        if isinstance(requested, int) and requested > 0:
+            self._last_reported, self._appended_since = requested, 0
+        self.events.emit("compaction.reactive", attempt=attempt + 1, error=str(exc)[:300], provider_count=requested)
 
     async def abuild(self, format: str | None = None, *, force: bool = False, instructions: str | None = None) -> Build:
         """:meth:`build` in a worker thread: an in-flight summary (a model call) never blocks the loop."""
@@ -456,7 +475,7 @@ class Session:
             try:
                 done = await model.acomplete(b.messages, system=self.system or None, max_tokens=max_tokens or min(self.max_output, 4096), tools=self.tools or None)
             except ContextOverflowError as exc:
-                self.events.emit("compaction.reactive", attempt=attempt + 1, error=str(exc)[:300])
+                self._overflowed(exc, attempt)
                 if attempt + 1 >= attempts:
                     raise
                 continue

@@ -11,6 +11,7 @@ any.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,6 +25,13 @@ from .transcript import render_message
 
 CountText = Callable[[str], int]
 MIN_USEFUL_CHARS = 40
+_SECTIONS = re.compile(r"\b(goal|task|progress|done|remaining|next steps?|data|decisions?|constraints?|preferences)\b", re.IGNORECASE)
+
+
+def looks_like_a_brief(text: str) -> bool:
+    """At least two of the brief's section names appear (as headings, bold or plain words): an
+    HTML error page or a chatty refusal does not pass; a brief with other formatting does."""
+    return len({m.group(1).lower().rstrip("s") for m in _SECTIONS.finditer(text)}) >= 2
 MIN_SPLIT_CHARS = 400  # a part this small that still overflows is not split further
 PROMPT_SLACK = 200  # tokens for chat framing and counter differences
 
@@ -159,6 +167,8 @@ class LLMSummarizer:
             text = self._merge(parts, budget, room + self._count(request.prior_summary or ""), calls)
             if len(text.strip()) < MIN_USEFUL_CHARS:
                 raise ContextWindowError(f"summarizer returned {len(text.strip())} characters")
+            if not looks_like_a_brief(text):
+                raise ContextWindowError(f"summarizer returned no brief (none of its sections): {text.strip()[:80]!r}")
         except (ContextWindowError, OSError, ValueError) as exc:
             fb = self._fallback.summarize(request)
             return SummaryOutcome(fb.text, "extractive", ok=False, calls=calls.n, usages=tuple(calls.usages), error=f"{type(exc).__name__}: {exc}")
