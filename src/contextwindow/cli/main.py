@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "prompt_cmd",  # ctxw prompt
     "transcripts_cmd",  # ctxw import / inspect
     "replay_cmd",  # ctxw replay / compact
+    "tui_cmd",  # ctxw tui
 )
 
 
