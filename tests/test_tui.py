@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import html
+import re
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
@@ -67,6 +69,11 @@ def text_of(app: CurateApp, selector: str) -> str:
     return app.query_one(selector, Static).content.plain  # type: ignore[union-attr]
 
 
+def screen_text(app: CurateApp) -> str:
+    """The text on the (headless) screen as the user sees it, read from the SVG screenshot."""
+    return html.unescape(re.sub(r"<[^>]+>", "", app.export_screenshot())).replace("\xa0", " ")
+
+
 def prompts(app: CurateApp, selector: str) -> list[tuple[str | None, str]]:
     box = app.query_one(selector, OptionList)
     return [(o.id, o.prompt.plain) for o in box.options]  # type: ignore[union-attr]
@@ -126,6 +133,7 @@ def test_lists_conversations_and_shows_folds_turns_detail_and_account(filled: tu
         assert "State: both read" in detail.text
         await go_to(pilot, app, "turn:4")
         assert "question 3: look at f3" in detail.text and "second line of the question" in detail.text
+        assert "turn 4 · seq 10–13 · 4 messages" in screen_text(app)  # repainted, not only loaded
         assert "def f3(): return [3]" in detail.text and "answer 3" in detail.text
 
     run(app, script)

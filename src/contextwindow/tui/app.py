@@ -177,7 +177,10 @@ class CurateApp(App[None]):
             text = head + render_flat([fold.summary])
         else:
             return
-        self.query_one("#detail", TextArea).load_text(text)
+        detail = self.query_one("#detail", TextArea)
+        detail.load_text(text)
+        detail.scroll_home(animate=False)
+        detail.refresh()
 
     def _show_account(
         self, info: ConversationInfo, model: str | None, n_checkpoints: int, by_role: dict[str, dict[str, object]], g: Gauge
