@@ -177,6 +177,8 @@ def test_selecting_two_turns_and_pressing_f_forks_them(filled: tuple[Conversatio
         await pilot.press("space")
         assert app.selected_turns == {3, 5}
         assert dict(prompts(app, "#record"))["turn:5"].lstrip().startswith("●")
+        shown = screen_text(app)
+        assert "●   3  question 2" in shown and "●   5  question 4" in shown and "○   4  question 3" in shown
         await pilot.press("f")
         await pilot.pause()
         assert "forked into new conversation" in text_of(app, "#status")
