@@ -280,3 +280,14 @@ def test_reading_large_messages_does_not_pin_them_in_memory(tmp_path: object) ->
         tracemalloc.stop()
     s.close()
     assert retained < 20_000_000, f"{retained:,} bytes still held after the results were dropped"
+
+
+def test_a_fork_keeps_the_model_of_its_source(store) -> None:
+    from contextwindow.messages import assistant, user
+    from contextwindow.store import Selection
+
+    cid = store.create_conversation("src", {"model": "claude-sonnet-4-5", "other": 1})
+    store.append(cid, [user("hi"), assistant("hello")])
+    fork = store.fork(cid, Selection(seqs=(1, 2)))
+    md = store.get_conversation(fork).metadata
+    assert md["model"] == "claude-sonnet-4-5" and md["forked_from"] == cid and "other" not in md

@@ -328,3 +328,11 @@ def check_upto(upto_seq: int, last_seq: int, previous: Checkpoint | None) -> Non
             f"checkpoint upto_seq={upto_seq} out of range: it must be between the previous fold's "
             f"upto_seq ({floor}) and the last message seq ({last_seq})"
         )
+
+
+INHERITED_KEYS = ("model",)
+
+
+def inherited(metadata: dict[str, Any]) -> dict[str, Any]:
+    """What a fork keeps of its source's metadata (the model the conversation was held with)."""
+    return {k: metadata[k] for k in INHERITED_KEYS if k in metadata}

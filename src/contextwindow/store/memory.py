@@ -27,6 +27,7 @@ from .base import (
     check_upto,
     dump_json,
     encode_message,
+    inherited,
     new_id,
     new_offload_ref,
     totals_by_role,
@@ -152,8 +153,8 @@ class MemoryStore:
             src = self._conv(conversation_id)
             plan = check_selection(selection, src.checkpoints, len(src.rows))
             cid = self.create_conversation(
-                title, {"forked_from": src.id, "selection": {"seqs": [s for k, s in plan if k == "message"],
-                                                             "folds": [s for k, s in plan if k == "fold"]}}, src.id
+                title, {**inherited(src.metadata), "forked_from": src.id,
+                        "selection": {"seqs": [s for k, s in plan if k == "message"], "folds": [s for k, s in plan if k == "fold"]}}, src.id
             )
             dst = self._convs[cid]
             now = time.time()

@@ -40,6 +40,7 @@ from .base import (
     dump_json,
     encode_message,
     encode_offload,
+    inherited,
     new_id,
     new_offload_ref,
     totals_by_role,
@@ -332,6 +333,7 @@ class SqlStore(ABC):
             return self._checkpoints(q, conversation_id)
 
     def fork(self, conversation_id: str, selection: Selection, title: str | None = None) -> str:
+        source_md = inherited(self.get_conversation(conversation_id).metadata)
         with self._transaction(True) as q:
             last = int(self._require(q, conversation_id)[0])
             cps = self._checkpoints(q, conversation_id)
@@ -348,7 +350,7 @@ class SqlStore(ABC):
                 ):
                     hashes[int(seq)] = h
             summary_hash = {c.seq: encode_message(c.summary)[0] for c in cps}
-            md = {"forked_from": conversation_id, "selection": {"seqs": seqs, "folds": folds}}
+            md = {**source_md, "forked_from": conversation_id, "selection": {"seqs": seqs, "folds": folds}}
             cid = self._create(q, title, md, conversation_id)
             now = time.time()
             rows = [
