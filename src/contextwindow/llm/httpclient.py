@@ -22,7 +22,7 @@ from ..messages import Message
 from ..tools import ToolSpec
 from .base import Completion
 from .overflow import ErrorInfo, HTTPProviderError, describe_error, error_from_info, with_retry_after
-from .retry import RetryPolicy, parse_retry_after
+from .retry import CONNECT_FAILED, RetryPolicy, parse_retry_after
 
 MAX_ERROR_BODY = 65_536  # characters of an error body kept on the raised error
 
@@ -164,7 +164,11 @@ class HTTPChatModel:
         return error_from_info(info, model=self.name)
 
     def _connection_error(self, exc: Exception) -> HTTPProviderError:
-        info = ErrorInfo(kind="connection", message=f"{type(exc).__name__} calling {self._url()}: {exc}", provider=self.provider)
+        if isinstance(exc, httpx.ConnectError):  # never reached the server: say where we looked
+            message = f"{type(exc).__name__} calling {self._url()}: {exc}; is the server running at that address?"
+            info = ErrorInfo(kind="connection", code=CONNECT_FAILED, message=message, provider=self.provider)
+        else:
+            info = ErrorInfo(kind="connection", message=f"{type(exc).__name__} calling {self._url()}: {exc}", provider=self.provider)
         return error_from_info(info, model=self.name)
 
     def _garbage(self, resp: httpx.Response, what: str) -> HTTPProviderError:

@@ -29,18 +29,23 @@ T = TypeVar("T")
 
 RETRY_KINDS = frozenset({"rate_limit", "timeout", "server", "connection"})
 NO_RETRY_CODES = frozenset({"insufficient_quota"})  # a 429 that waiting does not fix
+#: ``ErrorInfo.code`` of a connection that could not even be opened (refused, DNS, TLS).
+CONNECT_FAILED = "connect_failed"
 
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
     """How often and how long to retry. ``delays`` = the waits between attempts (its length is
-    the number of retries; ``()`` = no retry)."""
+    the number of retries; ``()`` = no retry). ``connect_retries`` caps the retries of a
+    connection that could not be opened at all (nothing listening, DNS): a server that is down
+    fails in about 3 s instead of 31 s of backoff."""
 
     delays: tuple[float, ...] = (1.0, 2.0, 4.0, 8.0, 16.0)
     retry_statuses: frozenset[int] = frozenset({408, 409, 429})
     max_retry_after: float = 120.0
     sleep: Callable[[float], None] = time.sleep
     async_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    connect_retries: int = 2
 
     @property
     def attempts(self) -> int:
@@ -65,6 +70,12 @@ class RetryPolicy:
             return self.retryable_status(exc.status)
         return False
 
+    def retries_for(self, exc: BaseException) -> int:
+        """How many retries ``exc`` gets in all (a failed connect gets ``connect_retries``)."""
+        if isinstance(exc, HTTPProviderError) and exc.info.code == CONNECT_FAILED:
+            return min(len(self.delays), self.connect_retries)
+        return len(self.delays)
+
     def delay_for(self, retry: int, retry_after: float | None = None) -> float:
         """Seconds to wait before retry number ``retry`` (0-based): the server's hint when it
         gave one (capped at ``max_retry_after``), else ``delays[retry]``."""
@@ -78,7 +89,7 @@ class RetryPolicy:
             try:
                 return fn()
             except Exception as exc:
-                if retry >= len(self.delays) or not self.should_retry(exc):
+                if retry >= self.retries_for(exc) or not self.should_retry(exc):
                     raise
                 self.sleep(self.delay_for(retry, retry_after_of(exc)))
         raise AssertionError("unreachable")  # pragma: no cover
@@ -89,7 +100,7 @@ class RetryPolicy:
             try:
                 return await fn()
             except Exception as exc:
-                if retry >= len(self.delays) or not self.should_retry(exc):
+                if retry >= self.retries_for(exc) or not self.should_retry(exc):
                     raise
                 await self.async_sleep(self.delay_for(retry, retry_after_of(exc)))
         raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,237 @@
+"""Review of the model clients as a demanding user meets them: real HTTP to LocalProviderServer,
+retries recorded (never waited), errors typed and readable, secrets never shown."""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import socket
+import time
+
+import pytest
+
+from contextwindow.errors import ContextOverflowError, ProviderTimeoutError, RateLimitError
+from contextwindow.llm import (
+    NO_RETRY,
+    AnthropicModel,
+    LocalProviderServer,
+    OpenAICompatibleModel,
+    Reply,
+    RetryPolicy,
+    ToolCallSpec,
+    describe_error,
+)
+from contextwindow.llm.overflow import HTTPConnectionError, HTTPStatusError
+from contextwindow.messages import user
+
+KEY = "sk-test-SECRET-0123456789abcdef"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _openai(srv: LocalProviderServer, slept: list[float], **kw: object) -> OpenAICompatibleModel:
+    return OpenAICompatibleModel("m", base_url=srv.openai_base_url, api_key=KEY, retry=RetryPolicy(sleep=slept.append), **kw)  # type: ignore[arg-type]
+
+
+def _anthropic(srv: LocalProviderServer, slept: list[float]) -> AnthropicModel:
+    return AnthropicModel("m", base_url=srv.base_url, api_key=KEY, retry=RetryPolicy(sleep=slept.append))
+
+
+RATE = {"error": {"type": "rate_limit_error", "message": "slow down"}}
+
+
+# --- retries -----------------------------------------------------------------------------------
+
+
+def test_retry_after_as_http_date_is_honoured() -> None:
+    when = email.utils.formatdate(time.time() + 30, usegmt=True)
+    slept: list[float] = []
+    with LocalProviderServer([Reply.error(429, RATE, headers={"retry-after": when}), "ok"]) as srv, _openai(srv, slept) as m:
+        assert m.complete([user("x")]).text == "ok"
+    assert len(slept) == 1 and 25 <= slept[0] <= 30
+
+
+def test_absurd_retry_after_is_capped_and_unreadable_falls_back_to_backoff() -> None:
+    slept: list[float] = []
+    script: list[Reply | str] = [
+        Reply.error(429, RATE, headers={"retry-after": "99999999"}),
+        Reply.error(429, RATE, headers={"retry-after": "nan"}),
+        Reply.error(429, RATE, headers={"retry-after": "soon"}),
+        "ok",
+    ]
+    with LocalProviderServer(script) as srv, _openai(srv, slept) as m:
+        assert m.complete([user("x")]).text == "ok"
+    assert slept == [120.0, 2.0, 4.0]
+
+
+def test_insufficient_quota_is_not_retried() -> None:
+    body = {"error": {"message": "You exceeded your current quota", "type": "insufficient_quota", "param": None, "code": "insufficient_quota"}}
+    slept: list[float] = []
+    with LocalProviderServer([Reply.error(429, body), "never"]) as srv, _openai(srv, slept) as m:
+        with pytest.raises(RateLimitError, match="exceeded your current quota"):
+            m.complete([user("x")])
+        assert len(srv.requests) == 1 and slept == []
+
+
+def test_5xx_then_success_anthropic_529_and_error_in_200() -> None:
+    overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    script: list[Reply | str] = [Reply.error(503, "upstream down"), Reply.error(529, overloaded), Reply(status=200, body=overloaded), "fine"]
+    slept: list[float] = []
+    with LocalProviderServer(script) as srv, _anthropic(srv, slept) as m:
+        assert m.complete([user("x")]).text == "fine"
+    assert slept == [1.0, 2.0, 4.0]
+
+
+def test_connection_refused_with_the_default_policy_fails_fast_and_says_why() -> None:
+    slept: list[float] = []
+    port = _free_port()
+    m = OpenAICompatibleModel("m", base_url=f"http://127.0.0.1:{port}/v1", api_key=KEY, retry=RetryPolicy(sleep=slept.append))
+    with pytest.raises(HTTPConnectionError) as err:
+        m.complete([user("x")])
+    # nothing listening: a few quick retries (a server restarting), not 31 s of backoff
+    assert sum(slept) <= 3.0, slept
+    assert f"127.0.0.1:{port}" in str(err.value) and "running" in str(err.value)
+    assert KEY not in str(err.value)
+
+
+def test_connection_reset_mid_request_keeps_the_full_retry_budget() -> None:
+    policy = RetryPolicy(sleep=lambda s: None)
+    from contextwindow.llm.overflow import ErrorInfo, error_from_info
+
+    reset = error_from_info(ErrorInfo(kind="connection", message="ReadError: reset"))
+    calls = 0
+
+    def fn() -> str:
+        nonlocal calls
+        calls += 1
+        raise reset
+
+    with pytest.raises(HTTPConnectionError):
+        policy.run(fn)
+    assert calls == policy.attempts
+
+
+def test_timeout_is_typed_and_retried() -> None:
+    slept: list[float] = []
+    with LocalProviderServer([Reply(text="late", delay=2.0)] * 2 + ["ok"]) as srv:
+        m = OpenAICompatibleModel("m", base_url=srv.openai_base_url, timeout=0.2, retry=RetryPolicy(delays=(0.0,), sleep=slept.append))
+        with pytest.raises(ProviderTimeoutError, match="no answer in time"):
+            m.complete([user("x")])
+        assert slept == [0.0] and len(srv.requests) == 2
+
+
+# --- strange 200s ------------------------------------------------------------------------------
+
+
+def test_a_200_with_non_json_is_a_clear_typed_error_not_retried() -> None:
+    slept: list[float] = []
+    with LocalProviderServer([Reply.garbage(b"<html>hello</html>"), "never"]) as srv, _openai(srv, slept) as m:
+        with pytest.raises(HTTPStatusError, match="not JSON"):
+            m.complete([user("x")])
+        assert len(srv.requests) == 1
+
+
+def _sse(*events: tuple[str | None, object]) -> bytes:
+    out = []
+    for name, data in events:
+        head = f"event: {name}\n" if name else ""
+        out.append(f"{head}data: {data if isinstance(data, str) else json.dumps(data)}\n\n")
+    return "".join(out).encode()
+
+
+# --- tool calls and usage ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("wire", ["openai", "anthropic"])
+def test_parallel_tool_calls_and_cache_usage_come_back_whole(wire: str) -> None:
+    reply = Reply(
+        text="let me look",
+        tool_calls=(ToolCallSpec("read_file", {"path": "a.py"}, id="c1"), ToolCallSpec("grep", {"q": "déjà vu", "n": 3}, id="c2")),
+        input_tokens=5000,
+        output_tokens=30,
+        cache_read_tokens=4000,
+        cache_write_tokens=600 if wire == "anthropic" else 0,
+    )
+    slept: list[float] = []
+    with LocalProviderServer([reply]) as srv:
+        model = _openai(srv, slept) if wire == "openai" else _anthropic(srv, slept)
+        with model:
+            out = model.complete([user("x")])
+    assert out.message is not None
+    assert [(c.id, c.name, c.parsed_arguments()) for c in out.message.tool_calls] == [
+        ("c1", "read_file", {"path": "a.py"}),
+        ("c2", "grep", {"q": "déjà vu", "n": 3}),
+    ]
+    assert out.text == "let me look"
+    assert out.usage.input_tokens == 5000  # the whole prompt, cached part included
+    assert out.usage.cache_read_tokens == 4000
+    assert out.usage.cache_write_tokens == (600 if wire == "anthropic" else 0)
+
+
+def test_async_calls_run_concurrently_and_keep_their_answers() -> None:
+    async def main() -> list[str]:
+        with LocalProviderServer(lambda r: Reply(text=r.body["messages"][-1]["content"], delay=0.3)) as srv:
+            m = OpenAICompatibleModel("m", base_url=srv.openai_base_url, retry=NO_RETRY)
+            started = time.monotonic()
+            outs = await asyncio.gather(*(m.acomplete([user(f"q{i}")]) for i in range(12)))
+            assert time.monotonic() - started < 0.3 * 12 / 2  # overlapped, not serial
+            return [o.text for o in outs]
+
+    assert asyncio.run(main()) == [f"q{i}" for i in range(12)]
+
+
+def test_async_overflow_is_not_retried() -> None:
+    body = {"error": {"message": "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.", "code": "context_length_exceeded"}}
+    slept: list[float] = []
+
+    async def record(s: float) -> None:
+        slept.append(s)
+
+    async def main() -> None:
+        with LocalProviderServer([Reply.error(400, body), "never"]) as srv:
+            m = OpenAICompatibleModel("m", base_url=srv.openai_base_url, retry=RetryPolicy(async_sleep=record))
+            with pytest.raises(ContextOverflowError) as err:
+                await m.acomplete([user("x")])
+            assert (err.value.info.requested, err.value.info.limit) == (9000, 8192)  # type: ignore[attr-defined]
+            assert len(srv.requests) == 1
+
+    asyncio.run(main())
+    assert slept == []
+
+
+# --- the overflow table: near misses ------------------------------------------------------------
+
+NOT_OVERFLOW = [
+    ("openai-bad-tool-schema", 400, {"error": {"message": "Invalid schema for function 'get_weather': In context=('properties', 'loc'), 'required' is required to be supplied.", "type": "invalid_request_error", "param": "tools[0].function.parameters", "code": "invalid_function_parameters"}}, "bad_request"),
+    ("anthropic-image-too-big", 400, {"type": "error", "error": {"type": "invalid_request_error", "message": "messages.0.content.1.image.source.base64: image exceeds 5 MB maximum: 7340032 bytes > 5242880 bytes"}}, "bad_request"),
+    ("anthropic-image-dimensions", 400, {"type": "error", "error": {"type": "invalid_request_error", "message": "messages.3.content.0.image.source: image dimensions exceed max allowed size for many-image requests: 2000 pixels"}}, "bad_request"),
+    ("openai-bad-image", 400, {"error": {"message": "You uploaded an unsupported image. Please make sure your image is below 20 MB in size.", "type": "invalid_request_error", "code": "invalid_image_format"}}, "bad_request"),
+    ("openai-string-too-long", 400, {"error": {"message": "Invalid 'messages[1].content': string too long. Expected a string with maximum length 10485760, but got a string with length 12000000 instead.", "code": "string_above_max_length"}}, "bad_request"),
+    ("anthropic-bad-input-schema", 400, {"type": "error", "error": {"type": "invalid_request_error", "message": "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12"}}, "bad_request"),
+    ("proxy-413-html", 413, "<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n", "bad_request"),
+    ("gemini-quota-429", 429, {"error": {"code": 429, "message": "You exceeded your current quota, please check your plan and billing details.", "status": "RESOURCE_EXHAUSTED",
+                                         "details": [{"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": [{"quotaMetric": "generativelanguage.googleapis.com/generate_content_free_tier_input_token_count"}]}]}}, "rate_limit"),
+    ("gemini-quota-no-status", None, {"error": {"code": 429, "message": "Resource has been exhausted (e.g. check quota).", "status": "RESOURCE_EXHAUSTED"}}, "rate_limit"),
+    ("bedrock-throttle-tokens", None, {"__type": "ThrottlingException", "message": "Too many tokens, please wait before trying again."}, "rate_limit"),
+]
+
+
+@pytest.mark.parametrize(("case", "status", "body", "kind"), NOT_OVERFLOW, ids=[c[0] for c in NOT_OVERFLOW])
+def test_near_misses_are_not_overflow(case: str, status: int | None, body: object, kind: str) -> None:
+    assert describe_error(status, body).kind == kind, case  # type: ignore[arg-type]
+
+
+def test_gemini_overflow_is_overflow_with_numbers() -> None:
+    body = {"error": {"code": 400, "message": "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", "status": "INVALID_ARGUMENT"}}
+    for wrapped in (body, [body]):
+        info = describe_error(400, wrapped)
+        assert (info.kind, info.requested, info.limit) == ("context_overflow", 1200000, 1048576)
+
+
+# --- secrets -------------------------------------------------------------------------------------
+
