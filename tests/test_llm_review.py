@@ -128,6 +128,24 @@ def test_timeout_is_typed_and_retried() -> None:
 # --- strange 200s ------------------------------------------------------------------------------
 
 
+def test_a_200_error_object_with_a_4xx_code_is_not_retried() -> None:
+    body = {"error": {"message": "Invalid model 'nope'", "code": 400}}
+    slept: list[float] = []
+    with LocalProviderServer([Reply(status=200, body=body), "never"]) as srv, _openai(srv, slept) as m:
+        with pytest.raises(HTTPStatusError, match="Invalid model") as err:
+            m.complete([user("x")])
+        assert err.value.info.kind == "bad_request"
+        assert len(srv.requests) == 1 and slept == []
+
+
+def test_a_200_error_object_with_401_is_auth_and_with_502_is_retried() -> None:
+    slept: list[float] = []
+    script = [Reply(status=200, body={"error": {"message": "upstream 502", "code": 502}}), Reply(status=200, body={"error": {"message": "No auth credentials found", "code": 401}})]
+    with LocalProviderServer(script) as srv, _openai(srv, slept) as m, pytest.raises(HTTPStatusError, match="authentication failed") as err:
+        m.complete([user("x")])
+    assert err.value.info.kind == "auth" and slept == [1.0]
+
+
 def test_a_200_with_non_json_is_a_clear_typed_error_not_retried() -> None:
     slept: list[float] = []
     with LocalProviderServer([Reply.garbage(b"<html>hello</html>"), "never"]) as srv, _openai(srv, slept) as m:

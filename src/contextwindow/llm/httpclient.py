@@ -198,7 +198,11 @@ class HTTPChatModel:
         if not isinstance(data, dict):
             raise self._garbage(resp, f"response is a JSON {type(data).__name__}, not an object")
         if "error" in data and not any(k in data for k in ("choices", "content")):
-            info = describe_error(resp.status_code, data, self.provider)
+            # gateways (OpenRouter, LiteLLM) answer 200 with the upstream's HTTP status as the code
+            err = data["error"]
+            code = err.get("code") if isinstance(err, dict) else None
+            embedded = isinstance(code, int) and not isinstance(code, bool) and 400 <= code < 600
+            info = describe_error(code if embedded else resp.status_code, data, self.provider)
             if info.kind == "other":
                 info = replace(info, kind="server")
             raise error_from_info(replace(info, provider=info.provider or self.provider), model=self.name, body=text[:MAX_ERROR_BODY])
