@@ -23,7 +23,7 @@ from contextwindow.llm import (
     describe_error,
 )
 from contextwindow.llm.overflow import HTTPConnectionError, HTTPStatusError
-from contextwindow.messages import user
+from contextwindow.messages import ToolCallPart, user
 
 KEY = "sk-test-SECRET-0123456789abcdef"
 
@@ -160,6 +160,74 @@ def _sse(*events: tuple[str | None, object]) -> bytes:
         head = f"event: {name}\n" if name else ""
         out.append(f"{head}data: {data if isinstance(data, str) else json.dumps(data)}\n\n")
     return "".join(out).encode()
+
+
+def test_an_openai_stream_sent_despite_stream_false_is_assembled() -> None:
+    def chunk(delta: dict[str, object], finish: str | None = None, usage: dict[str, object] | None = None) -> dict[str, object]:
+        c: dict[str, object] = {"id": "c1", "object": "chat.completion.chunk", "model": "m", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        if usage is not None:
+            c["usage"] = usage
+        return c
+
+    raw = _sse(
+        (None, chunk({"role": "assistant", "content": "Hel"})),
+        (None, chunk({"content": "lo"})),
+        (None, chunk({"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "read", "arguments": '{"pa'}}]})),
+        (None, chunk({"tool_calls": [{"index": 0, "function": {"arguments": 'th": "a.py"}'}}]})),
+        (None, chunk({}, "tool_calls", {"prompt_tokens": 900, "completion_tokens": 12, "prompt_tokens_details": {"cached_tokens": 512}})),
+        (None, "[DONE]"),
+    )
+    slept: list[float] = []
+    with LocalProviderServer([Reply.garbage(raw, content_type="text/event-stream")]) as srv, _openai(srv, slept) as m:
+        out = m.complete([user("x")])
+    assert out.text == "Hello" and out.finish_reason == "tool_calls"
+    assert out.message is not None and out.message.tool_calls == (ToolCallPart("call_1", "read", '{"path": "a.py"}'),)
+    assert (out.usage.input_tokens, out.usage.output_tokens, out.usage.cache_read_tokens) == (900, 12, 512)
+
+
+def test_an_anthropic_stream_is_assembled() -> None:
+    raw = _sse(
+        ("message_start", {"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "content": [], "stop_reason": None,
+                                                              "usage": {"input_tokens": 10, "cache_creation_input_tokens": 100, "cache_read_input_tokens": 1000, "output_tokens": 1}}}),
+        ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        ("ping", {"type": "ping"}),
+        ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hi "}}),
+        ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "there"}}),
+        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        ("content_block_start", {"type": "content_block_start", "index": 1, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "ls", "input": {}}}),
+        ("content_block_delta", {"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": '{"dir": '}}),
+        ("content_block_delta", {"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": '"src"}'}}),
+        ("content_block_stop", {"type": "content_block_stop", "index": 1}),
+        ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 42}}),
+        ("message_stop", {"type": "message_stop"}),
+    )
+    slept: list[float] = []
+    with LocalProviderServer([Reply.garbage(raw, content_type="text/event-stream")]) as srv, _anthropic(srv, slept) as m:
+        out = m.complete([user("x")])
+    assert out.text == "Hi there" and out.finish_reason == "tool_use"
+    assert out.message is not None and [(c.id, c.name, c.parsed_arguments()) for c in out.message.tool_calls] == [("toolu_1", "ls", {"dir": "src"})]
+    assert (out.usage.input_tokens, out.usage.output_tokens, out.usage.cache_read_tokens, out.usage.cache_write_tokens) == (1110, 42, 1000, 100)
+
+
+def test_a_stream_that_is_not_json_or_not_a_stream_shape_is_a_typed_error() -> None:
+    bad = [b"data: {not json\n\n", b"data: [1, 2]\n\n", b"event: message_delta\ndata: {}\n\n", b": keep-alive\n\n"]
+    slept: list[float] = []
+    for wire in ("openai", "anthropic"):
+        with LocalProviderServer([Reply.garbage(b, content_type="text/event-stream") for b in bad]) as srv:
+            model = _openai(srv, slept) if wire == "openai" else _anthropic(srv, slept)
+            with model:
+                for _ in bad:
+                    with pytest.raises(HTTPStatusError, match=r"event stream|response shape"):
+                        model.complete([user("x")])
+    assert slept == []
+
+
+def test_an_error_event_inside_a_stream_is_a_typed_error() -> None:
+    raw = _sse(("error", {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}))
+    slept: list[float] = []
+    with LocalProviderServer([Reply.garbage(raw, content_type="text/event-stream"), "fine"]) as srv, _anthropic(srv, slept) as m:
+        assert m.complete([user("x")]).text == "fine"
+    assert slept == [1.0]
 
 
 # --- tool calls and usage ----------------------------------------------------------------------

@@ -8,6 +8,7 @@ cache_read_input_tokens`` (the whole prompt), with the cache parts also kept apa
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -85,6 +86,9 @@ class AnthropicModel(HTTPChatModel):
     def _parse(self, data: dict[str, Any]) -> Completion:
         return parse_response(data)
 
+    def _assemble_stream(self, events: list[Any]) -> dict[str, Any]:
+        return assemble_stream(events)
+
 
 # --- response ----------------------------------------------------------------------------------
 
@@ -103,6 +107,47 @@ def parse_usage(usage: Any, model: str | None = None) -> Usage:
         cache_write_tokens=write,
         model=model,
     )
+
+
+_DELTA_FIELDS = {"text_delta": "text", "thinking_delta": "thinking", "signature_delta": "signature"}
+
+
+def assemble_stream(events: Sequence[Any]) -> dict[str, Any]:
+    """Messages-API stream events → the message the non-streaming API returns (text, thinking,
+    signature and tool input fragments joined; stop_reason and usage from ``message_delta``).
+    An ``error`` event comes back as is."""
+    message: dict[str, Any] | None = None
+    usage: dict[str, Any] = {}
+    blocks: dict[int, dict[str, Any]] = {}
+    partial: dict[int, list[str]] = {}
+    for event in events:
+        kind = event.get("type") if isinstance(event, dict) else None
+        if kind == "error":
+            return dict(event)
+        if kind == "message_start":
+            message = dict(event["message"])
+            usage.update(message.get("usage") or {})
+        elif kind == "content_block_start":
+            blocks[int(event["index"])] = dict(event["content_block"])
+        elif kind == "content_block_delta":
+            index, delta = int(event["index"]), event["delta"]
+            block = blocks.setdefault(index, {})
+            if delta.get("type") == "input_json_delta":
+                partial.setdefault(index, []).append(str(delta.get("partial_json", "")))
+            elif delta.get("type") in _DELTA_FIELDS:
+                name = _DELTA_FIELDS[delta["type"]]
+                block[name] = (block.get(name) or "") + str(delta.get(name, ""))
+        elif kind == "message_delta":
+            if message is None:
+                raise PayloadError("message_delta before message_start", field="stream")
+            message.update({k: v for k, v in (event.get("delta") or {}).items() if v is not None})
+            usage.update({k: v for k, v in (event.get("usage") or {}).items() if v is not None})
+    if message is None:
+        raise PayloadError("no message_start event in the stream", field="stream")
+    for index, pieces in partial.items():
+        text = "".join(pieces)
+        blocks[index]["input"] = json.loads(text) if text.strip() else {}
+    return {**message, "content": [blocks[i] for i in sorted(blocks)], "usage": usage}
 
 
 def parse_response(data: Mapping[str, Any]) -> Completion:

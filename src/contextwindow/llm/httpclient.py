@@ -78,6 +78,11 @@ class HTTPChatModel:
     def _parse(self, data: dict[str, Any]) -> Completion:
         raise NotImplementedError
 
+    def _assemble_stream(self, events: list[Any]) -> dict[str, Any]:
+        """The events of a streamed answer (SSE ``data:`` JSON, in order) → the JSON the
+        non-streaming API would have sent (an error event → its error object)."""
+        raise InputError(f"{self.provider} answered with an event stream, which this client does not read")
+
     # --- the calls --------------------------------------------------------------------------
     def complete(
         self,
@@ -194,7 +199,12 @@ class HTTPChatModel:
         try:
             data = json.loads(text)
         except ValueError:
-            raise self._garbage(resp, "response is not JSON") from None
+            if not looks_like_sse(text):
+                raise self._garbage(resp, "response is not JSON") from None
+            try:  # a server that streams although the request did not ask for it
+                data = self._assemble_stream(parse_sse(text))
+            except (InputError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+                raise self._garbage(resp, f"unreadable event stream ({exc})") from exc
         if not isinstance(data, dict):
             raise self._garbage(resp, f"response is a JSON {type(data).__name__}, not an object")
         if "error" in data and not any(k in data for k in ("choices", "content")):
@@ -212,6 +222,27 @@ class HTTPChatModel:
             raise self._garbage(resp, f"unexpected response shape ({exc})") from exc
         usage = replace(completion.usage, latency_s=latency, model=completion.usage.model or self.name)
         return replace(completion, usage=usage)
+
+
+def looks_like_sse(text: str) -> bool:
+    """Whether a body is a server-sent-events stream."""
+    return text.lstrip().startswith(("data:", "event:", ":", "id:", "retry:"))
+
+
+def parse_sse(text: str) -> list[Any]:
+    """The JSON ``data:`` payloads of a server-sent-events body, in order (``[DONE]`` and
+    comments skipped). A payload that is not JSON raises ValueError."""
+    out: list[Any] = []
+    data: list[str] = []
+    for line in [*text.splitlines(), ""]:
+        if not line.strip():
+            payload = "\n".join(data).strip()
+            data = []
+            if payload and payload != "[DONE]":
+                out.append(json.loads(payload))
+        elif line.startswith("data:"):
+            data.append(line[5:].removeprefix(" "))
+    return out
 
 
 def as_int(v: Any) -> int:

@@ -91,6 +91,9 @@ class OpenAICompatibleModel(HTTPChatModel):
     def _parse(self, data: dict[str, Any]) -> Completion:
         return parse_response(data)
 
+    def _assemble_stream(self, events: list[Any]) -> dict[str, Any]:
+        return assemble_stream(events)
+
 
 # --- response ----------------------------------------------------------------------------------
 
@@ -108,6 +111,53 @@ def parse_usage(usage: Any, model: str | None = None) -> Usage:
         reasoning_tokens=as_int(completion_details.get("reasoning_tokens")) if isinstance(completion_details, dict) else 0,
         model=model,
     )
+
+
+def assemble_stream(chunks: Sequence[Any]) -> dict[str, Any]:
+    """``chat.completion.chunk`` events → one ``chat.completion`` (choice 0: content, reasoning
+    and tool-call argument fragments joined; the last finish_reason and usage). An error chunk
+    comes back as is."""
+    content: list[str] = []
+    reasoning: list[str] = []
+    calls: dict[int, dict[str, Any]] = {}
+    finish: Any = None
+    usage: Any = None
+    head: dict[str, Any] = {}
+    for chunk in chunks:
+        if not isinstance(chunk, dict):
+            raise PayloadError(f"stream chunk is a {type(chunk).__name__}", field="chunk")
+        if "error" in chunk and not chunk.get("choices"):
+            return chunk
+        head = head or {k: chunk[k] for k in ("id", "model", "created") if k in chunk}
+        if isinstance(chunk.get("usage"), dict):
+            usage = chunk["usage"]
+        for choice in chunk.get("choices") or []:
+            if not isinstance(choice, dict) or choice.get("index", 0) != 0:
+                continue
+            delta = choice.get("delta") or {}
+            if isinstance(delta.get("content"), str):
+                content.append(delta["content"])
+            for key in ("reasoning_content", "reasoning"):
+                if isinstance(delta.get(key), str):
+                    reasoning.append(delta[key])
+                    break
+            for k, call in enumerate(delta.get("tool_calls") or []):
+                index = call.get("index", k)
+                slot = calls.setdefault(index, {"id": None, "type": "function", "function": {"name": None, "arguments": ""}})
+                slot["id"] = slot["id"] or call.get("id")
+                fn = call.get("function") or {}
+                slot["function"]["name"] = slot["function"]["name"] or fn.get("name")
+                if isinstance(fn.get("arguments"), str):
+                    slot["function"]["arguments"] += fn["arguments"]
+            finish = choice.get("finish_reason") or finish
+    if not any(isinstance(c, dict) and c.get("choices") for c in chunks):
+        raise PayloadError("no chunk with choices in the stream", field="choices")
+    message: dict[str, Any] = {"role": "assistant", "content": "".join(content) if content else None}
+    if reasoning:
+        message["reasoning_content"] = "".join(reasoning)
+    if calls:
+        message["tool_calls"] = [calls[i] for i in sorted(calls)]
+    return {**head, "object": "chat.completion", "choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": usage}
 
 
 def parse_response(data: Mapping[str, Any]) -> Completion:
