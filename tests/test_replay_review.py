@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from contextwindow import turns
 from contextwindow.cli.main import cli
+from contextwindow.compaction.mask import is_masked
 from contextwindow.folding.extractive import ExtractiveSummarizer
 from contextwindow.formats import get_format, openai_chat
 from contextwindow.formats.transcript import CallRecord, ImportedCheckpoint, ImportedSession
@@ -117,6 +118,23 @@ def test_claude_code_fold_replaces_everything_and_restores_the_5_newest_reads() 
     assert [f"### {p}" in restored for p in newest] == [True] * 5
     assert f"### f{n - 6}.py" not in restored
     assert "Never modify files under store/." in text
+
+
+def test_masking_leaves_exactly_the_last_10_observations_unmasked() -> None:
+    # two old results are errors: "keep the last 10 observations, mask the rest" still means 10
+    s = agent_session(steps=20, errors=(1, 2))
+    res = replay(s, ["masking"], window=200_000).policy("masking")
+    from contextwindow.replay.policies import MaskingPolicy
+
+    c = counter_for(MINI)
+    pol = MaskingPolicy(ReplayContext(window=200_000, counter=c, summarizer=ExtractiveSummarizer(c.count_text)))
+    for call in s.calls:
+        step = pol.before_call(s.messages[1 : call.index])
+    results = [m for m in step.messages if m.role == "tool"]
+    assert len(results) == 20
+    assert [is_masked(m) for m in results] == [True] * 10 + [False] * 10
+    assert res.compactions == 10  # calls 11..20 each mask one more (the first call with 11 results is call 11)
+    assert next(n for n, _ in res.markers) == 11
 
 
 def test_microcompact_clears_old_results_before_every_call_keeping_3() -> None:

@@ -12,9 +12,10 @@ Built in (see :data:`POLICIES`):
                   replaces everything (cumulative), the 5 most recently read files are restored.
 ``wolffish``      at 75% of the window, passes of proportional head+tail truncation down to 50%,
                   then one summary of the oldest turns if truncation was not enough.
-``microcompact``  before every call, clear old tool results, keeping the newest 3 (small ones stay).
-``masking``       keep the last 10 observations (tool results) verbatim, mask the older ones
-                  (observation masking as in "The Complexity Trap", Lindenbauer et al. 2025).
+``microcompact``  before every call, clear old tool results, keeping the newest 3 (small ones and
+                  errors stay).
+``masking``       keep the last 10 observations (tool results) verbatim, mask the older ones, error
+                  results too (observation masking as in "The Complexity Trap", Lindenbauer et al. 2025).
 ``default``       this project's Session: clip at append, layered compaction, folds, ledger
                   (:mod:`contextwindow.replay.session_policy`).
 
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..compaction import CompactionConfig, CompactionResult, ViewItem, compact, total
-from ..compaction.mask import MaskConfig, mask_candidates, masked_message, tool_names
+from ..compaction.mask import MaskConfig, is_masked, mask_candidates, masked_message, tool_names
 from ..compaction.view import is_synthetic
 from ..errors import CompactionError
 from ..folding.base import Summarizer, SummaryRequest, fold_message, summary_text
@@ -243,11 +244,18 @@ class MaskingPolicy:
         self.config = config or MaskConfig(keep_last=10, min_result_tokens=0, exclude_tools=frozenset())
         self.view = StickyView(ctx.counter.count_message)
 
+    def candidates(self, items: Sequence[ViewItem]) -> list[int]:
+        """Every tool result but the newest ``keep_last``, errors included (an observation is an
+        observation), unless already masked."""
+        results = [i for i, it in enumerate(items) if it.message.role == "tool" and it.message.is_tool_result]
+        old = results[: max(0, len(results) - self.config.keep_last)]
+        return [i for i in old if not is_masked(items[i].message)]
+
     def before_call(self, history: Sequence[Message]) -> Step:
         items = self.view.items(history)
         names = tool_names(items)
         changed = False
-        for i in mask_candidates(items, self.config):
+        for i in self.candidates(items):
             new = items[i].with_message(masked_message(items[i], names, self.ctx.counter.count_message), self.ctx.counter.count_message)
             if new.tokens < items[i].tokens:
                 items[i] = new
@@ -266,6 +274,10 @@ class MicrocompactPolicy(MaskingPolicy):
 
     def __init__(self, ctx: ReplayContext) -> None:
         super().__init__(ctx, MaskConfig(keep_last=3, min_result_tokens=100, exclude_tools=frozenset()))
+
+    def candidates(self, items: Sequence[ViewItem]) -> list[int]:
+        """Old results over 100 tokens; error results stay (the compaction mask's rules)."""
+        return mask_candidates(items, self.config)
 
 
 PolicyFactory = Callable[[ReplayContext], Policy]
