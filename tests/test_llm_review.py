@@ -319,5 +319,14 @@ def test_gemini_overflow_is_overflow_with_numbers() -> None:
         assert (info.kind, info.requested, info.limit) == ("context_overflow", 1200000, 1048576)
 
 
+def test_an_html_error_page_gives_a_readable_message() -> None:
+    html = NOT_OVERFLOW[6][2]
+    slept: list[float] = []
+    with LocalProviderServer([Reply.garbage(str(html).encode(), status=413)]) as srv, _openai(srv, slept) as m, pytest.raises(HTTPStatusError) as err:
+        m.complete([user("x")])
+    msg = str(err.value)
+    assert "413 Request Entity Too Large" in msg and "<" not in msg.split("(HTTP 413):", 1)[1]
+
+
 # --- secrets -------------------------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ retry policy) can read the numbers::
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Mapping
@@ -247,6 +248,21 @@ def _collect(obj: Mapping[str, Any], out: _Parsed) -> None:
             out.numbers.setdefault(k, v)
 
 
+_HTML = re.compile(r"\s*<(?:!doctype|html|head|body|title|center|h1|p)\b", re.IGNORECASE)
+
+
+def _html_text(page: str) -> str:
+    """The text of an HTML error page (a proxy's 413/502), on one line: tags, scripts and
+    styles dropped, entities decoded, repeats (a title echoed as the heading) kept once."""
+    page = re.sub(r"<(script|style)\b.*?</\1\s*>", " ", page[:_MAX_SCAN], flags=re.IGNORECASE | re.DOTALL)
+    words: list[str] = []
+    for chunk in re.split(r"<[^>]*>", page):
+        line = " ".join(html.unescape(chunk).split())
+        if line and line not in words:
+            words.append(line)
+    return " ".join(words)
+
+
 def _parse_body(body: str | bytes | Mapping[str, Any] | list[Any] | None) -> _Parsed:
     out = _Parsed()
     data: Any = body
@@ -256,8 +272,9 @@ def _parse_body(body: str | bytes | Mapping[str, Any] | list[Any] | None) -> _Pa
         try:
             data = json.loads(data)
         except ValueError:
-            if data.strip():
-                out.messages.append(data)
+            text = _html_text(data) if _HTML.match(data) else data.strip()
+            if text:
+                out.messages.append(text)
             return out
     if isinstance(data, list) and data:  # Gemini REST sometimes wraps the error in a list
         data = data[0]
