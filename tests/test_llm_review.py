@@ -328,5 +328,13 @@ def test_an_html_error_page_gives_a_readable_message() -> None:
     assert "413 Request Entity Too Large" in msg and "<" not in msg.split("(HTTP 413):", 1)[1]
 
 
+def test_vllm_max_tokens_too_large_counts_input_plus_output() -> None:
+    body = {"error": {"message": "'max_tokens' or 'max_completion_tokens' is too large: 5000. This model's maximum context length is 4096 tokens "
+                      "and your request has 100 input tokens (5000 > 4096 - 100).", "type": "BadRequestError", "param": None, "code": 400}}
+    info = describe_error(400, body)
+    assert info.kind == "context_overflow"
+    assert (info.requested, info.limit) == (5100, 4096)  # the request is over the window by 1004, not under it
+
+
 # --- secrets -------------------------------------------------------------------------------------
 

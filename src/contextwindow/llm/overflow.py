@@ -62,7 +62,9 @@ OVERFLOW_RULES: tuple[OverflowRule, ...] = (
     OverflowRule(
         "openai.context_length_exceeded",
         "openai",
-        pattern=r"maximum context length is (?P<limit>\d+) tokens.{0,80}?(?:resulted in|requested(?: about)?|request has) (?P<requested>\d+)",
+        # vLLM's "max_tokens is too large" adds "(MAX_TOKENS > LIMIT - INPUT)": the request is both
+        pattern=r"maximum context length is (?P<limit>\d+) tokens.{0,80}?(?:resulted in|requested(?: about)?|request has) (?P<requested>\d+)"
+        r"(?: input tokens \((?P<output>\d+) > \d+ - \d+\))?",
         codes=frozenset({"context_length_exceeded"}),
         statuses=_ANY_ERR,
     ),
@@ -316,6 +318,8 @@ def _numbers(rule: OverflowRule, text: str, parsed: _Parsed) -> tuple[int | None
                 requested = g.get("requested")
                 if requested is None and "input" in g:
                     requested = g["input"] + g.get("output", 0)
+                elif requested is not None and "output" in g:
+                    requested += g["output"]
             if limit is None:
                 limit = g.get("limit")
     return requested, limit
