@@ -22,7 +22,7 @@ from contextwindow.llm import (
     ToolCallSpec,
     describe_error,
 )
-from contextwindow.llm.overflow import HTTPConnectionError, HTTPStatusError
+from contextwindow.llm.overflow import HTTPConnectionError, HTTPProviderError, HTTPStatusError
 from contextwindow.messages import ToolCallPart, user
 
 KEY = "sk-test-SECRET-0123456789abcdef"
@@ -338,3 +338,38 @@ def test_vllm_max_tokens_too_large_counts_input_plus_output() -> None:
 
 # --- secrets -------------------------------------------------------------------------------------
 
+
+def test_an_api_key_echoed_by_the_server_is_not_in_the_error() -> None:
+    body = {"error": {"message": f"Incorrect API key provided: {KEY}. Header was 'Bearer {KEY}'", "type": "invalid_request_error", "code": "invalid_api_key"}}
+    slept: list[float] = []
+    for wire in ("openai", "anthropic"):
+        with LocalProviderServer([Reply.error(401, body)]) as srv:
+            model = _openai(srv, slept) if wire == "openai" else _anthropic(srv, slept)
+            with model, pytest.raises(HTTPProviderError, match="authentication failed") as err:
+                model.complete([user("x")])
+            sent = srv.requests[0].headers
+        assert KEY in sent.get("authorization", "") + sent.get("x-api-key", "")  # it was sent...
+        e = err.value
+        assert KEY not in str(e) and KEY not in (e.body or "") and KEY not in e.info.message  # ...and never shown
+
+
+def test_a_secret_header_echoed_in_a_garbage_body_is_not_in_the_error() -> None:
+    token = "azure-KEY-9f8e7d6c5b4a39281706"
+    slept: list[float] = []
+    garbage = Reply.garbage(f"bad request, api-key={token}".encode())
+    with (
+        LocalProviderServer([garbage]) as srv,
+        OpenAICompatibleModel("m", base_url=srv.openai_base_url, headers={"api-key": token}, retry=RetryPolicy(sleep=slept.append)) as m,
+        pytest.raises(HTTPStatusError) as err,
+    ):
+        m.complete([user("x")])
+    assert token not in str(err.value) and token not in (err.value.body or "")
+
+
+def test_credentials_in_the_base_url_are_not_shown() -> None:
+    port = _free_port()
+    m = OpenAICompatibleModel("m", base_url=f"http://bob:pw-SECRET-77@127.0.0.1:{port}/v1", retry=NO_RETRY)
+    assert "pw-SECRET-77" not in repr(m)
+    with pytest.raises(HTTPConnectionError) as err:
+        m.complete([user("x")])
+    assert "pw-SECRET-77" not in str(err.value) and f"127.0.0.1:{port}" in str(err.value)

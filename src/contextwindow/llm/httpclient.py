@@ -9,6 +9,7 @@ lives here once. Tests hand in a real local server (:mod:`.localserver`) or an h
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -25,6 +26,9 @@ from .overflow import ErrorInfo, HTTPProviderError, describe_error, error_from_i
 from .retry import CONNECT_FAILED, RetryPolicy, parse_retry_after
 
 MAX_ERROR_BODY = 65_536  # characters of an error body kept on the raised error
+_SECRET_HEADER = re.compile(r"auth|key|token|secret|password|cookie", re.IGNORECASE)
+_USERINFO = re.compile(r"(?<=//)[^/@?#]*@")
+REDACTED = "[redacted]"
 
 
 class HTTPChatModel:
@@ -135,7 +139,7 @@ class HTTPChatModel:
         self.close()
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.name!r}, base_url={self.base_url!r})"
+        return f"{type(self).__name__}({self.name!r}, base_url={_USERINFO.sub('', self.base_url)!r})"
 
     # --- internals ----------------------------------------------------------------------------
     def _body(
@@ -163,28 +167,52 @@ class HTTPChatModel:
             raise self._connection_error(exc) from exc
         return self._handle(resp, time.monotonic() - started)
 
+    def _secrets(self) -> list[str]:
+        """What must never be shown: the key, secret-looking header values (and the credential
+        after a scheme such as ``Bearer``), URL credentials (and their password part)."""
+        found = [self.api_key or ""]
+        for name, value in self._all_headers().items():
+            if _SECRET_HEADER.search(name):
+                found += [value, value.split(" ", 1)[-1]]
+        for m in _USERINFO.finditer(self.base_url):
+            found += [m.group(0)[:-1], m.group(0)[:-1].split(":", 1)[-1]]
+        return sorted({v for v in found if len(v) >= 6}, key=len, reverse=True)
+
+    def _redact(self, text: str) -> str:
+        for secret in self._secrets():
+            text = text.replace(secret, REDACTED)
+        return text
+
+    def _shown_url(self) -> str:
+        return _USERINFO.sub("", self._url())
+
+    def _fail(self, info: ErrorInfo, body: str | None = None) -> HTTPProviderError:
+        """The typed error, with every secret taken out of its message and body."""
+        info = replace(info, message=self._redact(info.message))
+        return error_from_info(info, model=self.name, body=self._redact(body) if body is not None else None)
+
     def _timeout_error(self, exc: Exception) -> HTTPProviderError:
         what = type(exc).__name__
-        info = ErrorInfo(kind="timeout", message=f"{what} after {self.timeout:g}s calling {self._url()}", provider=self.provider)
-        return error_from_info(info, model=self.name)
+        info = ErrorInfo(kind="timeout", message=f"{what} after {self.timeout:g}s calling {self._shown_url()}", provider=self.provider)
+        return self._fail(info)
 
     def _connection_error(self, exc: Exception) -> HTTPProviderError:
         if isinstance(exc, httpx.ConnectError):  # never reached the server: say where we looked
-            message = f"{type(exc).__name__} calling {self._url()}: {exc}; is the server running at that address?"
+            message = f"{type(exc).__name__} calling {self._shown_url()}: {exc}; is the server running at that address?"
             info = ErrorInfo(kind="connection", code=CONNECT_FAILED, message=message, provider=self.provider)
         else:
-            info = ErrorInfo(kind="connection", message=f"{type(exc).__name__} calling {self._url()}: {exc}", provider=self.provider)
-        return error_from_info(info, model=self.name)
+            info = ErrorInfo(kind="connection", message=f"{type(exc).__name__} calling {self._shown_url()}: {exc}", provider=self.provider)
+        return self._fail(info)
 
     def _garbage(self, resp: httpx.Response, what: str) -> HTTPProviderError:
-        snippet = resp.text[:200].replace("\n", " ")
+        snippet = self._redact(resp.text[:MAX_ERROR_BODY])[:200].replace("\n", " ")
         info = ErrorInfo(
             kind="other",
             status=resp.status_code,
-            message=f"{what} from {self._url()} (first 200 characters: {snippet!r})",
+            message=f"{what} from {self._shown_url()} (first 200 characters: {snippet!r})",
             provider=self.provider,
         )
-        return error_from_info(info, model=self.name, body=resp.text[:MAX_ERROR_BODY])
+        return self._fail(info, resp.text[:MAX_ERROR_BODY])
 
     def _handle(self, resp: httpx.Response, latency: float) -> Completion:
         text = resp.text
@@ -193,7 +221,7 @@ class HTTPChatModel:
             info = with_retry_after(info, parse_retry_after(resp.headers))
             if info.provider is None:
                 info = replace(info, provider=self.provider)
-            raise error_from_info(info, model=self.name, body=text[:MAX_ERROR_BODY])
+            raise self._fail(info, text[:MAX_ERROR_BODY])
         if not text.strip():
             raise self._garbage(resp, "empty response body")
         try:
@@ -215,7 +243,7 @@ class HTTPChatModel:
             info = describe_error(code if embedded else resp.status_code, data, self.provider)
             if info.kind == "other":
                 info = replace(info, kind="server")
-            raise error_from_info(replace(info, provider=info.provider or self.provider), model=self.name, body=text[:MAX_ERROR_BODY])
+            raise self._fail(replace(info, provider=info.provider or self.provider), text[:MAX_ERROR_BODY])
         try:
             completion = self._parse(data)
         except (InputError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
