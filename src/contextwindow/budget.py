@@ -239,6 +239,11 @@ class Budget:
         )
 
 
+def _share(n: int, fraction: float) -> int:
+    """floor(n × fraction), never above n (a float product rounds up past n beyond 2**53)."""
+    return min(n, math.floor(n * fraction))
+
+
 def compute_budget(
     window: int = DEFAULT_WINDOW,
     max_output: int = DEFAULT_MAX_OUTPUT,
@@ -274,9 +279,9 @@ def compute_budget(
         safety_buffer=buffer,
         history_budget=history,
         fixed_overflow=max(0, -rest),
-        trigger_tokens=math.floor(history * cfg.trigger),
-        target_tokens=math.floor(history * cfg.target),
-        fold_tokens=None if cfg.fold_threshold is None else math.floor(window * cfg.fold_threshold),
+        trigger_tokens=_share(history, cfg.trigger),
+        target_tokens=_share(history, cfg.target),
+        fold_tokens=None if cfg.fold_threshold is None else _share(window, cfg.fold_threshold),
     )
 
 
