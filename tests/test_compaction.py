@@ -260,3 +260,11 @@ def test_one_long_turn_summarizes_its_oldest_steps_cumulatively() -> None:
     assert sum(1 for m in out2 if m.meta.get("cw") == "step_summary") == 1
     assert "src/m0.py" in out2[1].text  # the first pass's content survived into the second summary
     assert well_formed(out2)
+
+
+def test_squeeze_leaves_a_margin_when_the_target_is_the_budget() -> None:
+    msgs = [user("Review: " + "lorem ipsum dolor sit amet " * 3000), answer("Notes: " + "needs tests " * 3000), user("more? " + "x y z " * 4000)]
+    items = items_of(msgs)
+    for budget in (3_000, 5_000, 9_000):
+        res = compact(items, budget=budget, target=budget, count=count, summarizer=ExtractiveSummarizer(count_text))
+        assert res.tokens_after <= budget

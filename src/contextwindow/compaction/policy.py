@@ -74,11 +74,12 @@ class CompactionResult:
 def _squeeze(items: list[ViewItem], goal: int, budget: int, count: Count) -> tuple[list[ViewItem], dict[str, object]] | None:
     """Last resort: head+tail everything that is not synthetic, a few bounded rounds."""
     cur, targets = items, []
-    for _ in range(3):
+    aim = min(goal, budget - max(16, budget // 50))  # head+tail sizes by estimate: leave a margin
+    for _ in range(4):
         now = total(cur)
         if now <= budget:
             break
-        res = truncate(cur, now - goal, count, SQUEEZE)
+        res = truncate(cur, now - aim, count, SQUEEZE)
         if res is None:
             break
         cur = res[0]
