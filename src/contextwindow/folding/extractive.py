@@ -16,7 +16,7 @@ from .base import SummaryOutcome, SummaryRequest, constraints_block, ensure_cons
 
 CountText = Callable[[str], int]
 
-_PATH_KEYS = ("path", "file_path", "filepath", "filename", "file", "notebook_path", "target_file")
+_PATH_KEYS = ("file_path", "path", "filepath", "filename", "file", "notebook_path", "target_file")
 _PATH_RE = re.compile(r"(?<![\w/.-])(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,8}\b")
 _ERROR_RE = re.compile(r"\b(error|exception|traceback|failed|failure|fatal|panic)\b", re.IGNORECASE)
 _OPEN_RE = re.compile(r"(\bTODO\b|\bnext step|\bremaining\b|\bstill need|- \[ \])", re.IGNORECASE)
@@ -52,16 +52,25 @@ def _call_summary(call: ToolCallPart) -> str:
     return f"{call.name}({str(args)[:80]})"
 
 
+def call_path(call: ToolCallPart) -> str | None:
+    """The file a tool call works on, from its arguments (``path``, ``file_path``, ...)."""
+    args = call.parsed_arguments()
+    if not isinstance(args, dict):
+        return None
+    for k in _PATH_KEYS:
+        v = args.get(k)
+        if isinstance(v, str) and v and len(v) < 300:
+            return v
+    return None
+
+
 def files_touched(messages: Sequence[Message]) -> list[str]:
     seen: dict[str, None] = {}
     for m in messages:
         for c in m.tool_calls:
-            args = c.parsed_arguments()
-            if isinstance(args, dict):
-                for k in _PATH_KEYS:
-                    v = args.get(k)
-                    if isinstance(v, str) and v and len(v) < 300:
-                        seen.setdefault(v, None)
+            path = call_path(c)
+            if path:
+                seen.setdefault(path, None)
     return list(seen)
 
 

@@ -10,9 +10,9 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..messages import Message
+from .extractive import call_path
 
 _READ_TOOLS = re.compile(r"(^|[_.:-])(read|view|cat|open)([_.:-]|$)|^read|^view|open_file|read_file", re.IGNORECASE)
-_PATH_KEYS = ("file_path", "path", "filepath", "filename", "file", "notebook_path", "target_file")
 
 
 def recent_reads(messages: Sequence[Message]) -> list[tuple[str, str]]:
@@ -23,8 +23,7 @@ def recent_reads(messages: Sequence[Message]) -> list[tuple[str, str]]:
         for c in reversed(m.tool_calls):
             if not _READ_TOOLS.search(c.name):
                 continue
-            args = c.parsed_arguments()
-            path = next((args[k] for k in _PATH_KEYS if isinstance(args, dict) and isinstance(args.get(k), str)), None)
+            path = call_path(c)
             r = results.get(c.id)
             if path and r is not None and not r.is_error and path not in seen:
                 seen[path] = r.text
