@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,6 +18,9 @@ from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPa
 from contextwindow.session import Session, SessionConfig
 from contextwindow.store import open_store
 from contextwindow.turns import validate
+from test_session import lines, step
+
+# lines() and step() are shared with test_session.py
 
 
 @pytest.fixture
@@ -26,17 +28,6 @@ def store(tmp_path: Path):
     s = open_store(f"sqlite:///{tmp_path / 'store.db'}")
     yield s
     s.close()
-
-
-def lines(n: int, tag: str) -> str:
-    return "\n".join(f"{tag}/file_{i}.py:{i}: def handler_{i}(request): return process(request, retries={i})" for i in range(n))
-
-
-def step(i: int, size: int = 60) -> tuple[Message, Message]:
-    cid = f"call_{i}"
-    call = Message("assistant", (TextPart(f"step {i}"), ToolCallPart(cid, "bash", json.dumps({"cmd": f"grep -rn handler src/{i}"}))))
-    res = Message("tool", (ToolResultPart(cid, (TextPart(lines(size, f"src{i}")),)),))
-    return call, res
 
 
 def session(store, window: int = 8_000, **kw) -> Session:
@@ -56,7 +47,7 @@ def test_in_flight_fold_after_a_nudge_ending_a_turn_is_stored(store, strategies)
     rec = Recorder()
     s.events.subscribe(rec)
     for t in range(12):
-        s.add(Message("user", (TextPart(f"turn {t}"),)), *step(t))
+        s.add(Message("user", (TextPart(f"turn {t}"),)), *step(t, 60))
         s.record(Message("assistant", (TextPart(f"done {t}"),)))
         b = s.build()
         assert validate(b.messages, provider="openai") == []
