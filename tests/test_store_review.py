@@ -291,3 +291,21 @@ def test_a_fork_keeps_the_model_of_its_source(store) -> None:
     fork = store.fork(cid, Selection(seqs=(1, 2)))
     md = store.get_conversation(fork).metadata
     assert md["model"] == "claude-sonnet-4-5" and md["forked_from"] == cid and "other" not in md
+
+
+def test_a_deterministic_memory_store_gives_the_same_ids_every_run() -> None:
+    from contextwindow.messages import assistant, user
+    from contextwindow.store.memory import MemoryStore
+
+    def run() -> tuple[list[str], str]:
+        s = MemoryStore(deterministic=True)
+        cid = s.create_conversation("x")
+        ids = [m.id for m in s.append(cid, [user("hi"), assistant("hello")])]
+        return [cid, *ids], s.put_offload("big output", {"tool": "grep"})
+
+    assert run() == run()
+    a, b = MemoryStore(), MemoryStore()
+    assert a.create_conversation("x") != b.create_conversation("x")  # random by default
+    s = MemoryStore(deterministic=True)
+    ref = s.put_offload("same")
+    assert s.get_offload(ref).content == "same"

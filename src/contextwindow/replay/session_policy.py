@@ -15,16 +15,12 @@ in a live store: a random id's token count varies, which moved compaction decisi
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Sequence
-from dataclasses import replace
-from typing import Any
 
 from ..errors import CompactionError
 from ..events import Event
 from ..messages import Message
-from ..store.base import Offload, StoredMessage
 from ..store.memory import MemoryStore
 from ..usage import Usage
 from .policies import ReplayContext, Step
@@ -38,35 +34,6 @@ def output_cap(window: int) -> int:
     return max(256, min(20_000, window // 4))
 
 
-class ReplayStore(MemoryStore):
-    """A memory store whose message ids follow the sequence (``m_`` + 16 hex digits) and whose
-    offload refs derive from the content (``ofl_`` + 16 hex digits of its SHA-256), so a replay is
-    reproducible: the same session gives the same payloads every run. Holds one conversation."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._refs: dict[str, str] = {}  # content ref -> the ref the memory store chose
-
-    def append(self, conversation_id: str, messages: Sequence[Message]) -> list[StoredMessage]:
-        stored = super().append(conversation_id, messages)
-        out = [replace(m, id=f"m_{m.seq:016x}") for m in stored]
-        with self._lock:
-            rows = self._conv(conversation_id).rows
-            for m in out:
-                _, h, t = rows[m.seq - 1]
-                rows[m.seq - 1] = (m.id, h, t)
-        return out
-
-    def put_offload(self, content: str, meta: dict[str, Any] | None = None) -> str:
-        inner = super().put_offload(content, meta)  # validates and keeps it
-        ref = "ofl_" + hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-        self._refs.setdefault(ref, inner)
-        return ref
-
-    def get_offload(self, ref: str) -> Offload:
-        return replace(super().get_offload(self._refs.get(ref, ref)), ref=ref)
-
-
 class SessionPolicy:
     name = "default"
 
@@ -74,7 +41,7 @@ class SessionPolicy:
         from ..budget import BudgetConfig
         from ..session import Session, SessionConfig
         self.ctx = ctx
-        self.store = ReplayStore()
+        self.store = MemoryStore(deterministic=True)
         self.session = Session(
             self.store,
             window=max(MIN_SESSION_WINDOW, ctx.window - ctx.overhead),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import builtins
+import hashlib
+import itertools
 import json
 import threading
 import time
@@ -50,8 +52,12 @@ class _Conv:
 class MemoryStore:
     """Everything in dicts; content is still stored once per hash, like the SQL stores."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, deterministic: bool = False) -> None:
+        """``deterministic``: ids follow a counter and offload refs derive from the content, so the
+        same appends give the same ids every run (replays, tests); otherwise ids are random."""
         self.url = "memory:"
+        self._deterministic = deterministic
+        self._counter = itertools.count(1)
         self._lock = threading.RLock()
         self._convs: dict[str, _Conv] = {}
         self._blobs: dict[str, str] = {}
@@ -76,7 +82,7 @@ class MemoryStore:
         with self._lock:
             if parent_id is not None:
                 self._conv(parent_id)
-            cid = new_id("c")
+            cid = self._id("c")
             self._convs[cid] = _Conv(cid, title, parent_id, md, time.time())
             return cid
 
@@ -109,7 +115,7 @@ class MemoryStore:
             out = []
             for m, (h, body) in zip(msgs, encoded, strict=True):
                 self._blobs.setdefault(h, body)
-                mid = new_id("m")
+                mid = self._id("m")
                 c.rows.append((mid, h, now))
                 out.append(StoredMessage(mid, c.id, len(c.rows), m, now))
             return out
@@ -135,7 +141,7 @@ class MemoryStore:
             c = self._conv(conversation_id)
             check_upto(upto_seq, len(c.rows), c.checkpoints[-1] if c.checkpoints else None)
             self._blobs.setdefault(h, body)
-            cp = Checkpoint(new_id("k"), c.id, len(c.checkpoints) + 1, upto_seq, loads(body), time.time(), md)
+            cp = Checkpoint(self._id("k"), c.id, len(c.checkpoints) + 1, upto_seq, loads(body), time.time(), md)
             c.checkpoints.append(cp)
             return cp
 
@@ -164,8 +170,11 @@ class MemoryStore:
                 else:
                     h, body = encode_message(src.checkpoints[n - 1].summary)
                     self._blobs.setdefault(h, body)
-                dst.rows.append((new_id("m"), h, now))
+                dst.rows.append((self._id("m"), h, now))
             return cid
+
+    def _id(self, prefix: str) -> str:
+        return f"{prefix}_{next(self._counter):016x}" if self._deterministic else new_id(prefix)
 
     # --- offloads, usage, state ---------------------------------------------------------
     def put_offload(self, content: str, meta: dict[str, Any] | None = None) -> str:
@@ -173,9 +182,12 @@ class MemoryStore:
             raise ConfigError(f"offload content must be a string, got {type(content).__name__}")
         md = dump_json(check_dict(meta, "offload meta"), "offload meta")
         with self._lock:
-            ref = new_offload_ref()
-            while ref in self._offloads:  # pragma: no cover - 64-bit collision
+            if self._deterministic:
+                ref = "ofl_" + hashlib.sha256(content.encode("utf-8", "surrogatepass") + md.encode()).hexdigest()[:16]
+            else:
                 ref = new_offload_ref()
+                while ref in self._offloads:  # pragma: no cover - 64-bit collision
+                    ref = new_offload_ref()
             self._offloads[ref] = (content, md)
             return ref
 
