@@ -4,7 +4,6 @@ hard cap, never re-clipping retrieve output, and bad input that never raises."""
 from __future__ import annotations
 
 import json
-import time
 import tracemalloc
 
 import pytest
@@ -135,14 +134,12 @@ def test_invalid_utf8_is_decoded_with_replacement_and_said() -> None:
 def test_giant_single_line_is_bounded_in_time_and_memory() -> None:
     text = "x" * 200_000_000
     tracemalloc.start()
-    t0 = time.perf_counter()
     r = clip(text, 4000)
-    elapsed = time.perf_counter() - t0
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert r.report.kind == "offload" and r.report.estimated
     assert r.report.tokens_after <= 4000
-    assert elapsed < 30 and peak < 20_000_000, (elapsed, peak)  # bounded: linear scans only, never a parse of 200 MB
+    assert peak < 20_000_000, peak  # bounded: linear scans only, never a parse of 200 MB (time: benchmarks/bench_clip.py)
 
 
 def test_deep_json_and_malformed_json() -> None:

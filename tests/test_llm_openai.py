@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import time
 
 import pytest
 
@@ -122,10 +121,9 @@ def test_timeout_is_provider_timeout_error() -> None:
     slow = Reply(text="late", delay=5.0)
     with LocalProviderServer([slow, slow]) as srv:
         model = OpenAICompatibleModel("m", base_url=srv.openai_base_url, timeout=0.2, retry=RetryPolicy(delays=(0.5,), sleep=slept.append))
-        started = time.monotonic()
         with pytest.raises(ProviderTimeoutError, match=r"after 0\.2s"):
             model.complete([user("x")])
-        assert time.monotonic() - started < 3
+    # the client gave up on both attempts (the server still owed each a reply 5 s later)
     assert slept == [0.5] and len(srv.requests) == 2
 
 

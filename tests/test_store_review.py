@@ -7,7 +7,6 @@ PostgreSQL server (tests/conftest.py), nothing of ours monkeypatched.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -37,18 +36,17 @@ def test_postgres_busy_timeout_zero_fails_fast_instead_of_waiting_forever(pg_url
 
     try:
         holder.execute("SELECT 1 FROM conversations WHERE id = %s FOR UPDATE", (cid,))
-        t0 = time.monotonic()
         th = threading.Thread(target=write)
         th.start()
-        th.join(3)
-        waited = time.monotonic() - t0
+        th.join(60)  # a liveness guard, not a speed bound: "wait forever" would still be waiting
+        failed_while_locked = list(outcome)  # the lock is still held here
     finally:
         holder.rollback()
         holder.close()
     th.join()
     s.close()
-    assert waited < 3, "append waited on a lock although busy_timeout=0"
-    assert isinstance(outcome[0], StoreBusyError)
+    assert failed_while_locked, "append waited on a lock although busy_timeout=0"
+    assert isinstance(failed_while_locked[0], StoreBusyError)
 
 
 def test_agents_appending_the_same_content_in_another_order_do_not_deadlock(pg_url: str) -> None:

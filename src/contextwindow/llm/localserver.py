@@ -17,6 +17,10 @@ ones you set or, by default, about one token per four bytes of the request.
 Bounded: request bodies over ``max_body`` bytes get 413, delays are capped at ``max_delay`` and
 end early when the server closes, at most ``max_recorded`` requests are kept. A script that runs
 out answers 500 with a body that says so.
+
+Concurrency is observable without a clock: ``max_in_flight`` is the most requests the server held
+at once (received, not yet answered); the listen backlog (``backlog``, default 128) takes a burst
+of that many connections without refusing or serialising them.
 """
 
 from __future__ import annotations
@@ -163,6 +167,7 @@ class LocalProviderServer:
         max_body: int = 64 * 1024 * 1024,
         max_delay: float = 30.0,
         max_recorded: int = 10_000,
+        backlog: int = 128,
     ) -> None:
         if isinstance(handler, (str, bytes)):
             raise TypeError("LocalProviderServer takes a list of replies or a function, not a single string")
@@ -171,7 +176,10 @@ class LocalProviderServer:
         self.max_body = max_body
         self.max_delay = max_delay
         self.max_recorded = max_recorded
+        self.backlog = backlog
         self.requests: list[ReceivedRequest] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
         self._seq = itertools.count()
         self._lock = threading.Lock()
         self._closing = threading.Event()
@@ -187,7 +195,10 @@ class LocalProviderServer:
         class _Handler(_RequestHandler):
             owner = server
 
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        class _Server(ThreadingHTTPServer):
+            request_queue_size = server.backlog  # socketserver's default of 5 refuses a burst of clients
+
+        httpd = _Server(("127.0.0.1", 0), _Handler)
         httpd.daemon_threads = True
         self._httpd = httpd
         self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True, name="LocalProviderServer")
@@ -249,6 +260,15 @@ class LocalProviderServer:
             return seq, Reply.error(500, {"error": {"type": "script_exhausted", "message": msg}})
         return seq, Reply(text=reply) if isinstance(reply, str) else reply
 
+    def _enter(self) -> None:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    def _leave(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+
     def _wait(self, seconds: float) -> None:
         if seconds > 0:
             self._closing.wait(min(seconds, self.max_delay))
@@ -307,6 +327,13 @@ class _RequestHandler(BaseHTTPRequestHandler):
         except ValueError:
             body = None
         request = ReceivedRequest(protocol, path, {k.lower(): v for k, v in self.headers.items()}, body, raw)
+        owner._enter()
+        try:
+            self._answer(owner, protocol, request)
+        finally:
+            owner._leave()
+
+    def _answer(self, owner: LocalProviderServer, protocol: WireProtocol, request: ReceivedRequest) -> None:
         seq, reply = owner._reply_for(request)
         owner._wait(reply.delay)
         if owner._closing.is_set():
