@@ -16,7 +16,7 @@ from pathlib import Path
 from contextwindow.budget import BudgetConfig
 from contextwindow.compaction import CompactionConfig, compact, make_items, total
 from contextwindow.folding import ExtractiveSummarizer, LLMSummarizer
-from contextwindow.formats.transcript import load_transcript
+from contextwindow.importers import load_transcript
 from contextwindow.llm.base import ScriptedModel
 from contextwindow.messages import Message
 from contextwindow.session import Session, SessionConfig

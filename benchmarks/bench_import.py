@@ -12,7 +12,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from contextwindow.formats.transcript import load_all
+from contextwindow.importers import load_all
 
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "transcripts"
 

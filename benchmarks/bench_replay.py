@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from contextwindow.errors import UnknownModelError
-from contextwindow.formats.transcript import load_all
+from contextwindow.importers import load_all
 from contextwindow.models import get_model
 from contextwindow.replay import POLICIES, replay
 from contextwindow.replay.engine import estimate_overhead, leading_system

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from contextwindow import messages as m
 from contextwindow.curation import auto_title, build_from_selection, first_line_title, segments
 from contextwindow.errors import ConfigError, ProviderError, SelectionError
-from contextwindow.formats.transcript import load_transcript
+from contextwindow.importers import load_transcript
 from contextwindow.llm.base import Completion, ScriptedModel
 from contextwindow.store import ConversationStore, MemoryStore
 from contextwindow.turns import group_turns, validate

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contextwindow.errors import ImportFormatError
-from contextwindow.formats.transcript import (
+from contextwindow.importers import (
     NO_RESULT_TEXT,
     load_all,
     load_transcript,

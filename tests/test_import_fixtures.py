@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from contextwindow.formats.transcript import detect_format, load_all, load_transcript, structure_problems
+from contextwindow.importers import detect_format, load_all, load_transcript, structure_problems
 from contextwindow.messages import ReasoningPart, ToolCallPart
 from contextwindow.turns import validate
 

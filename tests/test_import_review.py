@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from contextwindow.errors import ContextWindowError
-from contextwindow.formats.transcript import detect_format, load_transcript
+from contextwindow.importers import detect_format, load_transcript
 
 
 def _write(tmp_path: Path, name: str, lines: list[str]) -> Path:

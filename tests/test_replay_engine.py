@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from contextwindow.errors import ConfigError
-from contextwindow.formats.transcript import load_transcript
+from contextwindow.importers import load_transcript
 from contextwindow.models import get_model
 from contextwindow.replay import POLICIES, Pricing, bill, replay
 from contextwindow.replay.demo import DEMO_WINDOW, SCRIPTED_NOTE, demo_session

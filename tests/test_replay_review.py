@@ -18,7 +18,7 @@ from contextwindow.cli.main import cli
 from contextwindow.compaction.mask import is_masked
 from contextwindow.folding.extractive import ExtractiveSummarizer
 from contextwindow.formats import get_format, openai_chat
-from contextwindow.formats.transcript import CallRecord, ImportedCheckpoint, ImportedSession
+from contextwindow.importers import CallRecord, ImportedCheckpoint, ImportedSession
 from contextwindow.messages import Message, TextPart, ToolCallPart, assistant, dump_arguments, system, tool_result, user
 from contextwindow.models import get_model
 from contextwindow.replay import Pricing, replay

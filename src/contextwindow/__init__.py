@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers and editors
     from .compaction import compact
     from .events import EventBus
     from .formats import get_format
-    from .formats.transcript import load_transcript
+    from .importers import load_transcript
     from .models import ModelSpec, get_model
     from .session import Build, Session, SessionConfig
     from .store import ConversationStore, open_store
@@ -65,7 +65,7 @@ _LAZY = {
     "Usage": ".usage",
     "ToolSpec": ".tools",
     "BudgetConfig": ".budget",
-    "load_transcript": ".formats.transcript",
+    "load_transcript": ".importers",
     "get_format": ".formats",
 }
 

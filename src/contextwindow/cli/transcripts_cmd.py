@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from ..errors import ImportFormatError
-from ..formats.transcript import FORMATS, ImportedSession, load_all, load_raw, normalize_format, parse_input
+from ..importers import FORMATS, ImportedSession, load_all, load_raw, normalize_format, parse_input
 from ..usage import Usage
 from .common import default_store_url, emit_json, handle_errors, json_option, read_input_bytes, store_option
 

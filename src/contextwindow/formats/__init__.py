@@ -1,4 +1,4 @@
-"""Provider payloads and transcript importers.
+"""Provider wire formats (request payloads). Transcript importers live in :mod:`contextwindow.importers`.
 
 Payload converters (pure, no I/O) between :class:`~contextwindow.messages.Message` lists and
 request bodies, one module per provider format:

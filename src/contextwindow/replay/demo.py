@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..formats.transcript import CallRecord, ImportedSession
+from ..importers import CallRecord, ImportedSession
 from ..messages import Message, TextPart, ToolCallPart, assistant, dump_arguments, tool_result, user
 
 DEMO_MODEL = "gpt-4o-mini"
@@ -83,11 +83,11 @@ def script(root: Path) -> list[tuple[str, list[Action], str]]:
         (
             "Check the transcript importers too. Do not run anything that needs the network.",
             [
-                *[_read(p) for p in _py_files(root, "formats", 7)],
-                _bash("grep", "-rn", "--include=*.py", "class ", "formats"),
-                _bash(py, "-m", "pydoc", "contextwindow.formats.transcript"),
+                *[_read(p) for p in _py_files(root, "importers", 7)],
+                _bash("grep", "-rn", "--include=*.py", "class ", "importers"),
+                _bash(py, "-m", "pydoc", "contextwindow.importers"),
             ],
-            "The importers share formats/transcript.py: detection by content, repair of broken tool pairs, one "
+            "The importers share the importers/ package: detection by content, repair of broken tool pairs, one "
             "CallRecord per model call with the provider's usage.",
         ),
         (

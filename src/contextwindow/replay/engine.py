@@ -18,7 +18,7 @@ from ..errors import ConfigError, UnknownModelError
 from ..folding import constraints as ledger_mod
 from ..folding.base import Summarizer
 from ..folding.extractive import ExtractiveSummarizer
-from ..formats.transcript import CallRecord, ImportedSession
+from ..importers import CallRecord, ImportedSession
 from ..messages import Message
 from ..models import ModelSpec, get_model
 from ..tokens import counter_for

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..budget import gauge
 from ..errors import UnknownModelError
-from ..formats.transcript import ImportedSession
+from ..importers import ImportedSession
 from ..messages import Message, ToolCallPart, ToolResultPart
 from ..models import DEFAULT_WINDOW, get_model
 from ..tokens import counter_for

@@ -22,23 +22,24 @@ from typing import Any
 
 from ..errors import ImportFormatError, PayloadError
 from ..messages import Message
-from .transcript import CallRecord, ImportedSession, RawInput, Skipped, as_int, finish_session, sub
+from .model import CallRecord, ImportedSession, RawInput, Skipped, as_int, sub
+from .repair import finish_session
 
 _LIST_KEY = {"openai-chat": "messages", "anthropic-messages": "messages", "openai-responses": "input"}
 
 
 def _converter(fmt: str) -> Callable[[Any], list[Message]]:
     if fmt == "openai-chat":
-        from . import openai_chat
+        from ..formats import openai_chat
 
         return openai_chat.from_payload
     if fmt == "anthropic-messages":
-        from . import anthropic
+        from ..formats import anthropic
 
         return anthropic.from_payload
     if fmt == "openai-responses":
         try:
-            from . import openai_responses
+            from ..formats import openai_responses
         except ImportError as exc:  # pragma: no cover - depends on the converter being installed
             raise ImportFormatError(f"OpenAI Responses payloads cannot be read here: {exc}") from exc
         return openai_responses.from_payload

@@ -15,7 +15,8 @@ import json
 from typing import Any
 
 from ..messages import ImagePart, Message, Part, TextPart, ToolCallPart, ToolResultPart, dump_arguments
-from .transcript import CallRecord, ImportedSession, RawInput, Skipped, finish_session, sub
+from .model import CallRecord, ImportedSession, RawInput, Skipped, sub
+from .repair import finish_session
 
 FORMAT = "swe-agent"
 _ROLES = ("system", "user", "assistant", "tool")

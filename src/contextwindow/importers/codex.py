@@ -41,16 +41,8 @@ from ..messages import (
     dump_arguments,
     messages_to_json,
 )
-from .transcript import (
-    CallRecord,
-    ImportedCheckpoint,
-    ImportedSession,
-    RawInput,
-    Skipped,
-    as_int,
-    finish_session,
-    iter_records,
-)
+from .model import CallRecord, ImportedCheckpoint, ImportedSession, RawInput, Skipped, as_int, iter_records
+from .repair import finish_session
 
 FORMAT = "codex"
 PROVIDER = "openai_responses"

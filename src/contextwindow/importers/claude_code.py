@@ -38,16 +38,8 @@ from ..messages import (
     ToolResultPart,
     dump_arguments,
 )
-from .transcript import (
-    CallRecord,
-    ImportedCheckpoint,
-    ImportedSession,
-    RawInput,
-    Skipped,
-    as_int,
-    finish_session,
-    iter_records,
-)
+from .model import CallRecord, ImportedCheckpoint, ImportedSession, RawInput, Skipped, as_int, iter_records
+from .repair import finish_session
 
 FORMAT = "claude-code"
 _NON_MESSAGE_TYPES = frozenset({"summary", "progress", "file-history-snapshot", "queue-operation", "system"})

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..messages import ImagePart, Message, Part, TextPart, ToolCallPart, ToolResultPart, dump_arguments
-from .transcript import CallRecord, ImportedSession, RawInput, Skipped, as_int, finish_session, sub
+from .model import CallRecord, ImportedSession, RawInput, Skipped, as_int, sub
+from .repair import finish_session
 
 FORMAT = "openhands"
 FINISH_RESULT = "[finish: the run ended here; OpenHands records no observation for it]"

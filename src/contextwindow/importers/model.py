@@ -1,0 +1,156 @@
+"""The common shape of an imported agent session.
+
+Every importer (Claude Code, Codex, SWE-agent, OpenHands, provider payload files) turns a log into an
+:class:`ImportedSession`: the conversation as normalized messages, one :class:`CallRecord` per model
+call the log shows (with the provider's usage where the log kept it), the compactions it recorded as
+:class:`ImportedCheckpoint` rows, and every line it could not use as a :class:`Skipped` entry.
+This module holds only data and small helpers; it imports no importer (``registry`` does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ImportFormatError
+from ..messages import JSON, Message
+
+NO_RESULT_TEXT = "[no result recorded]"
+
+
+@dataclass(frozen=True, slots=True)
+class CallRecord:
+    """One model call seen in the log.
+
+    ``messages[:index]`` is the history the call was sent (after a checkpoint whose ``upto`` ≤ index,
+    the provider saw that checkpoint's summary followed by ``messages[upto:index]``);
+    ``messages[index:reply_end]`` is what the call produced. ``reported_input_tokens`` is the whole
+    prompt as the provider counted it: input + cache read + cache write (None when the log has no usage).
+    """
+
+    index: int
+    reply_end: int
+    reported_input_tokens: int | None = None
+    output_tokens: int | None = None
+    cache_read_tokens: int | None = None
+    cache_write_tokens: int | None = None
+    model: str | None = None
+    response_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedCheckpoint:
+    """A compaction the agent itself did: ``messages[:upto]`` were folded into ``summary``."""
+
+    upto: int
+    summary: Message
+    trigger: str | None = None
+    pre_tokens: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A line (1-based; None for a whole-document item) the importer could not use, and why."""
+
+    line: int | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedSession:
+    format: str
+    source: str
+    messages: list[Message]
+    calls: list[CallRecord]
+    checkpoints: list[ImportedCheckpoint] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    model: str | None = None
+    title: str | None = None
+    meta: dict[str, JSON] = field(default_factory=dict)
+
+
+# --- format names ------------------------------------------------------------------------
+
+FORMATS: tuple[str, ...] = (
+    "claude-code",
+    "codex",
+    "swe-agent",
+    "openhands",
+    "openai-chat",
+    "anthropic-messages",
+    "openai-responses",
+)
+_ALIASES = {
+    "claude": "claude-code",
+    "claude-code-jsonl": "claude-code",
+    "codex-rollout": "codex",
+    "codex-rollout-jsonl": "codex",
+    "sweagent": "swe-agent",
+    "swe-agent-traj": "swe-agent",
+    "traj": "swe-agent",
+    "openai": "openai-chat",
+    "chat": "openai-chat",
+    "anthropic": "anthropic-messages",
+    "responses": "openai-responses",
+}
+
+
+def normalize_format(name: str) -> str:
+    """The canonical name of a format (``claude_code`` → ``claude-code``); ImportFormatError if unknown."""
+    key = name.strip().lower().replace("_", "-")
+    key = _ALIASES.get(key, key)
+    if key not in FORMATS:
+        raise ImportFormatError(f"unknown transcript format {name!r}; known formats: {', '.join(FORMATS)}")
+    return key
+
+
+
+@dataclass(slots=True)
+class RawInput:
+    """A file as records: either one JSON document (``document``) or JSONL lines ``(line_no, obj)``."""
+
+    source: str
+    document: Any = None
+    is_document: bool = False
+    records: list[tuple[int, Any]] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    size: int = 0
+
+
+def first_reasons(skipped: list[Skipped]) -> str:
+    if not skipped:
+        return ""
+    shown = "; ".join(f"line {s.line}: {s.reason}" if s.line else s.reason for s in skipped[:3])
+    more = f" (+{len(skipped) - 3} more)" if len(skipped) > 3 else ""
+    return f" ({shown}{more})"
+
+
+def iter_records(raw: RawInput) -> Iterator[tuple[int | None, Any]]:
+    """JSONL records with their line numbers; a document's items (a list) or the document itself."""
+    if raw.is_document:
+        doc = raw.document
+        if isinstance(doc, list):
+            for item in doc:
+                yield None, item
+        else:
+            yield None, doc
+    else:
+        yield from raw.records
+
+
+def sub(d: Any, key: str) -> dict[str, Any]:
+    """``d[key]`` when both are objects, else an empty dict (for optional nested log fields)."""
+    v = d.get(key) if isinstance(d, dict) else None
+    return v if isinstance(v, dict) else {}
+
+
+def as_int(v: Any) -> int | None:
+    """An int from a usage field (None for anything else, bools included)."""
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return None
