@@ -40,7 +40,7 @@ from .budget import (
 from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, markers, total
 from .compaction.sticky import EMPTY_STATE, sticky_state, sticky_view
 from .compaction.view import is_synthetic, leading_markers
-from .errors import CompactionError, ConfigError, ContextOverflowError, InvalidPayloadError
+from .errors import CompactionError, ConfigError, ContextOverflowError, InvalidPayloadError, StoreError
 from .events import EventBus
 from .folding import constraints as ledger_mod
 from .folding.base import Summarizer, SummaryOutcome, SummaryRequest, fold_message, summary_text
@@ -50,10 +50,11 @@ from .formats import get_format
 from .messages import Message, Part, TextPart, ToolCallPart, ToolResultPart
 from .prefix import payload_units, prefix_reuse, prefix_share
 from .sink import ConversationSink
-from .store.base import Checkpoint, ConversationStore, StoredMessage
+from .store.base import Checkpoint, ConversationStore, StoredMessage, TokenCounts
 from .tokens import counter_for
 from .tokens.base import TokenCounter
 from .tokens.calibration import Calibration
+from .tokens.fingerprint import counter_key
 from .tools import ToolSpec
 from .usage import Usage
 
@@ -129,7 +130,12 @@ class Session:
                 self.events.emit(ev.name, **ev.data)
         self.id = conversation_id or store.create_conversation(title=title, metadata={"model": model} if model else None)
         self.sink = ConversationSink(store, self.id)
-        self._counts: dict[str, int] = {}
+        self._counts: dict[str, int] = {}  # message id -> tokens (kept in the store with the rows too)
+        self._counts_loaded = False
+        self._unsaved_counts: dict[str, int] = {}
+        self._names: dict[str, str] = {}  # tool call id -> tool name, kept as messages are added
+        self._names_loaded = False
+        self._view_tokens: int | None = None  # the view's tokens at the last build, + what was added since
         self._last_reported: int | None = None
         self._appended_since = 0
         self._calibration = self._load_calibration()
@@ -179,8 +185,40 @@ class Session:
     def _count_stored(self, sm: StoredMessage) -> int:
         n = self._counts.get(sm.id)
         if n is None:
-            n = self._counts[sm.id] = self._count(sm.message)
+            n = self._counts[sm.id] = self._unsaved_counts[sm.id] = self._count(sm.message)
         return n
+
+    def _load_counts(self) -> None:
+        """Once per Session: the counts the store keeps for the active messages (a reopened
+        conversation reads them instead of recounting); counts made later are written back."""
+        if not self._counts_loaded:
+            self._counts_loaded = True
+            self._counts.update(self.store.active_token_counts(self.id, counter_key(self.counter)))
+
+    def _save_counts(self) -> None:
+        if self._unsaved_counts:
+            try:
+                self.store.put_token_counts(self.id, counter_key(self.counter), self._unsaved_counts)
+            except StoreError as exc:  # a cache of derived numbers: never fails a build; tried again next view
+                log.debug("token counts not saved (%s); they stay in memory", exc)
+                return
+            self._unsaved_counts = {}
+
+    def _call_names(self, m: Message) -> dict[str, str]:
+        """Tool call id → tool name, kept incrementally; read from the store once (a reopened
+        conversation, or calls another writer added) only when a result names an unknown call."""
+        unknown = any(isinstance(p, ToolResultPart) and not p.name and p.call_id not in self._names for p in m.parts)
+        if unknown and not self._names_loaded:
+            self._names_loaded = True
+            for sm in self.store.list_active(self.id)[-64:]:
+                self._names.update((c.id, c.name) for c in sm.message.tool_calls)
+        return self._names
+
+    def _remember_calls(self, m: Message) -> None:
+        self._names.update((c.id, c.name) for c in m.tool_calls)
+        if len(self._names) > 4096:  # bounded: keep the newest half
+            for k in list(self._names)[:2048]:
+                del self._names[k]
 
     # --- adding messages -------------------------------------------------------------------
     def add(self, *messages: Message) -> list[StoredMessage]:
@@ -197,12 +235,17 @@ class Session:
                 new = ledger_mod.update(ledger, m.text, source=str(len(ledger)))
                 ledger_changed = ledger_changed or new != ledger
                 ledger = new
+            self._remember_calls(m)
             ready.append(m)
-        stored = self.store.append(self.id, ready)
+        tokens = [self._count(m) for m in ready]
+        stored = self.store.append(self.id, ready, token_counts=TokenCounts(counter_key(self.counter), tuple(tokens)))
         if ledger_changed:
             self.store.set_state(self.id, LEDGER_KEY, ledger_mod.to_json(ledger))
-        for sm in stored:
-            self._appended_since += self._count_stored(sm)
+        for sm, n in zip(stored, tokens, strict=True):
+            self._counts[sm.id] = n
+            self._appended_since += n
+            if self._view_tokens is not None:
+                self._view_tokens += n
             self._tool_calls += len(sm.message.tool_calls)
             if sm.message.role == "user" and not sm.message.is_tool_result:
                 self._turns += 1
@@ -212,7 +255,7 @@ class Session:
         from .clipping import clip
 
         parts: list[Part] = []
-        names = {c.id: c.name for sm in self.store.list_active(self.id)[-64:] for c in sm.message.tool_calls}
+        names = self._call_names(m)
         for p in m.parts:
             if isinstance(p, ToolResultPart):
                 tool = p.name or names.get(p.call_id)
@@ -273,7 +316,19 @@ class Session:
     def view(self) -> list[ViewItem]:
         """[fold summary?] + active messages with the sticky compaction decisions applied."""
         cp = self.store.latest_checkpoint(self.id)
-        return sticky_view(cp.id if cp else None, cp.summary if cp else None, self.store.list_active(self.id), self._state(), self._count, self._count_stored)
+        self._load_counts()
+        items = sticky_view(cp.id if cp else None, cp.summary if cp else None, self.store.list_active(self.id), self._state(), self._count, self._count_stored)
+        self._save_counts()
+        return items
+
+    def check(self) -> Decision:
+        """The compaction decision the next :meth:`build` would start from, without building:
+        O(1) after the first call (the view's tokens at the last build plus what was added since;
+        the first call, or one after a fold, reads the view once)."""
+        if self._view_tokens is None:
+            self._view_tokens = total(self.view())
+        last = None if self._last_reported is None else self._last_reported + self._appended_since
+        return should_compact(self._calibration.apply(self._view_tokens), last, self.budget())
 
     def _apply(self, result: CompactionResult) -> None:
         """Persist a compaction result: a fold becomes a checkpoint row, the rest sticky state."""
@@ -351,8 +406,8 @@ class Session:
         if runtime is not None:
             messages.append(runtime)
         messages = self._valid(messages, rules)
-        sent = sum(self._count(m) for m in messages if m is not runtime)
-        if result is not None and sent > budget.history_budget:
+        sent = sum(self._count(m) for m in messages if m is not runtime) if result is not None else 0
+        if sent > budget.history_budget:
             raise CompactionError(
                 f"the {rules} payload of conversation {self.id} needs {sent} history tokens after compaction and provider repair; "
                 f"the history budget is {budget.history_budget}. Raise the window or start a new conversation from a fold.",
@@ -365,6 +420,7 @@ class Session:
         reuse = prefix_reuse(self._prev_units, units)
         self._prev_units = units
         prompt = hist + budget.system + budget.tools
+        self._view_tokens = hist
         self._last_prompt_estimate = prompt
         g = gauge(max(prompt, last or 0) if result is None else prompt, self.window)
         self.events.emit("build", tokens=prompt, calibration=round(self._calibration.factor, 4), messages=len(messages), prefix_share=share, prefix_reuse=reuse, gauge=g.severity, percent=round(g.percent, 1))
@@ -578,6 +634,7 @@ class Session:
         summary = fold_message(outcome.text, method=outcome.method, extra_sections=[files, span])
         cp = self.store.checkpoint(self.id, summary, upto, {"method": outcome.method, "ok": outcome.ok, "reason": reason})
         self.store.set_state(self.id, STATE_KEY, dict(EMPTY_STATE))
+        self._view_tokens = None
         self._last_reported = None
         self._appended_since = 0
         self._rearm = None

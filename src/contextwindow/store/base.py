@@ -87,6 +87,35 @@ class Selection:
     checkpoints: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class TokenCounts:
+    """Token counts to keep with appended messages: ``counter`` names the counter (see
+    :func:`contextwindow.tokens.fingerprint.counter_key`), ``tokens`` one count per message."""
+
+    counter: str
+    tokens: tuple[int, ...]
+
+
+def check_token_counts(counts: TokenCounts | None, n: int) -> TokenCounts | None:
+    """``counts`` if it fits ``n`` appended messages, else a ConfigError saying what is wrong."""
+    if counts is None:
+        return None
+    if not isinstance(counts, TokenCounts):
+        raise ConfigError(f"token_counts must be a TokenCounts, got {type(counts).__name__}")
+    check_text(counts.counter, "token counter name", empty=False)
+    if len(counts.tokens) != n:
+        raise ConfigError(f"token_counts has {len(counts.tokens)} counts for {n} messages")
+    for t in counts.tokens:
+        check_count(t)
+    return counts
+
+
+def check_count(t: object) -> int:
+    if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < _BIGINT:
+        raise ConfigError(f"a token count must be an int >= 0 within 64 bits, got {t!r}")
+    return t
+
+
 @runtime_checkable
 class ConversationStore(Protocol):
     """An append-only store of conversations. Implementations: memory, SQLite, PostgreSQL."""
@@ -99,7 +128,9 @@ class ConversationStore(Protocol):
     def get_conversation(self, conversation_id: str) -> ConversationInfo: ...
     def list_conversations(self, limit: int | None = None) -> builtins.list[ConversationInfo]: ...
     def set_title(self, conversation_id: str, title: str) -> None: ...
-    def append(self, conversation_id: str, messages: Sequence[Message]) -> builtins.list[StoredMessage]: ...
+    def append(
+        self, conversation_id: str, messages: Sequence[Message], *, token_counts: TokenCounts | None = None
+    ) -> builtins.list[StoredMessage]: ...
     def list(self, conversation_id: str) -> builtins.list[StoredMessage]: ...
     def list_active(self, conversation_id: str) -> builtins.list[StoredMessage]: ...
     def checkpoint(
@@ -113,6 +144,8 @@ class ConversationStore(Protocol):
     def record_usage(self, conversation_id: str | None, usage: Usage) -> None: ...
     def list_usage(self, conversation_id: str | None = None) -> builtins.list[Usage]: ...
     def usage_by_role(self, conversation_id: str | None = None) -> dict[str, dict[str, Any]]: ...
+    def put_token_counts(self, conversation_id: str, counter: str, counts: dict[str, int]) -> None: ...
+    def active_token_counts(self, conversation_id: str, counter: str) -> dict[str, int]: ...
     def get_state(self, conversation_id: str, key: str) -> Any | None: ...
     def set_state(self, conversation_id: str, key: str, value: Any) -> None: ...
     def close(self) -> None: ...

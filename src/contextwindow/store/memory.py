@@ -21,11 +21,14 @@ from .base import (
     Offload,
     Selection,
     StoredMessage,
+    TokenCounts,
+    check_count,
     check_dict,
     check_limit,
     check_offload_ref,
     check_selection,
     check_text,
+    check_token_counts,
     check_upto,
     dump_json,
     encode_message,
@@ -47,6 +50,7 @@ class _Conv:
     rows: list[tuple[str, str, float]] = field(default_factory=list)  # (id, hash, created_at)
     checkpoints: list[Checkpoint] = field(default_factory=list)
     state: dict[str, str] = field(default_factory=dict)
+    tokens: dict[str, dict[str, int]] = field(default_factory=dict)  # counter -> message id -> count
 
 
 class MemoryStore:
@@ -61,6 +65,7 @@ class MemoryStore:
         self._lock = threading.RLock()
         self._convs: dict[str, _Conv] = {}
         self._blobs: dict[str, str] = {}
+        self._decoded: dict[str, Message] = {}  # hash -> message, decoded once (values never change)
         self._offloads: dict[str, tuple[str, str]] = {}
         self._usage: list[tuple[str | None, Usage]] = []
 
@@ -104,11 +109,17 @@ class MemoryStore:
     # --- messages -----------------------------------------------------------------------
     def _stored(self, c: _Conv, seq: int) -> StoredMessage:
         mid, h, at = c.rows[seq - 1]
-        return StoredMessage(mid, c.id, seq, loads(self._blobs[h]), at)
+        m = self._decoded.get(h)
+        if m is None:
+            m = self._decoded[h] = loads(self._blobs[h])
+        return StoredMessage(mid, c.id, seq, m, at)
 
-    def append(self, conversation_id: str, messages: Sequence[Message]) -> builtins.list[StoredMessage]:
+    def append(
+        self, conversation_id: str, messages: Sequence[Message], *, token_counts: TokenCounts | None = None
+    ) -> builtins.list[StoredMessage]:
         msgs = builtins.list(messages)
         encoded = [encode_message(m) for m in msgs]
+        counts = check_token_counts(token_counts, len(msgs))
         with self._lock:
             c = self._conv(conversation_id)
             now = time.time()
@@ -118,6 +129,8 @@ class MemoryStore:
                 mid = self._id("m")
                 c.rows.append((mid, h, now))
                 out.append(StoredMessage(mid, c.id, len(c.rows), m, now))
+            if counts is not None:
+                c.tokens.setdefault(counts.counter, {}).update(zip((s.id for s in out), counts.tokens, strict=True))
             return out
 
     def list(self, conversation_id: str) -> builtins.list[StoredMessage]:
@@ -214,6 +227,26 @@ class MemoryStore:
 
     def usage_by_role(self, conversation_id: str | None = None) -> dict[str, dict[str, Any]]:
         return totals_by_role(self.list_usage(conversation_id))
+
+    def put_token_counts(self, conversation_id: str, counter: str, counts: dict[str, int]) -> None:
+        check_text(counter, "token counter name", empty=False)
+        for n in counts.values():
+            check_count(n)
+        with self._lock:
+            c = self._conv(conversation_id)
+            ids = {r[0] for r in c.rows} if counts else set()
+            unknown = [mid for mid in counts if mid not in ids]
+            if unknown:
+                raise NotFoundError(f"conversation {conversation_id!r} has no message {unknown[0]!r}")
+            c.tokens.setdefault(counter, {}).update(counts)
+
+    def active_token_counts(self, conversation_id: str, counter: str) -> dict[str, int]:
+        check_text(counter, "token counter name", empty=False)
+        with self._lock:
+            c = self._conv(conversation_id)
+            kept = c.tokens.get(counter, {})
+            start = c.checkpoints[-1].upto_seq if c.checkpoints else 0
+            return {mid: kept[mid] for mid, _, _ in c.rows[start:] if mid in kept}
 
     def get_state(self, conversation_id: str, key: str) -> Any | None:
         check_text(key, "state key", empty=False)

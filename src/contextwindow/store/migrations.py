@@ -107,6 +107,19 @@ MIGRATIONS += (
     # offload content that TEXT cannot hold as is (NUL characters, lone surrogates from
     # surrogateescape-decoded tool output) is kept as a JSON string; NULL means plain text
     Migration("0005_offload_encoding", ("ALTER TABLE offloads ADD COLUMN encoding TEXT",)),
+    # per-message token counts kept with the rows, per counter (its name + a fingerprint of its
+    # rules), so a reopened conversation reads its counts instead of recounting every message
+    Migration(
+        "0006_message_tokens",
+        (
+            """CREATE TABLE message_tokens (
+                message_id TEXT NOT NULL REFERENCES messages(id),
+                counter TEXT NOT NULL,
+                tokens BIGINT NOT NULL,
+                PRIMARY KEY (message_id, counter)
+            )""",
+        ),
+    ),
 )
 
 CREATE_MIGRATIONS_TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -29,12 +29,15 @@ from .base import (
     Offload,
     Selection,
     StoredMessage,
+    TokenCounts,
     check_conversation_id,
+    check_count,
     check_dict,
     check_limit,
     check_offload_ref,
     check_selection,
     check_text,
+    check_token_counts,
     check_upto,
     decode_offload,
     dump_json,
@@ -218,10 +221,13 @@ class SqlStore(ABC):
             q.run("UPDATE conversations SET title = ? WHERE id = ?", (title, conversation_id))
 
     # --- messages -----------------------------------------------------------------------
-    def append(self, conversation_id: str, messages: Sequence[Message]) -> builtins.list[StoredMessage]:
+    def append(
+        self, conversation_id: str, messages: Sequence[Message], *, token_counts: TokenCounts | None = None
+    ) -> builtins.list[StoredMessage]:
         check_conversation_id(conversation_id)
         msgs = builtins.list(messages)
         encoded = [encode_message(m) for m in msgs]
+        counts = check_token_counts(token_counts, len(msgs))
         with self._transaction(True) as q:
             if not msgs:
                 self._require(q, conversation_id)
@@ -240,6 +246,11 @@ class SqlStore(ABC):
                 "INSERT INTO messages (id, conversation_id, seq, hash, created_at) VALUES (?, ?, ?, ?, ?)",
                 [(s.id, conversation_id, s.seq, h, now) for s, (h, _) in zip(out, encoded, strict=True)],
             )
+            if counts is not None:
+                q.many(
+                    "INSERT INTO message_tokens (message_id, counter, tokens) VALUES (?, ?, ?)",
+                    [(s.id, counts.counter, n) for s, n in zip(out, counts.tokens, strict=True)],
+                )
         return out
 
     def list(self, conversation_id: str) -> builtins.list[StoredMessage]:
@@ -419,6 +430,42 @@ class SqlStore(ABC):
 
     def usage_by_role(self, conversation_id: str | None = None) -> dict[str, dict[str, Any]]:
         return totals_by_role(self.list_usage(conversation_id))
+
+    def put_token_counts(self, conversation_id: str, counter: str, counts: dict[str, int]) -> None:
+        check_conversation_id(conversation_id)
+        check_text(counter, "token counter name", empty=False)
+        rows = [(mid, counter, check_count(n)) for mid, n in counts.items()]
+        with self._transaction(True) as q:
+            self._require(q, conversation_id)
+            ids = builtins.list(counts)
+            found: set[str] = set()
+            for i in range(0, len(ids), _CHUNK):
+                chunk = ids[i : i + _CHUNK]
+                found.update(r[0] for r in q.all(
+                    f"SELECT id FROM messages WHERE conversation_id = ? AND id IN ({', '.join('?' * len(chunk))})",
+                    (conversation_id, *chunk),
+                ))
+            unknown = [mid for mid in ids if mid not in found]
+            if unknown:
+                raise NotFoundError(f"conversation {conversation_id!r} has no message {unknown[0]!r}")
+            q.many(
+                "INSERT INTO message_tokens (message_id, counter, tokens) VALUES (?, ?, ?) "
+                "ON CONFLICT (message_id, counter) DO UPDATE SET tokens = excluded.tokens",
+                rows,
+            )
+
+    def active_token_counts(self, conversation_id: str, counter: str) -> dict[str, int]:
+        check_conversation_id(conversation_id)
+        check_text(counter, "token counter name", empty=False)
+        with self._transaction(False) as q:
+            self._require(q, conversation_id)
+            rows = q.all(
+                "SELECT t.message_id, t.tokens FROM messages m JOIN message_tokens t ON t.message_id = m.id AND t.counter = ? "
+                "WHERE m.conversation_id = ? AND m.seq > COALESCE((SELECT k.upto_seq FROM checkpoints k "
+                "WHERE k.conversation_id = ? ORDER BY k.seq DESC LIMIT 1), 0)",
+                (counter, conversation_id, conversation_id),
+            )
+        return {mid: int(n) for mid, n in rows}
 
     def get_state(self, conversation_id: str, key: str) -> Any | None:
         check_conversation_id(conversation_id)
