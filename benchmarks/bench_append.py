@@ -30,12 +30,12 @@ import time
 from pathlib import Path
 
 from contextwindow import Session
-from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPart, assistant, user
+from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPart, user
 from contextwindow.store import open_store
 from contextwindow.tokens import counter_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_store import fresh_pg_schema  # noqa: E402
+from bench_store import fresh_pg_schema
 
 
 def call(i: int) -> Message:
