@@ -23,6 +23,7 @@ budget that cannot be met), so callers can catch one family and let the other su
         ├── ContextOverflowError     the provider said the context is too long
         ├── RateLimitError           429 / overloaded, after retries
         ├── ProviderTimeoutError     no answer in time, after retries
+        ├── RetryAfterTooLongError   the provider asked to wait past the caller's deadline (retryable)
         └── SummarizerError          the summarizer failed or returned nothing usable
 """
 
@@ -116,7 +117,15 @@ class CompactionError(ContextWindowError):
 
 
 class InvalidPayloadError(ContextWindowError):
-    """A payload would violate the provider's structural rules (guards invariant 2)."""
+    """A payload would violate the provider's structural rules (guards invariant 2).
+
+    ``index`` (the message or item of the payload) and ``rule`` (a code of the provider rules in
+    :mod:`contextwindow.formats.rules`) say where and what, when known."""
+
+    def __init__(self, message: str, *, index: int | None = None, rule: str | None = None) -> None:
+        self.index = index
+        self.rule = rule
+        super().__init__(message)
 
 
 class ProviderError(ContextWindowError):
@@ -138,6 +147,18 @@ class RateLimitError(ProviderError):
 
 class ProviderTimeoutError(ProviderError):
     """The provider did not answer in time, after the configured retries."""
+
+
+class RetryAfterTooLongError(RateLimitError):
+    """The provider asked to wait (``Retry-After``) longer than the caller's deadline allows.
+    Raised at once instead of sleeping; ``retry_after`` holds the seconds it asked for. Retryable:
+    try again after that long."""
+
+    retryable = True
+
+    def __init__(self, message: str, *, retry_after: float, status: int | None = None, body: str | None = None) -> None:
+        self.retry_after = retry_after
+        super().__init__(message, status=status, body=body)
 
 
 class SummarizerError(ProviderError):

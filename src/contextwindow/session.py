@@ -47,6 +47,8 @@ from .folding.base import Summarizer, SummaryOutcome, SummaryRequest, fold_messa
 from .folding.extractive import ExtractiveSummarizer
 from .folding.restore import restore_section
 from .formats import get_format
+from .formats.prepare import prepare, unmap_ids
+from .formats.rules import enforce
 from .messages import Message, Part, TextPart, ToolCallPart, ToolResultPart
 from .prefix import payload_units, prefix_reuse, prefix_share
 from .sink import ConversationSink
@@ -91,6 +93,7 @@ class Build:
     prefix_share: float  # share of this payload that is a byte prefix of the previous one
     gauge: Gauge
     prefix_reuse: float = 1.0  # share of the previous payload that is still a prefix of this one
+    id_map: dict[str, str] = field(default_factory=dict)  # call id sent -> stored, where the provider's id rules changed it
 
 
 class Session:
@@ -136,6 +139,7 @@ class Session:
         self._names: dict[str, str] = {}  # tool call id -> tool name, kept as messages are added
         self._names_loaded = False
         self._view_tokens: int | None = None  # the view's tokens at the last build, + what was added since
+        self._sent_ids: dict[str, str] = {}  # call ids renamed for the provider in the last build: sent -> stored
         self._last_reported: int | None = None
         self._appended_since = 0
         self._calibration = self._load_calibration()
@@ -227,6 +231,7 @@ class Session:
         ledger = self.constraints()
         ledger_changed = False
         for m in messages:
+            m = unmap_ids(m, self._sent_ids)
             if m.role == "user" and not m.is_tool_result and len(self._steering):
                 m = replace(m, parts=(*m.parts, *(TextPart(t) for t in self._steering.drain())))
             if m.role == "tool" and self.config.clip_budget_tokens:
@@ -351,7 +356,7 @@ class Session:
 
     def build(self, format: str | None = None, *, force: bool = False, instructions: str | None = None) -> Build:
         """The payload for the next call, compacted first when the trigger is crossed (or ``force``)."""
-        fmt = get_format(format or self.format)
+        get_format(format or self.format)  # fail early on an unknown format
         self._drain_steering()
         rules = _provider_rules(format or self.format)
         items = self.view()
@@ -414,7 +419,7 @@ class Session:
                 tokens=sent,
                 budget=budget.history_budget,
             )
-        payload = fmt.to_payload(messages, system=self.system or None, tools=self.tools or None, model=self.model)
+        payload, id_map = self._payload(format or self.format, messages)
         units = payload_units(payload)
         share = prefix_share(self._prev_units, units)
         reuse = prefix_reuse(self._prev_units, units)
@@ -424,7 +429,26 @@ class Session:
         self._last_prompt_estimate = prompt
         g = gauge(max(prompt, last or 0) if result is None else prompt, self.window)
         self.events.emit("build", tokens=prompt, calibration=round(self._calibration.factor, 4), messages=len(messages), prefix_share=share, prefix_reuse=reuse, gauge=g.severity, percent=round(g.percent, 1))
-        return Build(payload, messages, self.system, prompt, budget, decision, result, share, g, reuse)
+        return Build(payload, messages, self.system, prompt, budget, decision, result, share, g, reuse, id_map)
+
+    def _payload(self, name: str, messages: list[Message]) -> tuple[dict[str, Any], dict[str, str]]:
+        """Render ``messages`` for ``name`` and hold the result to the provider's rules (invariant 2):
+        ids and media types made acceptable, then :func:`formats.rules.enforce` as the last step."""
+        prep = prepare(messages, name)
+        payload = get_format(name).to_payload(prep.messages, system=self.system or None, tools=self.tools or None, model=self.model)
+        try:
+            payload, fixes = enforce(name, payload)
+        except InvalidPayloadError as exc:
+            hint = (
+                "there is nothing to send: add a user message (Session.add) and build again"
+                if exc.rule == "empty_payload"
+                else "the stored messages are intact; fold (Session.fold) or fork the conversation to go on, and report this as a bug"
+            )
+            raise InvalidPayloadError(f"conversation {self.id}: {exc}. To recover: {hint}", index=exc.index, rule=exc.rule) from exc
+        if fixes or prep.notes:
+            self.events.emit("payload.repaired", problems=prep.notes + [str(f) for f in fixes], report=f"{len(fixes) + len(prep.notes)} change(s) for {name}")
+        self._sent_ids = prep.id_map
+        return payload, prep.id_map
 
     def _repair_cost(self, messages: list[Message], rules: str) -> int:
         """Tokens the provider repair of ``_valid`` would add to ``messages`` (0 when valid)."""

@@ -3,9 +3,9 @@ and the one call an agent loop makes when the model calls it."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from .. import jsonbound
 from ..errors import ContextWindowError
 from ..formats.tooldefs import to_anthropic_tools, to_gemini_tools, to_openai_tools, to_responses_tools
 from ..messages import ToolResultPart
@@ -60,7 +60,7 @@ def run_retrieve_call(
     """Execute a model's ``retrieve`` call. Never raises for bad arguments or refs: the error goes
     back to the model as an ``is_error`` result it can read and correct."""
     try:
-        args = json.loads(arguments) if isinstance(arguments, str) else dict(arguments)
+        args = jsonbound.loads(arguments, what="retrieve arguments") if isinstance(arguments, str) else dict(arguments)
         if not isinstance(args, dict):
             raise TypeError("arguments must be a JSON object")
         content = retrieve_content(

@@ -12,10 +12,10 @@ Conventions every converter follows, so a payload comes back byte-for-byte:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .. import jsonbound
 from ..errors import PayloadError
 from ..messages import JSON, ImagePart, Message, Part, TextPart, ToolCallPart
 
@@ -134,8 +134,8 @@ def parse_arguments_object(arguments: str) -> dict[str, Any]:
     if not arguments.strip():
         return {}
     try:
-        value = json.loads(arguments)
-    except ValueError:
+        value = jsonbound.loads(arguments, what="tool-call arguments")
+    except (ValueError, PayloadError):  # not JSON, or nested past the bound: kept as opaque text
         return {"input": arguments}
     return value if isinstance(value, dict) else {"input": value}
 

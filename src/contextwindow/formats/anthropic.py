@@ -19,11 +19,11 @@ reasoning are left out, and tool-use ids are reduced to the characters Anthropic
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .. import jsonbound
 from ..errors import PayloadError
 from ..messages import (
     ImagePart,
@@ -307,8 +307,8 @@ def _render_part(p: Part, role: str) -> dict[str, Any] | None:
 def _input(arguments: str, ours: bool) -> Any:
     if ours:  # came from Anthropic as an object: json.loads gives it back exactly
         try:
-            return json.loads(arguments)
-        except ValueError:
+            return jsonbound.loads(arguments)
+        except (ValueError, PayloadError):
             pass
     return parse_arguments_object(arguments)
 

@@ -20,11 +20,11 @@ Going out, consecutive messages of the same Gemini role are merged (user and too
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict, deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .. import jsonbound
 from ..errors import PayloadError
 from ..messages import (
     ImagePart,
@@ -324,8 +324,8 @@ def _render_part(p: Part, names: Mapping[str, str]) -> list[dict[str, Any]]:
 def _args(arguments: str, ours: bool) -> Any:
     if ours:
         try:
-            return json.loads(arguments)
-        except ValueError:
+            return jsonbound.loads(arguments)
+        except (ValueError, PayloadError):
             pass
     return parse_arguments_object(arguments)
 
@@ -346,8 +346,8 @@ def _render_result(p: ToolResultPart, own: Mapping[str, Any], names: Mapping[str
     response: Any
     if own.get("json"):
         try:
-            response = json.loads(text)
-        except ValueError:
+            response = jsonbound.loads(text)
+        except (ValueError, PayloadError):
             response = {"output": text}
     else:
         response = {"error": text} if p.is_error else {"output": text}

@@ -16,10 +16,10 @@ results (Anthropic) follow them in one ``user`` message.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .. import jsonbound
 from ..errors import PayloadError
 from ..messages import (
     ImagePart,
@@ -258,8 +258,8 @@ def _render_call(c: ToolCallPart) -> dict[str, Any]:
     fn: dict[str, Any] = {"name": c.name}
     if sec.get("args_object"):
         try:
-            fn["arguments"] = json.loads(c.arguments)
-        except ValueError:
+            fn["arguments"] = jsonbound.loads(c.arguments)
+        except (ValueError, PayloadError):
             fn["arguments"] = c.arguments
     elif not sec.get("args_absent"):
         fn["arguments"] = c.arguments

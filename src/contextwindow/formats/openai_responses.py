@@ -292,7 +292,7 @@ def _apply(d: dict[str, Any], fields: Any) -> dict[str, Any]:
 
 def _render(m: Message) -> list[Any]:
     sec = section(m.extra, FORMAT)
-    if m.role in ("user", "system"):
+    if m.role in ("user", "system") and not m.is_tool_result:
         parts = [p for p in m.parts if isinstance(p, (TextPart, ImagePart))]
         if not parts and not sec:
             return []

@@ -1,0 +1,170 @@
+"""Message-level preparation for one provider, before a converter renders the payload. Pure.
+
+Two things a converter cannot decide message by message:
+
+- **Call ids.** Each provider accepts a different id alphabet and length (Anthropic:
+  ``^[a-zA-Z0-9_-]+$``; OpenAI Chat: at most 40 characters; none accepts an empty id). An id
+  the provider would reject, or that would collide with another id once made acceptable
+  (``fn:0`` and ``fn_0`` both become ``fn_0``), is replaced by a deterministic new id — the same
+  in the call and in its results, the same on every build (prompt caches stay warm). The map
+  ``sent id → stored id`` comes back so ids can be mapped back on the way in (:func:`unmap_ids`).
+- **Image media types.** A base64 image without a media type gets the one its first bytes say
+  (PNG, JPEG, GIF, WebP); an image whose type cannot be told, or that the provider does not
+  take, becomes a short text note (counted in the report, never dropped silently).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from ..messages import ImagePart, Message, Part, TextPart, ToolCallPart, ToolResultPart
+
+__all__ = ["ID_RULES", "IdRule", "Prepared", "prepare", "sniff_image_type", "unmap_ids"]
+
+
+@dataclass(frozen=True, slots=True)
+class IdRule:
+    """What a provider accepts as a call id: an alphabet (regex of one character) and a length."""
+
+    allowed: re.Pattern[str] | None
+    max_len: int
+
+
+_ANTHROPIC_CHARS = re.compile(r"[a-zA-Z0-9_-]")
+ID_RULES: dict[str, IdRule] = {
+    "openai": IdRule(None, 40),
+    "openai_responses": IdRule(None, 64),
+    "anthropic": IdRule(_ANTHROPIC_CHARS, 64),
+    "gemini": IdRule(None, 64),
+}
+# media types each provider takes for inline (base64) images
+IMAGE_TYPES: dict[str, frozenset[str]] = {
+    "anthropic": frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"}),
+    "openai": frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"}),
+    "openai_responses": frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"}),
+    "gemini": frozenset({"image/jpeg", "image/png", "image/gif", "image/webp", "image/heic", "image/heif"}),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    messages: list[Message]
+    id_map: dict[str, str] = field(default_factory=dict)  # sent id -> stored id (only the changed ones)
+    notes: list[str] = field(default_factory=list)  # what was changed, one line each
+
+
+def _id_ok(call_id: str, rule: IdRule) -> bool:
+    if not call_id or len(call_id) > rule.max_len:
+        return False
+    return rule.allowed is None or all(rule.allowed.fullmatch(ch) for ch in call_id)
+
+
+def _new_id(old: str, rule: IdRule, taken: set[str]) -> str:
+    base = "".join(ch if (rule.allowed is None or rule.allowed.fullmatch(ch)) else "_" for ch in old) or "call"
+    digest = hashlib.sha256(old.encode("utf-8", "surrogatepass")).hexdigest()
+    stem = base[: max(1, rule.max_len - 11)]
+    k = 0
+    while True:
+        cand = f"{stem}_{digest[k : k + 10]}"[: rule.max_len]
+        if cand not in taken and _id_ok(cand, rule):
+            return cand
+        k += 1
+        if k + 10 > len(digest):  # pragma: no cover - 2**40 collisions
+            digest = hashlib.sha256(digest.encode()).hexdigest()
+            k = 0
+
+
+def sniff_image_type(data: str) -> str | None:
+    """The media type the first bytes of base64 ``data`` say (png, jpeg, gif, webp), else None."""
+    head = "".join(data[:48].split())
+    head = head[: len(head) - len(head) % 4]
+    try:
+        raw = base64.b64decode(head, validate=False)
+    except (binascii.Error, ValueError):
+        return None
+    if raw.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if raw.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if raw.startswith((b"GIF87a", b"GIF89a")):
+        return "image/gif"
+    if raw.startswith(b"RIFF") and raw[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+def _fix_image(img: ImagePart, fmt: str, notes: list[str], where: str) -> TextPart | ImagePart:
+    if img.source != "base64":
+        return img
+    mt = img.media_type.lower() if img.media_type else None
+    if mt is None or mt not in IMAGE_TYPES[fmt]:
+        sniffed = sniff_image_type(img.data)
+        if sniffed is not None and sniffed in IMAGE_TYPES[fmt]:
+            if sniffed != img.media_type:
+                notes.append(f"{where}: image media type {img.media_type or 'missing'} -> {sniffed} (from its first bytes)")
+            return replace(img, media_type=sniffed)
+        notes.append(f"{where}: image of unknown or unsupported type {img.media_type or '(none)'} replaced by a note")
+        return TextPart(f"[image omitted: its type ({img.media_type or 'unknown'}) is not one {fmt} accepts]")
+    if mt != img.media_type:
+        return replace(img, media_type=mt)
+    return img
+
+
+def prepare(messages: Sequence[Message], fmt: str) -> Prepared:
+    """``messages`` with call ids and image media types made acceptable to ``fmt``."""
+    rule = ID_RULES[fmt]
+    ids: list[str] = []
+    seen: set[str] = set()
+    for m in messages:
+        for p in m.parts:
+            cid = p.id if isinstance(p, ToolCallPart) else p.call_id if isinstance(p, ToolResultPart) else None
+            if cid is not None and cid not in seen:
+                seen.add(cid)
+                ids.append(cid)
+    keep = {i for i in ids if _id_ok(i, rule)}
+    taken = set(keep)
+    rename: dict[str, str] = {}
+    for i in ids:
+        if i not in keep:
+            rename[i] = _new_id(i, rule, taken)
+            taken.add(rename[i])
+    notes = [f"call id {old!r} sent as {new!r}" for old, new in rename.items()]
+    out: list[Message] = []
+    for mi, m in enumerate(messages):
+        parts: list[Part] = []
+        changed = False
+        for p in m.parts:
+            q: Part = p
+            if isinstance(p, ToolCallPart) and p.id in rename:
+                q = replace(p, id=rename[p.id])
+            elif isinstance(p, ToolResultPart):
+                content = tuple(_fix_image(c, fmt, notes, f"message {mi}") if isinstance(c, ImagePart) else c for c in p.content)
+                q = replace(p, call_id=rename.get(p.call_id, p.call_id), content=content) if (p.call_id in rename or content != p.content) else p
+            elif isinstance(p, ImagePart):
+                q = _fix_image(p, fmt, notes, f"message {mi}")
+            changed = changed or q is not p
+            parts.append(q)
+        out.append(replace(m, parts=tuple(parts)) if changed else m)
+    return Prepared(out, {new: old for old, new in rename.items()}, notes)
+
+
+def unmap_ids(message: Message, id_map: dict[str, str]) -> Message:
+    """``message`` with call ids that were sent renamed (``id_map``: sent → stored) mapped back."""
+    if not id_map:
+        return message
+    parts: list[Part] = []
+    changed = False
+    for p in message.parts:
+        q: Part = p
+        if isinstance(p, ToolCallPart) and p.id in id_map:
+            q = replace(p, id=id_map[p.id])
+        elif isinstance(p, ToolResultPart) and p.call_id in id_map:
+            q = replace(p, call_id=id_map[p.call_id])
+        changed = changed or q is not p
+        parts.append(q)
+    return replace(message, parts=tuple(parts)) if changed else message

@@ -1,0 +1,109 @@
+"""Provider rules: the last step of every build. Pure.
+
+:func:`enforce` takes a finished request body for one format, repairs what can be repaired
+without losing meaning, checks every rule, and returns the body — or raises
+:class:`~contextwindow.errors.InvalidPayloadError` naming the message and the rule. A payload
+the provider would reject never leaves.
+
+The rules are the providers' documented request constraints (one module each):
+
+- :mod:`.rules_openai` — Chat Completions and Responses;
+- :mod:`.rules_anthropic` — Messages;
+- :mod:`.rules_gemini` — generateContent.
+
+Repairs (each reported as a :class:`Fix`): blank text blocks left out where the provider rejects
+them, messages left empty merged away, images gathered after ALL the results of a parallel call,
+tool results moved first in their turn (Anthropic), a user turn put first where one is required.
+Message-level preparation (call ids, media types) is in :mod:`.prepare`.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ConfigError, InvalidPayloadError
+
+__all__ = ["RULES", "Fix", "Violation", "check", "enforce"]
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken rule: where (``index`` of the message/item, -1 for the payload) and which."""
+
+    index: int
+    rule: str
+    detail: str
+
+    def __str__(self) -> str:
+        where = "payload" if self.index < 0 else f"message {self.index}"
+        return f"{where}: {self.rule}: {self.detail}"
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """One repair made to a payload."""
+
+    index: int
+    rule: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"message {self.index}: {self.rule}: {self.detail}"
+
+
+# rule codes, shared by the four formats
+RULES: dict[str, str] = {
+    "empty_payload": "the message list is empty",
+    "bad_role": "a role the provider does not take, or roles out of the order it demands",
+    "first_not_user": "the first message must be the user's",
+    "not_alternating": "user and assistant messages must alternate",
+    "empty_content": "a message with no content",
+    "blank_text": "an empty or whitespace-only text block",
+    "bad_id": "a call id that is empty, too long, has characters the provider rejects, or is used twice",
+    "unanswered_call": "a tool call with no result where the provider needs it",
+    "orphan_result": "a tool result with no call where the provider needs it",
+    "duplicate_result": "two results for one call",
+    "results_not_first": "tool results after other content of their turn",
+    "misplaced_content": "content the provider does not take in this role (images in tool messages, ...)",
+    "media_type": "an image without a media type the provider accepts",
+    "bad_shape": "a field with the wrong type",
+}
+
+
+def blank(text: Any) -> bool:
+    return not isinstance(text, str) or not text.strip()
+
+
+def check(fmt: str, payload: Any) -> list[Violation]:
+    """Every rule ``payload`` breaks for ``fmt`` (empty: the provider takes it)."""
+    return _module(fmt).check(fmt, payload)
+
+
+def enforce(fmt: str, payload: dict[str, Any]) -> tuple[dict[str, Any], list[Fix]]:
+    """``payload`` repaired where it can be, checked against ``fmt``'s rules.
+
+    Returns the (possibly new) payload and the repairs made; the input is not modified. Raises
+    InvalidPayloadError (``index`` and ``rule`` set) for what cannot be repaired."""
+    mod = _module(fmt)
+    fixed, fixes = mod.repair(fmt, copy.deepcopy(payload))
+    left = mod.check(fmt, fixed)
+    if left:
+        first = left[0]
+        more = f" (and {len(left) - 1} more: {'; '.join(str(v) for v in left[1:4])})" if len(left) > 1 else ""
+        raise InvalidPayloadError(
+            f"the {fmt} payload breaks the provider's rules and cannot be repaired: {first}{more}",
+            index=first.index,
+            rule=first.rule,
+        )
+    return fixed, fixes
+
+
+def _module(fmt: str) -> Any:
+    from . import rules_anthropic, rules_gemini, rules_openai
+
+    mods = {"openai": rules_openai, "openai_responses": rules_openai, "anthropic": rules_anthropic, "gemini": rules_gemini}
+    if not isinstance(fmt, str) or fmt not in mods:
+        raise ConfigError(f"unknown payload format {fmt!r} (known: {', '.join(mods)})")
+    return mods[fmt]
