@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from . import jsonbound
+from .jsonbound import loads as bounded_loads
 from .errors import PayloadError
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -90,7 +90,7 @@ class ToolCallPart:
     def parsed_arguments(self) -> JSON:
         """The arguments as JSON values; text that is not valid JSON comes back as a string."""
         try:
-            return jsonbound.loads(self.arguments, what="tool-call arguments") if self.arguments else {}
+            return bounded_loads(self.arguments, what="tool-call arguments") if self.arguments else {}
         except (ValueError, PayloadError):
             return self.arguments
 

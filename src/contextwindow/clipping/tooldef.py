@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import jsonbound
 from ..errors import ContextWindowError
 from ..formats.tooldefs import to_anthropic_tools, to_gemini_tools, to_openai_tools, to_responses_tools
+from ..jsonbound import loads as bounded_loads
 from ..messages import ToolResultPart
 from ..tools import ToolSpec
 from .images import retrieve_content
@@ -60,7 +60,7 @@ def run_retrieve_call(
     """Execute a model's ``retrieve`` call. Never raises for bad arguments or refs: the error goes
     back to the model as an ``is_error`` result it can read and correct."""
     try:
-        args = jsonbound.loads(arguments, what="retrieve arguments") if isinstance(arguments, str) else dict(arguments)
+        args = bounded_loads(arguments, what="retrieve arguments") if isinstance(arguments, str) else dict(arguments)
         if not isinstance(args, dict):
             raise TypeError("arguments must be a JSON object")
         content = retrieve_content(

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .. import jsonbound
+from ..jsonbound import loads as bounded_loads
 from ..errors import PayloadError
 from ..messages import JSON, ImagePart, Message, Part, TextPart, ToolCallPart
 
@@ -134,7 +134,7 @@ def parse_arguments_object(arguments: str) -> dict[str, Any]:
     if not arguments.strip():
         return {}
     try:
-        value = jsonbound.loads(arguments, what="tool-call arguments")
+        value = bounded_loads(arguments, what="tool-call arguments")
     except (ValueError, PayloadError):  # not JSON, or nested past the bound: kept as opaque text
         return {"input": arguments}
     return value if isinstance(value, dict) else {"input": value}
