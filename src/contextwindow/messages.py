@@ -29,8 +29,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from .jsonbound import loads as bounded_loads
 from .errors import PayloadError
+from .jsonbound import loads as bounded_loads
 
 Role = Literal["system", "user", "assistant", "tool"]
 ROLES: frozenset[str] = frozenset({"system", "user", "assistant", "tool"})

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..jsonbound import loads as bounded_loads
 from ..errors import PayloadError
+from ..jsonbound import loads as bounded_loads
 from ..messages import JSON, ImagePart, Message, Part, TextPart, ToolCallPart
 
 __all__ = [
