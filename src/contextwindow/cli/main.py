@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "transcripts_cmd",  # ctxw import / inspect
     "replay_cmd",  # ctxw replay / compact
     "tui_cmd",  # ctxw tui
+    "agent_cmd",  # ctxw run (and chat)
 )
 
 

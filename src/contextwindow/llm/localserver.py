@@ -42,10 +42,11 @@ ANTHROPIC_PATHS = frozenset({"/v1/messages", "/messages"})
 
 @dataclass(frozen=True, slots=True)
 class ToolCallSpec:
-    """A tool call the fake model makes. ``arguments`` is a JSON object."""
+    """A tool call the fake model makes. ``arguments`` is a JSON object, or a string sent verbatim
+    as OpenAI's ``arguments`` (to script malformed JSON; Anthropic gets ``{}`` for one that does not parse)."""
 
     name: str
-    arguments: Mapping[str, Any] = field(default_factory=dict)
+    arguments: Mapping[str, Any] | str = field(default_factory=dict)
     id: str | None = None
 
 
@@ -73,6 +74,7 @@ class Reply:
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
     finish_reason: str | None = None
+    stream: bool = False  # answer as server-sent events (also done when the request asks "stream": true)
 
     @staticmethod
     def error(status: int, body: Mapping[str, Any] | str, *, headers: Mapping[str, str] | None = None, delay: float = 0.0) -> Reply:
@@ -102,13 +104,27 @@ def _estimate_tokens(data: bytes | str) -> int:
     return max(1, (n + 3) // 4)
 
 
+def _arguments_text(arguments: Mapping[str, Any] | str) -> str:
+    return arguments if isinstance(arguments, str) else json.dumps(dict(arguments))
+
+
+def _arguments_object(arguments: Mapping[str, Any] | str) -> dict[str, Any]:
+    if not isinstance(arguments, str):
+        return dict(arguments)
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
 def openai_body(reply: Reply, request: ReceivedRequest, seq: int) -> dict[str, Any]:
     """The chat completions response for ``reply`` (public so tests can build expectations)."""
     model = request.body.get("model", "local") if isinstance(request.body, dict) else "local"
     message: dict[str, Any] = {"role": "assistant", "content": reply.text if reply.text or not reply.tool_calls else None}
     if reply.tool_calls:
         message["tool_calls"] = [
-            {"id": c.id or f"call_{seq}_{i}", "type": "function", "function": {"name": c.name, "arguments": json.dumps(dict(c.arguments))}}
+            {"id": c.id or f"call_{seq}_{i}", "type": "function", "function": {"name": c.name, "arguments": _arguments_text(c.arguments)}}
             for i, c in enumerate(reply.tool_calls)
         ]
     prompt = reply.input_tokens if reply.input_tokens is not None else _estimate_tokens(request.raw)
@@ -135,7 +151,7 @@ def anthropic_body(reply: Reply, request: ReceivedRequest, seq: int) -> dict[str
     model = request.body.get("model", "local") if isinstance(request.body, dict) else "local"
     content: list[dict[str, Any]] = [{"type": "text", "text": reply.text}] if reply.text else []
     content += [
-        {"type": "tool_use", "id": c.id or f"toolu_{seq}_{i}", "name": c.name, "input": dict(c.arguments)}
+        {"type": "tool_use", "id": c.id or f"toolu_{seq}_{i}", "name": c.name, "input": _arguments_object(c.arguments)}
         for i, c in enumerate(reply.tool_calls)
     ]
     whole = reply.input_tokens if reply.input_tokens is not None else _estimate_tokens(request.raw)
@@ -346,4 +362,11 @@ class _RequestHandler(BaseHTTPRequestHandler):
             self._send(reply.status, data.encode("utf-8"), reply.headers)
         else:
             make = openai_body if protocol == "openai" else anthropic_body
-            self._json(200, make(reply, request, seq), reply.headers)
+            answer = make(reply, request, seq)
+            if reply.stream or (isinstance(request.body, dict) and request.body.get("stream") is True):
+                from .sse import anthropic_stream, openai_stream
+
+                events = openai_stream(answer) if protocol == "openai" else anthropic_stream(answer)
+                self._send(200, events, {"content-type": "text/event-stream", **reply.headers})
+            else:
+                self._json(200, answer, reply.headers)
