@@ -27,14 +27,14 @@ def test_compact_fits_and_is_valid_openai(transcripts_dir: Path, budget: int, ro
     doc = _run(str(transcripts_dir / CLAUDE), "--budget-tokens", str(budget), "--rounds", str(rounds))
     rep = doc["report"]
     assert rep["tokens_before"] > budget >= rep["tokens_after"]
-    assert rep["rounds"] == rounds and rep["summarizer"] == "extractive"
+    assert rep["rounds"] <= rounds and rep["summarizer"] == "extractive"  # folds only while mask/truncate cannot fit
     msgs = openai_chat.from_payload(doc["messages"])  # parses as Chat Completions messages
     assert validate(msgs, "openai") == []
     assert counter_for(rep["model"]).count_messages(msgs) <= budget
     if rounds:
         assert rep["constraints_kept"] == rep["constraints_total"] > 0
         text = "\n".join(m.text for m in msgs)
-        assert "## Constraints & preferences" in text
+        assert "## Memory" in text
 
 
 def test_compact_anthropic_output(transcripts_dir: Path) -> None:
@@ -78,7 +78,7 @@ def test_compact_errors(tmp_path: Path, transcripts_dir: Path) -> None:
         [str(tmp_path / "bad.json"), "--input-format", "openai", "--budget-tokens", "100"],
         [f, "--budget-tokens", "100", "--format", "xml"],
         [f, "--budget-tokens", "0"],
-        [f, "--budget-tokens", "50", "--rounds", "1"],  # the constraints alone do not fit
+        [f, "--budget-tokens", "50", "--rounds", "1"],  # not even the newest user message fits
     ]
     for args in cases:
         res = runner.invoke(cli, ["compact", *args])

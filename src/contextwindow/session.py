@@ -44,6 +44,7 @@ from .errors import CompactionError, ConfigError, ContextOverflowError, InvalidP
 from .events import EventBus
 from .folding import constraints as ledger_mod
 from .folding.base import Summarizer, SummaryOutcome, SummaryRequest, fold_message, summary_text
+from .folding.disk import disk_reader
 from .folding.extractive import ExtractiveSummarizer
 from .folding.restore import restore_section
 from .formats import get_format
@@ -74,8 +75,9 @@ class SessionConfig:
     clip_budget_tokens: int | None = 4_000  # None: no clipping at append
     max_reactive_retries: int = 2
     restore_files: int = 5
-    restore_file_tokens: int = 2_000
-    restore_total_tokens: int = 8_000
+    restore_file_tokens: int = 5_000
+    restore_total_tokens: int = 50_000  # and never more than a quarter of the history budget
+    restore_root: str | None = None  # restored files are read from disk here (default: cwd) when they still exist
     limits: Limits = field(default_factory=Limits)
 
 
@@ -594,6 +596,7 @@ class Session:
             instructions=instructions,
             constraints=tuple(ledger_mod.texts(self.constraints())),
             superseded=tuple(ledger_mod.superseded(self.constraints())),
+            ledger=tuple(self.constraints()),
             budget_tokens=self.config.compaction.summary_budget(self.budget().history_budget),
         )
         return request, active[-1].seq
@@ -649,7 +652,8 @@ class Session:
         items = self.view()
         before = total(items)
         files = restore_section(
-            request.messages, self.counter.count_text, self.config.restore_files, self.config.restore_file_tokens, self.config.restore_total_tokens
+            request.messages, self.counter.count_text, self.config.restore_files, self.config.restore_file_tokens,
+            min(self.config.restore_total_tokens, self.budget().history_budget // 4), read=disk_reader(self.config.restore_root),
         )
         covered = [sm for sm in self.store.list_active(self.id) if sm.seq <= upto]
         # the ref reaches back to what the prior summary (and notes before the first message) named

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from ..messages import Message, TextPart
 from ..usage import Usage
@@ -24,6 +24,9 @@ class SummaryRequest:
     constraints: Sequence[str] = ()
     budget_tokens: int = 4_000
     superseded: Sequence[str] = ()
+    #: the whole memory ledger (``folding.ledger.Entry``, superseded entries included): how the
+    #: summary is scrubbed of values a later message replaced
+    ledger: Sequence[Any] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,18 +47,24 @@ class Summarizer(Protocol):
 
 
 def constraints_block(constraints: Sequence[str]) -> str:
+    """The memory block (the ledger's own heading, so a later fold reads the entries back)."""
     if not constraints:
         return ""
+    from .ledger import HEADING
+
     lines = "\n".join(f"- {c}" for c in constraints)
-    return f"## Constraints & preferences (verbatim, still binding)\n{lines}"
+    return f"{HEADING}\n{lines}"
 
 
-def ensure_constraints(text: str, constraints: Sequence[str], superseded: Sequence[str] = ()) -> str:
-    """Drop superseded statements, then append every constraint the text does not already carry
-    verbatim (invariant 6)."""
+def ensure_constraints(text: str, constraints: Sequence[str], superseded: Sequence[str] = (), ledger: Sequence[Any] = ()) -> str:
+    """Drop superseded statements and values, then append every constraint the text does not
+    already carry verbatim (invariant 6)."""
+    from . import ledger as ledger_mod
     from .constraints import scrub
 
     text = scrub(text, superseded)
+    if ledger:
+        text = ledger_mod.scrub(text, ledger)
     missing = [c for c in constraints if c not in text]
     if not missing:
         return text

@@ -1,9 +1,15 @@
 """The extractive brief: a fold summary with no model. Deterministic, bounded, always valid.
 
-Sections: the goal (first user message), constraints & preferences verbatim, the latest user
-request, the tool calls made with their key results (paths, ids, numbers, errors), the files
-touched, open items, and the earlier summary (cumulative folds). When the brief is over budget the
-oldest tool-call lines go first; constraints never do.
+Sections: the goal (the user's first request, in their words — harness blocks such as Codex's
+``<environment_context>`` or Claude Code's ``<system-reminder>`` go to a short Environment
+section instead), the memory ledger verbatim, the latest user request, the tool calls made with
+their key results, errors (a result flagged ``is_error`` or a non-zero exit code — never the word
+"error" in a successful output), the files touched and open items.
+
+A cumulative fold re-writes ONE brief: the prior brief's sections are read back and merged
+(its goal stays the goal, its done-list goes before the new one, files and errors are unioned),
+never nested under an "Earlier summary" heading, so the brief's size stays bounded fold after
+fold. When the brief is over budget the oldest tool-call lines go first; the memory never does.
 """
 
 from __future__ import annotations
@@ -13,14 +19,22 @@ from collections.abc import Callable, Sequence
 
 from ..messages import Message, TextPart, ToolCallPart, ToolResultPart
 from .base import SummaryOutcome, SummaryRequest, constraints_block, ensure_constraints
+from .clauses import block_label, split_environment
 
 CountText = Callable[[str], int]
 
 _PATH_KEYS = ("file_path", "path", "filepath", "filename", "file", "notebook_path", "target_file")
 _PATH_RE = re.compile(r"(?<![\w/.-])(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,8}\b")
-_ERROR_RE = re.compile(r"\b(error|exception|traceback|failed|failure|fatal|panic)\b", re.IGNORECASE)
+_EXIT_RE = re.compile(
+    r"(?:exit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?|exit_code|exitcode|returncode|return code|process exited with code)[\s\"':=]*(-?\d+)",
+    re.IGNORECASE,
+)
+_ERROR_LINE = re.compile(r"\b(error|exception|traceback|failed|failure|fatal|panic)\b", re.IGNORECASE)
 _OPEN_RE = re.compile(r"(\bTODO\b|\bnext step|\bremaining\b|\bstill need|- \[ \])", re.IGNORECASE)
-_SECTION_RE = re.compile(r"^## Constraints & preferences.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
+_SECTION = re.compile(r"^## (?P<name>[^\n]+)\n(?P<body>.*?)(?=^## |\Z)", re.MULTILINE | re.DOTALL)
+MAX_DONE_LINES = 400
+MAX_ERRORS = 10
+MAX_FILES = 40
 
 
 def _first_line(text: str, limit: int = 160) -> str:
@@ -31,11 +45,27 @@ def _first_line(text: str, limit: int = 160) -> str:
     return ""
 
 
+def exit_code(text: str) -> int | None:
+    """The exit code a tool output reports (``Exit code: 1``, ``"exit_code": 2``, ``exited with 127``)."""
+    m = _EXIT_RE.search(text[:4000]) or _EXIT_RE.search(text[-2000:])
+    return int(m.group(1)) if m else None
+
+
+def failed(result: ToolResultPart) -> bool:
+    """A failed call: flagged ``is_error`` or a non-zero exit code (printing "error" is not failing)."""
+    if result.is_error:
+        return True
+    code = exit_code(result.text)
+    return code is not None and code != 0
+
+
 def _key_result(result: ToolResultPart) -> str:
     text = result.text
-    err = next((ln.strip() for ln in text.splitlines() if _ERROR_RE.search(ln)), None)
-    if result.is_error or err:
-        return "ERROR: " + (err or _first_line(text))[:200]
+    if failed(result):
+        err = next((ln.strip() for ln in text.splitlines() if _ERROR_LINE.search(ln)), None)
+        code = exit_code(text)
+        where = f"exit {code}: " if code not in (None, 0) else ""
+        return "ERROR: " + where + (err or _first_line(text))[:200]
     n = text.count("\n") + 1 if text else 0
     first = _first_line(text, 120)
     return f"{n} lines: {first}" if first else "(empty)"
@@ -74,23 +104,57 @@ def files_touched(messages: Sequence[Message]) -> list[str]:
     return list(seen)
 
 
-def _user_texts(messages: Sequence[Message]) -> list[str]:
-    return [p.text for m in messages if m.role == "user" for p in m.parts if isinstance(p, TextPart) and p.text.strip()]
+def user_requests(messages: Sequence[Message]) -> tuple[list[str], list[str]]:
+    """(what the person wrote in each user message, the harness blocks found), in order."""
+    own: list[str] = []
+    env: list[str] = []
+    for m in messages:
+        if m.role != "user" or m.is_tool_result or m.meta.get("cw"):
+            continue
+        for p in m.parts:
+            if isinstance(p, TextPart) and p.text.strip():
+                text, blocks = split_environment(p.text)
+                env += blocks
+                if text:
+                    own.append(text)
+    return own, env
 
 
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit * 2 // 3] + "\n[…]\n" + text[-limit // 3 :]
 
 
+def sections(summary: str) -> dict[str, str]:
+    """A brief's ``## `` sections by name (lower case, first words), bodies stripped."""
+    out: dict[str, str] = {}
+    for m in _SECTION.finditer(summary):
+        name = m.group("name").strip().lower()
+        key = next((k for k in ("goal", "environment", "memory", "constraints", "latest user request", "state & done", "progress",
+                               "errors", "files touched", "next steps", "remaining", "focus", "earlier") if name.startswith(k)), name)
+        out[key] = (out.get(key, "") + "\n" + m.group("body").strip()).strip()
+    return out
+
+
+def _lines(body: str) -> list[str]:
+    return [ln for ln in body.splitlines() if ln.strip().startswith("- ")]
+
+
 def brief(request: SummaryRequest, count: CountText) -> str:
     msgs = request.messages
-    users = _user_texts(msgs)
-    calls: list[str] = []
+    users, env = user_requests(msgs)
+    prior = sections(request.prior_summary) if request.prior_summary else {}
+    calls: list[str] = _lines(prior.get("state & done", "") or prior.get("progress", ""))
     results: dict[str, ToolResultPart] = {r.call_id: r for m in msgs for r in m.tool_results}
+    errors: list[str] = _lines(prior.get("errors", ""))
     for m in msgs:
         for c in m.tool_calls:
             r = results.get(c.id)
-            calls.append(f"- {_call_summary(c)} → {_key_result(r) if r else 'no result recorded'}")
+            line = f"- {_call_summary(c)} → {_key_result(r) if r else 'no result recorded'}"
+            calls.append(line)
+            if r is not None and failed(r):
+                errors.append(line)
+    calls = calls[-MAX_DONE_LINES:]
+    errors = errors[-MAX_ERRORS:]
     open_items = [
         ln.strip()
         for m in msgs
@@ -100,20 +164,22 @@ def brief(request: SummaryRequest, count: CountText) -> str:
         for ln in p.text.splitlines()
         if _OPEN_RE.search(ln)
     ][-10:]
-    errors = [c for c in calls if "→ ERROR" in c][-10:]
-    files = files_touched(msgs)
+    files = list(dict.fromkeys([ln[2:].strip() for ln in _lines(prior.get("files touched", ""))] + files_touched(msgs)))[-MAX_FILES:]
+    env_lines = list(dict.fromkeys([*(ln for ln in prior.get("environment", "").splitlines() if ln.strip()), *(f"- {block_label(b)}" for b in env)]))[-8:]
+    goal = prior.get("goal") or (users[0] if users else "(no user request in this part)")
+    latest = users[-1] if users else prior.get("latest user request", "")
+    # what a model-written prior brief said outside the known sections: kept once, clipped
+    known = {"goal", "environment", "memory", "constraints", "latest user request", "state & done", "progress", "errors", "files touched", "focus"}
+    notes = "\n".join(f"{k}: {v}" if k != "earlier" else v for k, v in prior.items() if k not in known and v)
 
-    def render(n_calls: int, goal_limit: int, prior_limit: int) -> str:
-        out: list[str] = []
-        if request.prior_summary:
-            prior = _SECTION_RE.sub("", request.prior_summary).strip()
-            out.append("## Earlier summary\n" + _clip(prior, prior_limit))
-        goal = users[0] if users else "(no user message in this part)"
-        out.append("## Goal\n" + _clip(goal, goal_limit))
+    def render(n_calls: int, goal_limit: int, notes_limit: int) -> str:
+        out = ["## Goal\n" + _clip(goal, goal_limit)]
+        if env_lines:
+            out.append("## Environment (harness/system blocks, not user requests)\n" + "\n".join(env_lines))
         if request.constraints:
             out.append(constraints_block(request.constraints))
-        if len(users) > 1:
-            out.append("## Latest user request\n" + _clip(users[-1], goal_limit))
+        if latest and latest != goal:
+            out.append("## Latest user request\n" + _clip(latest, goal_limit))
         if calls and n_calls:
             shown = calls[-n_calls:]
             more = len(calls) - len(shown)
@@ -122,23 +188,26 @@ def brief(request: SummaryRequest, count: CountText) -> str:
         if errors:
             out.append("## Errors seen\n" + "\n".join(errors))
         if files:
-            out.append("## Files touched\n" + "\n".join(f"- {f}" for f in files[-40:]))
-        if open_items:
-            out.append("## Next steps / open items\n" + "\n".join(f"- {x}" for x in open_items))
+            out.append("## Files touched\n" + "\n".join(f"- {f}" for f in files))
+        if open_items or prior.get("next steps") or prior.get("remaining"):
+            items = open_items or _lines(prior.get("next steps", "") or prior.get("remaining", ""))
+            out.append("## Next steps / open items\n" + "\n".join(x if x.startswith("- ") else f"- {x}" for x in items[-10:]))
+        if notes and notes_limit:
+            out.append("## Earlier notes\n" + _clip(notes, notes_limit))
         if request.instructions:
             out.append("## Focus requested\n" + request.instructions.strip())
         return "\n\n".join(out)
 
-    n_calls, goal_limit, prior_limit = len(calls), 4000, 6000
-    text = render(n_calls, goal_limit, prior_limit)
-    for _ in range(12):
+    n_calls, goal_limit, notes_limit = len(calls), 4000, 3000
+    text = render(n_calls, goal_limit, notes_limit)
+    for _ in range(14):
         if count(text) <= request.budget_tokens:
             break
         n_calls //= 2
         goal_limit = max(300, goal_limit * 2 // 3)
-        prior_limit = max(300, prior_limit * 2 // 3)
-        text = render(n_calls, goal_limit, prior_limit)
-    return ensure_constraints(text, request.constraints, request.superseded)
+        notes_limit = notes_limit * 2 // 3 if notes_limit > 300 else 0
+        text = render(n_calls, goal_limit, notes_limit)
+    return ensure_constraints(text, request.constraints, request.superseded, request.ledger)
 
 
 class ExtractiveSummarizer:

@@ -172,4 +172,4 @@ class LLMSummarizer:
         except (ContextWindowError, OSError, ValueError) as exc:
             fb = self._fallback.summarize(request)
             return SummaryOutcome(fb.text, "extractive", ok=False, calls=calls.n, usages=tuple(calls.usages), error=f"{type(exc).__name__}: {exc}")
-        return SummaryOutcome(ensure_constraints(text, request.constraints, request.superseded), "llm", ok=True, calls=calls.n, usages=tuple(calls.usages))
+        return SummaryOutcome(ensure_constraints(text, request.constraints, request.superseded, request.ledger), "llm", ok=True, calls=calls.n, usages=tuple(calls.usages))

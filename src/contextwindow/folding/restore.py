@@ -1,7 +1,10 @@
 """Restore recently read files after a fold: the newest reads come back, bounded.
 
-At most ``max_files`` paths (newest first), each file's latest read clipped to ``per_file``
-tokens, all of them within ``total`` tokens; beyond the bound only the path is listed.
+At most ``max_files`` paths (newest first; Claude Code's numbers: 5 files, 5,000 tokens each,
+50,000 in all), one block per path — its latest version only. When ``read`` is given (the Session
+passes a reader of the working directory) a file that still exists is restored from disk, so the
+fold carries its current content, not an old copy from the transcript; otherwise the latest read
+in the transcript. Beyond the bound only the path is listed.
 """
 
 from __future__ import annotations
@@ -30,7 +33,19 @@ def recent_reads(messages: Sequence[Message]) -> list[tuple[str, str]]:
     return list(seen.items())
 
 
-def restore_section(messages: Sequence[Message], count: Callable[[str], int], max_files: int = 5, per_file: int = 2_000, total: int = 8_000) -> str:
+MAX_FILES = 5
+PER_FILE_TOKENS = 5_000
+TOTAL_TOKENS = 50_000
+
+
+def restore_section(
+    messages: Sequence[Message],
+    count: Callable[[str], int],
+    max_files: int = MAX_FILES,
+    per_file: int = PER_FILE_TOKENS,
+    total: int = TOTAL_TOKENS,
+    read: Callable[[str], str | None] | None = None,
+) -> str:
     reads = recent_reads(messages)[:max_files]
     if not reads:
         return ""
@@ -38,6 +53,8 @@ def restore_section(messages: Sequence[Message], count: Callable[[str], int], ma
     listed: list[str] = []
     used = 0
     for path, text in reads:
+        current = read(path) if read is not None else None
+        text = current if current is not None else text
         n = count(text)
         if n > per_file:
             keep = max(200, len(text) * per_file // max(1, n))
@@ -52,3 +69,4 @@ def restore_section(messages: Sequence[Message], count: Callable[[str], int], ma
     if listed:
         out += "\n\nAlso read recently (not restored, over the size bound): " + ", ".join(listed)
     return out
+

@@ -1,9 +1,18 @@
-"""``ctxw compact``: bring a whole conversation under a token budget with the default policy.
+"""``ctxw compact``: bring a whole conversation under a token budget, cheapest step first.
 
-First the layered in-flight compaction (mask, truncate, summarize, emergency drops) down to the
-budget; then ``rounds`` folds in a row, each folding the previous round's output into one cumulative
-checkpoint summary (the summarizer gets the previous summary as its prior, as a live fold does).
-User constraints (the ledger over the user messages) are carried verbatim through every round.
+1. Nothing to do when it fits (values a later message superseded are still replaced by an
+   ``[updated later: …]`` note: a stale value never leaves this function).
+2. Mask old tool results and truncate (``compaction.compact`` without summaries): when that fits,
+   the conversation keeps all its messages and no fold happens.
+3. Otherwise up to ``rounds`` folds: everything before the newest turn becomes ONE cumulative
+   brief (the previous fold's brief is the summarizer's prior), the newest turn stays verbatim;
+   each further round re-folds with half the summary budget, only while still over the budget.
+4. Still over: the degradation ladder (``compaction.degrade``) gives things up in its written
+   order, the memory ledger last. An error only when even the newest user message and one line
+   naming what was left out cannot fit.
+
+The memory ledger is read from the user's own messages and from the ledger block of any fold
+summary in the input, so chained runs keep it.
 """
 
 from __future__ import annotations
@@ -13,14 +22,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..compaction import ViewItem, compact, make_items
-from ..compaction.view import is_synthetic
+from ..compaction.degrade import degrade, is_user_text, newest_turn_start
+from ..compaction.markers import span_ref
+from ..compaction.mask import mask
+from ..compaction.policy import CompactionConfig
+from ..compaction.truncate import truncate
+from ..compaction.view import Count, total
 from ..errors import CompactionError, ConfigError
-from ..folding import constraints as ledger_mod
+from ..folding import ledger as ledger_mod
 from ..folding.base import Summarizer, SummaryRequest, fold_message, summary_text
 from ..folding.restore import restore_section
-from ..messages import Message
+from ..messages import Message, TextPart
 from ..tokens.base import TokenCounter
-from .engine import constraints_kept, leading_system, user_constraints
+from .engine import constraints_kept, leading_system
 
 #: A fold made by ``ctxw compact`` may use this share of the budget (the rest: restored files, slack).
 FOLD_SUMMARY_SHARE = 0.6
@@ -62,6 +76,49 @@ def _is_fold(m: Message) -> bool:
 MAX_ROUNDS = 32  # folds in a row; past a few, each round only re-summarizes a summary
 
 
+def memory_ledger(messages: Sequence[Message]) -> list[ledger_mod.Entry]:
+    """The ledger of a history: entries carried by fold summaries, then the user's own messages."""
+    out: list[ledger_mod.Entry] = []
+    for i, m in enumerate(messages):
+        if _is_fold(m):
+            for e in ledger_mod.from_text(summary_text(m)):
+                out = ledger_mod.add(out, e)
+        elif is_user_text(m):
+            out = ledger_mod.update(out, m.text, source=str(i))
+    return out
+
+
+def scrub_messages(messages: Sequence[Message], ledger: Sequence[ledger_mod.Entry]) -> list[Message]:
+    """User and assistant text (and summaries) with superseded values replaced by a note; tool
+    output and opaque parts untouched."""
+    if not ledger_mod.stale(ledger):
+        return list(messages)
+    out = []
+    for m in messages:
+        if m.role in ("user", "assistant") and not m.is_tool_result:
+            parts = tuple(TextPart(ledger_mod.scrub(p.text, ledger)) if isinstance(p, TextPart) else p for p in m.parts)
+            m = Message(m.role, parts, meta=m.meta)
+        out.append(m)
+    return out
+
+
+CHEAP = CompactionConfig(strategies=("mask", "truncate"))
+
+
+def cheap_steps(items: list[ViewItem], room: int, count: Count, rules: Sequence[str]) -> tuple[list[ViewItem], list[str]]:
+    """Mask, then truncate, as far as they go (no summary, never an error)."""
+    steps: list[str] = []
+    for name in CHEAP.strategies:
+        now = total(items)
+        if now <= room:
+            break
+        res = mask(items, now - room, count, CHEAP.mask, room) if name == "mask" else truncate(items, now - room, count, CHEAP.truncate, keep_texts=rules)
+        if res is not None and total(res[0]) < now:
+            items = res[0]
+            steps.append(name)
+    return items, steps
+
+
 def compact_conversation(
     messages: Sequence[Message],
     *,
@@ -76,63 +133,99 @@ def compact_conversation(
         raise ConfigError(f"--budget-tokens must be a positive number of tokens, got {budget}")
     if not 0 <= rounds <= MAX_ROUNDS:
         raise ConfigError(f"--rounds must be between 0 and {MAX_ROUNDS}, got {rounds} (each round re-folds the previous summary)")
-    ledger = user_constraints(messages)
-    rules = ledger_mod.texts(ledger)
+    ledger = memory_ledger(messages)
+    live = ledger_mod.active(ledger)
+    rules = [e.text for e in live]
     before = counter.count_messages(messages)
-    # the system prompt is kept as it is, ahead of the history that is compacted
     head = leading_system(messages)
-    body = list(messages[len(head) :])
     fixed = counter.count_messages(head)
+    room = budget - fixed
+    if room <= 0:
+        raise CompactionError(f"the system prompt alone takes {fixed} tokens, over the budget of {budget}", tokens=fixed, budget=budget)
+    body = scrub_messages(messages[len(head) :], ledger)
     steps: list[str] = []
-    items: list[ViewItem] = make_items([str(i) for i in range(len(body))], body, counter.count_message)
+    count = counter.count_messages
     if before > budget:
-        room = budget - fixed
-        if room <= 0:
-            raise CompactionError(f"the system prompt alone takes {fixed} tokens, over the budget of {budget}", tokens=fixed, budget=budget)
-        try:
-            result = compact(
-                items, budget=room, target=room, count=counter.count_message,
-                summarizer=summarizer, constraints=rules, instructions=instructions,
-            )
-            items = result.items
-            steps += [str(s["method"]) for s in result.steps]
-        except CompactionError:
-            if rounds == 0:
-                raise
-            steps.append("compaction could not fit; folding")
-    current = [*head, *(it.message for it in items)]
-    originals = [it.source for it in items if not it.key.startswith("fold:") and not is_synthetic(it)]
-    prior = next((summary_text(m) for m in current if _is_fold(m)), None)
-    summary_budget = max(200, min(FOLD_SUMMARY_CAP, int(budget * FOLD_SUMMARY_SHARE)))
-    for r in range(rounds):
-        request = SummaryRequest(
-            messages=originals, prior_summary=prior, instructions=instructions, constraints=tuple(rules), budget_tokens=summary_budget
-        )
-        outcome = summarizer.summarize(request)
-        files = restore_section(originals, counter.count_text, 5, max(100, budget // 10), max(200, budget // 4)) if r == 0 else ""
-        folded = [*head, fold_message(outcome.text, method=outcome.method, extra_sections=[files])]
-        if counter.count_messages(folded) > budget:
-            folded = [*head, fold_message(outcome.text, method=outcome.method)]
-        current, originals, prior = folded, [], summary_text(folded[-1])
-        steps.append(f"fold {r + 1} ({outcome.method}{'' if outcome.ok else ', fallback'})")
-    after = counter.count_messages(current)
-    if after > budget:
-        raise CompactionError(
-            f"could not compact to {budget} tokens: {after} remain after {', '.join(steps) or 'no step'} "
-            f"(the {len(rules)} user constraint(s) are always kept verbatim); raise --budget-tokens",
-            tokens=after,
-            budget=budget,
-        )
+        body, steps = _fit(body, room, counter, summarizer, rounds, instructions, ledger, rules)
+    current = [*head, *body]
+    after = count(current)
+    if after > budget:  # degrade raises before this; kept as the invariant's last guard
+        raise CompactionError(f"could not compact to {budget} tokens: {after} remain after {', '.join(steps)}", tokens=after, budget=budget)
     report = CompactReport(
         tokens_before=before,
         tokens_after=after,
         budget=budget,
-        rounds=rounds,
+        rounds=sum(1 for s in steps if s.startswith("fold")),
         summarizer=getattr(summarizer, "name", type(summarizer).__name__),
         messages_before=len(messages),
         messages_after=len(current),
-        constraints_total=len(ledger),
-        constraints_kept=constraints_kept(ledger, current),
+        constraints_total=len(live),
+        constraints_kept=constraints_kept(live, current),
         steps=steps,
     )
     return current, report
+
+
+def _fit(
+    body: list[Message],
+    room: int,
+    counter: TokenCounter,
+    summarizer: Summarizer,
+    rounds: int,
+    instructions: str | None,
+    ledger: Sequence[ledger_mod.Entry],
+    rules: list[str],
+) -> tuple[list[Message], list[str]]:
+    count = counter.count_messages
+    steps: list[str] = []
+    keys = [str(i) for i in range(len(body))]
+    ref = span_ref(keys[0], keys[-1]) if keys else "span-0-0"
+    items: list[ViewItem] = make_items(keys, body, counter.count_message)
+    # 1. the cheap steps: mask and truncate (no fold when they fit)
+    cheap, cheap_names = cheap_steps(items, room, counter.count_message, rules)
+    if total(cheap) <= room:
+        return [it.message for it in cheap], cheap_names
+    if rounds == 0:
+        try:
+            res = compact(items, budget=room, target=room, count=counter.count_message, summarizer=summarizer, constraints=rules, instructions=instructions)
+            return [it.message for it in res.items], [str(s["method"]) for s in res.steps]
+        except CompactionError:
+            out, rungs = degrade(body, budget=room, count=count, ledger=ledger, ref=ref)
+            return out, ["compaction could not fit", *(f"degrade:{r}" for r in dict.fromkeys(rungs))]
+    # 2. folds: everything before the newest turn becomes one cumulative brief
+    start = newest_turn_start(body)
+    if start == 0 or start >= len(body):
+        start = len(body) if start >= len(body) else start
+    older, newest = body[:start], body[start:]
+    prior = next((summary_text(m) for m in reversed(older) if _is_fold(m)), None)
+    originals = [m for m in older if not _is_fold(m) and m.meta.get("cw") != "nudge"]
+    newest_cost = count(newest)
+    share = max(200, min(FOLD_SUMMARY_CAP, int(room * FOLD_SUMMARY_SHARE), room - newest_cost - 50))
+    current = body
+    for r in range(rounds):
+        request = SummaryRequest(
+            messages=originals, prior_summary=prior, instructions=instructions, constraints=tuple(rules),
+            budget_tokens=share, ledger=tuple(ledger),
+        )
+        outcome = summarizer.summarize(request)
+        text = ledger_mod.scrub(outcome.text, ledger)
+        files = restore_section(originals, counter.count_text, 5, max(100, room // 10), max(200, room // 4)) if originals else ""
+        files = ledger_mod.scrub(files, ledger)
+        span = f"[The {len(originals)} original messages summarized here: retrieve(ref=\"{ref}\") reads them back.]" if originals else ""
+        folded = [fold_message(text, method=outcome.method, extra_sections=[files, span]), *newest]
+        if count(folded) > room:
+            folded = [fold_message(text, method=outcome.method, extra_sections=[span]), *newest]
+        current, originals, prior = folded, [], summary_text(folded[0])
+        steps.append(f"fold {r + 1} ({outcome.method}{'' if outcome.ok else ', fallback'})")
+        if count(current) <= room:
+            return current, steps
+        share = max(100, share // 2)
+    # 3. still over: the newest turn compacted the cheap way, then the ladder
+    items = make_items([f"k{i}" for i in range(len(current))], current, counter.count_message)
+    cheap, cheap_names = cheap_steps(items, room, counter.count_message, rules)
+    current = [it.message for it in cheap]
+    steps += cheap_names
+    if count(current) <= room:
+        return current, steps
+    out, rungs = degrade(current, budget=room, count=count, ledger=ledger, ref=ref)
+    return out, steps + [f"degrade:{r}" for r in dict.fromkeys(rungs)]

@@ -1,0 +1,422 @@
+"""The memory ledger: what the user said that binds or informs the rest of the session.
+
+Found without a model. Each clause the person wrote (environment blocks set apart, see
+``clauses.py``) is parsed into an :class:`Entry` with a **kind** (safety rule, hard constraint,
+preference, fact, goal), a **subject** (what it is about, normalised) and a **value** (the typed
+values it states, plus its polarity). A later entry about the same subject with another value
+supersedes the older one, whatever the wording ("moved to", "slipped to", "now", "instead",
+"no longer", a changed number, date or name). Two subjects that share words but differ in a word
+on each side ("frontend release" / "backend release") are different subjects and both stay.
+
+How a clause is read (``parse``):
+
+1. relations, tried in order on the clause's *frame* (values replaced by slots): renames
+   ("we renamed X to V", "we are calling X V", "X is now called V") → subject "X name";
+   ownership ("V now owns X", "X is owned by V") → "owner of X"; changes ("X moved/slipped/
+   switched … to V"); settings ("cap/set/keep/limit X at/to/under V"); "use V for X"; a copula
+   ("X is/are/will be/: V"); a name as the grammatical subject ("Dana is on call this week") →
+   the predicate is the subject and the name the value;
+2. otherwise a rule or preference keyed by its content words (values, polarity and filler set
+   aside), so "Always use tabs" and "Never use tabs" are one subject with two polarities;
+3. the kind from its markers: destructive verbs or secrets under a negation → safety; modal and
+   limit words, "from now on", an imperative style verb → constraint; "I'd rather", "I prefer"
+   → preference; a relation with a value → fact (goal when its subject is the goal/objective).
+
+Pure functions over plain values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from .clauses import Value, find_values, frame, sentences, split_environment
+
+KINDS = ("safety", "constraint", "goal", "preference", "fact")
+#: the order entries are given up in when even the condensed ledger does not fit (first goes first)
+DROP_ORDER = ("fact", "preference", "goal", "constraint", "safety")
+MAX_CLAUSE_CHARS = 400
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    text: str  # the clause as the user wrote it
+    kind: str
+    subject: str  # normalised words, space-separated
+    value: str  # normalised values + polarity: what a later statement is compared on
+    values: tuple[str, ...] = ()  # the values as written (what a superseded entry must never show again)
+    source: str = ""  # where it was stated (message key)
+    active: bool = True
+    updated_to: str = ""  # for a superseded entry: the newer value as written
+
+    @property
+    def key(self) -> str:
+        return self.subject
+
+
+# --- words --------------------------------------------------------------------------------------
+_STOP = {
+    "the", "a", "an", "this", "that", "these", "those", "our", "my", "your", "their", "its", "his", "her", "we", "i", "you", "they",
+    "it", "he", "she", "us", "me", "them", "of", "for", "to", "in", "on", "at", "by", "with", "from", "into", "onto", "as", "and",
+    "or", "is", "are", "was", "were", "be", "been", "being", "will", "would", "should", "shall", "can", "could", "may", "might",
+    "must", "do", "does", "did", "done", "have", "has", "had", "not", "no", "never", "always", "please", "now", "instead",
+    "actually", "anymore", "longer", "any", "more", "only", "just", "also", "still", "again", "ever", "all", "every", "each",
+    "so", "then", "than", "under", "below", "above", "over", "within", "least", "most", "up", "down", "out", "about", "there",
+    "here", "going", "forward", "make", "sure", "ensure", "keep", "let", "lets", "let's", "don't", "dont", "doesn't", "isn't",
+    "aren't", "won't", "can't", "shouldn't", "mustn't", "i'd", "i'm", "we're", "we've", "you're", "it's", "that's", "rather",
+    "prefer", "like", "want", "'d", "set", "until", "till", "per", "v", "ok", "okay", "oh", "well", "yes", "yeah",
+    "hey", "thanks", "remember", "note", "heads", "fyi", "btw", "update", "correction", "change", "plan", "quick", "one", "thing",
+    "very", "really", "much", "many", "some", "other", "another", "new", "old", "current", "currently", "moved", "slipped",
+    "shifted", "pushed", "changed", "switched", "got", "gets", "get", "becomes", "become", "stays", "remains",
+}
+_SYNONYMS = {
+    "bill": "budget", "spend": "budget", "spending": "budget", "cost": "budget", "costs": "budget", "budget": "budget",
+    "due": "deadline", "deadline": "deadline", "called": "name", "named": "name", "title": "name", "oncall": "on-call",
+    "maintainer": "owner", "lead": "owner", "responsible": "owner", "owns": "owner", "owned": "owner",
+}
+
+
+def _singular(w: str) -> str:
+    if len(w) > 3 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+def subject_words(text: str) -> list[str]:
+    """Content words of a subject phrase, normalised (case, plural, a few synonyms), in order."""
+    t = text.lower().replace("on call", "on-call").replace("on-call", " oncall ")
+    words = [w.strip("'-") for w in re.findall(r"[a-z0-9][a-z0-9'_.-]*", t)]
+    out = []
+    for w in words:
+        w = w.rstrip(".")
+        if not w or w in _STOP or w == "<v>" or w == "v":
+            continue
+        w = _SYNONYMS.get(w, _singular(w))
+        if w not in out:
+            out.append(w)
+    return out
+
+
+def same_subject(a: str, b: str) -> bool:
+    """``b`` (the newer subject) names ``a`` (the older): the same words, or ``b``'s words all
+    inside ``a``'s — two words or more, or one word that is ``a``'s head ("the release" names
+    "the frontend release"). A newer, MORE specific subject ("frontend release" after
+    "release") is a new subject, and a word on each side that the other lacks means two
+    different subjects (no false merge)."""
+    wa, wb = a.split(), b.split()
+    sa, sb = set(wa), set(wb)
+    if not sa or not sb:
+        return False
+    if sa == sb:
+        return True
+    if not sb <= sa:
+        return False
+    return len(sb) >= 2 or wb[-1] == wa[-1]
+
+
+# --- reading a clause ---------------------------------------------------------------------------
+_LEAD = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|also|and|but|oh|ah|well|hey|actually|update|correction|change of plans?|heads[- ]up|fyi|note|btw|"
+    r"by the way|one more thing|quick update|sorry|just so you know|for the record|remember(?: that)?|please note(?: that)?|"
+    r"keep in mind(?: that)?|new info|for context|context|important|reminder)\b[\s,:;!.-]*)+",
+    re.IGNORECASE,
+)
+_NEG = re.compile(r"\b(never|not|no longer|avoid|stop|without|nobody|no one|under no circumstances|don't|dont|doesn't|mustn't|shouldn't|can't|won't|isn't|aren't)\b|n't\b", re.IGNORECASE)
+_SAFETY_WORDS = re.compile(
+    r"\b(delet\w*|remov\w*|drop\w*|wip\w*|truncat\w*|destroy\w*|rm\b|rm -rf|force[- ]?push\w*|--force|push\w* to (?:main|master|prod\w*)|"
+    r"prod\b|production|secret\w*|credential\w*|password\w*|api keys?|tokens?|private keys?|\.env\b|customer data|pii|personal data|"
+    r"deploy\w*|migrat\w*|database|reset --hard|rewrite history|billing|payment\w*|money|charge\w*|email\w* (?:customers|users)|"
+    r"disable\w* (?:tests|ci|auth)|sudo|chmod|permissions?)",
+    re.IGNORECASE,
+)
+_SAFETY_POS = re.compile(r"\b(always|must)\s+(ask|confirm|check with|get approval|get sign-?off)\b|\bwithout (asking|approval|confirmation|sign-?off)\b|\bsafety\b|\bdestructive\b", re.IGNORECASE)
+_PREF = re.compile(r"\b(i(?:'d| would) rather|i prefer|i'd prefer|prefer(?:ably)?|i like|i'd like|i want|my preference|rather than|i'm partial to|i favou?r)\b", re.IGNORECASE)
+_RULE = re.compile(
+    r"\b(never|always|must|mustn't|only|at most|at least|no more than|not more than|no less than|no later than|don't|do not|"
+    r"from now on|going forward|from here on|in future|by default|every|each|whenever|any time|cap(?:ped)?|limit(?:ed)?|"
+    r"deadline|due (?:by|on)|required?|mandatory|make sure|ensure|should(?:n't)?|under no circumstances|forbidden|not allowed|"
+    r"no longer|budget|maximum|minimum|max|min|quota)\b",
+    re.IGNORECASE,
+)
+_STYLE_VERBS = (
+    "use|keep|write|answer|reply|respond|format|stick|avoid|stop|follow|default|address|sign|put|name|call|include|ask|confirm|"
+    "prefix|suffix|indent|wrap|limit|cap|set|pin|target|run|commit|log|quote|cite|speak|talk|explain|document|comment|test|"
+    "report|round|express|measure|show|give|send|store|save|deploy|push|merge|branch|tag|label|mark|leave|skip|prefer|reference"
+)
+_IMPERATIVE = re.compile(rf"^(?:please\s+)?(?:{_STYLE_VERBS})\b", re.IGNORECASE)
+_GOAL_HEAD = {"goal", "objective", "aim", "mission", "task", "priority", "focus", "target"}
+_CONSTRAINT_HEAD = {"budget", "deadline", "cap", "limit", "quota", "maximum", "minimum", "max", "min", "freeze", "sla", "timeout"}
+_WH = re.compile(r"^(what|who|whom|whose|why|how|where|when|which|can|could|would|will|should|is|are|do|does|did|have|has)\b", re.IGNORECASE)
+_CHATTER = re.compile(r"^(thanks?|thank you|great|nice|cool|sounds good|looks good|lgtm|perfect|awesome|ok(?:ay)?|sure|got it|hi|hello|hey|good (?:morning|night|evening))\b", re.IGNORECASE)
+
+_IDENTITY = {"path", "url", "email", "id", "name", "quoted", "host"}
+_V = r"<v>"
+_RELATIONS: list[tuple[str, re.Pattern[str]]] = [
+    ("rename", re.compile(rf"^(?:(?:we|i|they|you)\s*(?:'ve|have|had|are|'re|will)?\s+)?(?:now\s+)?(?:just\s+)?(?:renamed|renaming|rename)\s+(?P<s>.+?)\s+(?:to|as)\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?:(?:we|i|they|you|let's)\s*(?:'re|are|will|'ll)?\s+)?(?:now\s+)?(?:be\s+)?(?:calling|call|naming|name)\s+(?P<s>.+?)\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|has been|gets)\s+(?:now\s+)?(?:called|named|renamed(?: to)?|known as)\s+(?P<v>{_V}.*)$")),
+    ("owner", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+|will\s+|has\s+)*(?:owns|own|is the owner of|is responsible for|runs|leads|maintains|handles|takes over|took over|taken over|is in charge of)\s+(?P<s>.+)$")),
+    ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|will be)\s+(?:now\s+)?(?:owned|run|led|maintained|handled)\s+by\s+(?P<v>{_V}.*)$")),
+    ("change", re.compile(
+        rf"^(?P<s>.+?)\s+(?:(?:has|have|got|was|were|is|are|been|had|will|'s)\s+)*(?:now\s+|just\s+|officially\s+)?"
+        rf"(?:moved|slipped|shifted|pushed|pulled|bumped|changed|switched|raised|lowered|increased|decreased|reduced|dropped|cut|"
+        rf"extended|reset|updated|upgraded|downgraded|migrated|went|gone|go|move|slip|change|switch)\s+(?:back\s+|up\s+|down\s+|out\s+|in\s+|over\s+)?"
+        rf"(?:from\s+{_V}\s+)?(?:to|until|till|at|on|for)\s+(?P<v>.*{_V}.*)$"
+    )),
+    ("set", re.compile(
+        rf"^(?:please\s+)?(?:set|cap|limit|keep|hold|pin|fix|move|change|switch|raise|lower|bump|reduce|increase|restrict|make|push|slip)\s+"
+        rf"(?P<s>.+?)\s+(?:at|to|under|below|above|within|at most|at least|no more than|no higher than|no lower than|as|back to)\s+(?P<v>.*{_V}.*)$"
+    )),
+    ("set", re.compile(rf"^(?:please\s+)?(?:use|prefer|pick|choose|go with|stick with|stick to|target|run)\s+(?P<v>{_V})\s+(?:for|when|in|on|as)\s+(?P<s>.+)$")),
+    ("is", re.compile(rf"^(?P<s>[^<]+?)\s*(?:\bis\b|\bare\b|\bwas\b|\bwill be\b|\bshould be\b|\bmust be\b|\bneeds to be\b|\bhas to be\b|\bstays\b|\bremains\b|\bbecomes\b|=|:|\bis set to\b|\bis now\b|\bare now\b|'s now)\s+(?:now\s+)?(?:still\s+)?(?P<v>.*{_V}.*)$")),
+    ("who", re.compile(rf"^(?P<v>{_V})\s+(?:is|are|'s|will be|has been)\s+(?:now\s+)?(?P<s>.+)$")),
+]
+
+
+def _values_in(fr: str, span: str, values: Sequence[Value]) -> list[Value]:
+    """The values whose slots fall in ``span`` (a substring of the frame ``fr``)."""
+    start = fr.find(span)
+    before = fr[:start].count("<v>") if start >= 0 else 0
+    n = span.count("<v>")
+    return list(values[before : before + n])
+
+
+def _restore(fr_part: str, vals: Sequence[Value]) -> str:
+    it = iter(vals)
+    return re.sub(r"<v>", lambda _: next(it).text if vals else "", fr_part)
+
+
+def _kind(clause: str, relation: str | None, subject: list[str]) -> str | None:
+    neg = bool(_NEG.search(clause))
+    if (neg and _SAFETY_WORDS.search(clause)) or _SAFETY_POS.search(clause):
+        return "safety"
+    head = subject[-1] if subject else ""
+    if relation and (set(subject) & _GOAL_HEAD):
+        return "goal"
+    if _PREF.search(clause):
+        return "preference"
+    if relation in ("set",) or head in _CONSTRAINT_HEAD or _RULE.search(clause) or _IMPERATIVE.match(_LEAD.sub("", clause)):
+        return "constraint"
+    if relation:
+        return "fact"
+    return None
+
+
+def parse(clause: str, source: str = "") -> Entry | None:
+    """The ledger entry a clause states, or None (a question, a task, chatter, code)."""
+    s = clause.strip().strip("*_").strip()
+    if not 6 <= len(s) <= MAX_CLAUSE_CHARS or s.endswith("?") or (_CHATTER.match(s) and len(s) < 40):
+        return None
+    if sum(ch in "{}[]();=<>|\\" for ch in s) > max(4, len(s) // 15):
+        return None  # code or markup, not a statement
+    body = _LEAD.sub("", s)
+    if _WH.match(body) and not re.search(r"[.!]$", s) and " is " not in body[:30]:
+        return None
+    vals = find_values(body)
+    fr = frame(body, vals).lower().rstrip(".! ")
+    # a sentence-initial word read as a name is the subject when the predicate holds values itself
+    if vals and vals[0].kind == "name" and vals[0].start == 0 and any(v.kind != "date" for v in vals[1:]):
+        vals = vals[1:]
+        fr = frame(body, vals).lower().rstrip(".! ")
+    fr = re.sub(r"^(?:from now on|going forward|from here on|in future|for now)\s*,?\s*", "", fr)
+    fr = re.sub(r",?\s*(?:from now on|going forward|from here on|instead|now|please|for now)\s*$", "", fr)
+    relation, subj_text, val_list = None, "", list(vals)
+    for name, pat in _RELATIONS:
+        m = pat.search(fr)
+        if not m or not m.group("s").strip():
+            continue
+        s_part, v_part = m.group("s"), m.group("v")
+        if "<v>" in s_part and name not in ("who",):
+            # dates inside the subject belong to it ("the release on <v>" stays a value though)
+            pass
+        v_vals = _values_in(fr, v_part, vals)
+        s_vals = _values_in(fr, s_part, vals)
+        subj_text = _restore(s_part, s_vals) if name == "who" else re.sub(r"<v>", " ", s_part)
+        if name == "who":
+            # "Dana is on call this week": the predicate (with its dates) is the subject, the name the value
+            v_vals = [v for v in v_vals if v.kind in ("name", "email", "quoted")]
+            if not v_vals or not subject_words(subj_text):
+                continue
+        if name == "rename":
+            subj_text += " name"
+        elif name == "owner":
+            subj_text = "owner " + subj_text
+        if not v_vals or not subject_words(subj_text):
+            continue
+        relation, val_list = name, v_vals
+        break
+    if relation is None:
+        # a rule: quantities are its value; a path, name or id is part of what it is about
+        ident = [v for v in vals if v.kind in _IDENTITY]
+        val_list = [v for v in vals if v.kind not in _IDENTITY]
+        subj_text = re.sub(r"<v>", " ", fr) + " " + " ".join(v.text for v in ident)
+    subject = subject_words(subj_text)
+    if relation is None and len(subject) > 14:
+        subject = subject[:14]
+    kind = _kind(body, relation, subject)
+    if kind is None or not subject:
+        return None
+    polarity = "-" if _NEG.search(body) and relation is None else "+"
+    value = polarity + "|".join(sorted(v.norm for v in val_list))
+    return Entry(text=s, kind=kind, subject=" ".join(subject), value=value, values=tuple(v.text for v in val_list), source=source)
+
+
+def detect(text: str, source: str = "") -> list[Entry]:
+    """Entries the person's own words in ``text`` state (environment blocks never count)."""
+    own, _ = split_environment(text)
+    out = []
+    for clause in sentences(own):
+        e = parse(clause, source)
+        if e is not None:
+            out.append(e)
+    return out
+
+
+# --- the ledger over time -------------------------------------------------------------------------
+def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
+    """``ledger`` with ``entry`` added: the active entries about the same subject are superseded
+    (an ambiguous match — several different subjects the new one only partly names — supersedes
+    none of them; both stay)."""
+    out = list(ledger)
+    matches = [i for i, e in enumerate(out) if e.active and same_subject(e.subject, entry.subject)]
+    exact = [i for i in matches if set(out[i].subject.split()) == set(entry.subject.split())]
+    if len(matches) > 1 and not exact:
+        distinct = {out[i].subject for i in matches}
+        matches = matches if len(distinct) == 1 else []
+    elif exact:
+        matches = exact
+    for i in matches:
+        old = out[i]
+        new_vals = set(entry.values)
+        note = ", ".join(entry.values) if entry.values and entry.value[0] == old.value[:1] else entry.text
+        if old.value == entry.value and old.text == entry.text:
+            out[i] = replace(old, active=False, updated_to="")
+            continue
+        changed = old.value != entry.value and not (old.values and set(old.values) <= new_vals)
+        out[i] = replace(old, active=False, updated_to=note if changed else "")
+        # older stale entries of this subject now point at the newest value too
+        out = [replace(e, updated_to=note) if not e.active and e.updated_to and same_subject(e.subject, old.subject) else e for e in out]
+    out.append(entry)
+    return out
+
+
+def update(ledger: Sequence[Entry], text: str, source: str = "") -> list[Entry]:
+    out = list(ledger)
+    for e in detect(text, source):
+        out = add(out, e)
+    return out
+
+
+def active(ledger: Iterable[Entry]) -> list[Entry]:
+    return [e for e in ledger if e.active]
+
+
+def stale(ledger: Iterable[Entry]) -> list[Entry]:
+    """Superseded entries whose values changed: none of their old values may show again."""
+    return [e for e in ledger if not e.active and e.updated_to]
+
+
+# --- keeping stale values out of every output -----------------------------------------------------
+def _live_values(ledger: Sequence[Entry]) -> set[str]:
+    return {v.lower() for e in ledger if e.active for v in e.values}
+
+
+def scrub(text: str, ledger: Sequence[Entry]) -> str:
+    """``text`` with every superseded value replaced by ``[updated later: <new value>]``: the
+    whole stale clause when it is quoted, else each old value (a short bare number only inside a
+    sentence that names the subject). Values some active entry still states are left alone."""
+    live = _live_values(ledger)
+    notes: list[str] = []
+
+    def hold(note: str) -> str:
+        notes.append(note)
+        return f"\x00{len(notes) - 1}\x00"
+
+    for e in stale(ledger):
+        note = f"[updated later: {e.updated_to}]"
+        if e.text in text:
+            text = text.replace(e.text, hold(note))
+        for v in e.values:
+            if v.lower() in live or not v.strip():
+                continue
+            pat = re.compile(rf"(?<![\w$€£]){re.escape(v)}(?![\w])", re.IGNORECASE)
+            if not pat.search(text):
+                continue
+            if len(v) >= 4 and not v.isdigit():
+                text = pat.sub(hold(note), text)
+                continue
+            text = _sub_in_sentences(text, pat, hold(note), set(e.subject.split()))
+    return re.sub("\x00(\\d+)\x00", lambda m: notes[int(m.group(1))], text) if notes else text
+
+
+def _sub_in_sentences(text: str, pat: re.Pattern[str], note: str, words: set[str]) -> str:
+    parts = re.split(r"(?<=[.!?\n])", text)
+    return "".join(pat.sub(note, p) if words & set(subject_words(p)) else p for p in parts)
+
+
+# --- rendering ------------------------------------------------------------------------------------
+HEADING = "## Memory: the user's rules, preferences and facts (newest wins)"
+_FILLER = re.compile(
+    r"^(?:(?:from now on|going forward|from here on|in future|please|also|and|so|ok(?:ay)?|actually|i'd like you to|i want you to|"
+    r"make sure (?:that |to )?|remember (?:that|to)|note that|fyi|btw)\b[\s,:;-]*)+",
+    re.IGNORECASE,
+)
+
+
+def condensed(e: Entry) -> str:
+    """The shortest faithful phrasing: every value kept, filler gone; a fact as ``subject: value``."""
+    if e.kind == "fact" and e.values:
+        sub = _subject_phrase(e)
+        if sub:
+            return f"{sub}: {', '.join(e.values)}"
+    t = _FILLER.sub("", e.text).strip()
+    t = re.sub(r",?\s*(?:from now on|going forward|please)([.!]?)$", r"\1", t, flags=re.IGNORECASE)
+    t = t[:1].upper() + t[1:] if t else e.text
+    return t if all(v in t for v in e.values) else e.text
+
+
+def _subject_phrase(e: Entry) -> str:
+    words = e.subject.split()
+    if words and words[0] == "owner":
+        return "owner of " + " ".join(words[1:])
+    if words and words[-1] == "oncall":
+        words[-1] = "on call"
+    if "oncall" in words:
+        words = ["on call" if w == "oncall" else w for w in words]
+    return " ".join(words)
+
+
+def render(entries: Sequence[Entry], *, condense: bool = False, left_out: str = "") -> str:
+    """The ledger block: safety rules and constraints first, then goals, preferences, facts."""
+    if not entries and not left_out:
+        return ""
+    order = {k: i for i, k in enumerate(KINDS)}
+    seen: set[str] = set()
+    lines = []
+    for e in sorted(entries, key=lambda x: order.get(x.kind, 9)):
+        t = condensed(e) if condense else e.text
+        if t.lower() in seen:
+            continue
+        seen.add(t.lower())
+        lines.append(f"- {t}")
+    if left_out:
+        lines.append(left_out)
+    return HEADING + "\n" + "\n".join(lines)
+
+
+_BLOCK = re.compile(r"^## (?:Memory: the user's|Constraints & preferences)[^\n]*\n(?P<body>(?:[-\[].*(?:\n|$))*)", re.MULTILINE)
+
+
+def from_text(text: str) -> list[Entry]:
+    """Entries carried in a summary's ledger block (a fold carries the ledger to the next one)."""
+    out: list[Entry] = []
+    for m in _BLOCK.finditer(text):
+        for line in m.group("body").splitlines():
+            if line.startswith("- "):
+                e = parse(line[2:].strip(), "summary")
+                if e is not None:
+                    out = add(out, e)
+    return out

@@ -1,0 +1,126 @@
+"""The extractive brief a model can continue from, restored files, and the degradation ladder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from contextwindow.compaction.degrade import RUNGS, degrade
+from contextwindow.errors import CompactionError
+from contextwindow.folding import ledger as L
+from contextwindow.folding.base import SummaryRequest
+from contextwindow.folding.disk import disk_reader
+from contextwindow.folding.extractive import ExtractiveSummarizer, exit_code
+from contextwindow.folding.restore import restore_section
+from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
+from contextwindow.replay.compact import compact_conversation
+from contextwindow.tokens import counter_for
+
+COUNTER = counter_for(None)
+CODEX_FIRST = (
+    "<environment_context>\n  <cwd>/repo</cwd>\n  <approval_policy>never</approval_policy>\n  <sandbox_mode>workspace-write</sandbox_mode>\n"
+    "</environment_context>"
+)
+
+
+def _call(i: int, name: str, args: str) -> ToolCallPart:
+    return ToolCallPart(f"c{i}", name, args)
+
+
+def _codex_like() -> list[Message]:
+    return [
+        user(CODEX_FIRST),
+        user("Make the CSV importer skip blank rows. Never change the public API."),
+        assistant("", _call(1, "shell", '{"command": "pytest -q"}')),
+        tool_result("c1", "tests/test_error_paths.py ... 12 passed; checked error handling\nExit code: 0", name="shell"),
+        assistant("", _call(2, "shell", '{"command": "python -m importer data.csv"}')),
+        tool_result("c2", "Traceback (most recent call last):\nValueError: empty row\nExit code: 1", name="shell"),
+        assistant("", _call(3, "read_file", '{"path": "src/importer.py"}')),
+        tool_result("c3", "def load(path): ...", name="read_file"),
+        assistant("Next step: guard the blank rows in load()."),
+    ]
+
+
+def test_goal_is_the_request_and_errors_come_from_exit_codes() -> None:
+    text = ExtractiveSummarizer(COUNTER.count_text).summarize(SummaryRequest(messages=_codex_like(), budget_tokens=2000)).text
+    goal = text.split("## Goal\n", 1)[1].split("\n\n", 1)[0]
+    assert goal == "Make the CSV importer skip blank rows. Never change the public API."
+    assert "## Environment" in text and "<environment_context>" in text.split("## Environment", 1)[1]
+    errors = text.split("## Errors seen\n", 1)[1].split("\n\n", 1)[0]
+    assert "python -m importer" in errors and "pytest" not in errors  # exit 0 printing "error" is no error
+    assert exit_code('{"metadata": {"exit_code": 2}}') == 2 and exit_code("ok") is None
+
+
+def test_cumulative_folds_rewrite_one_brief_of_bounded_size() -> None:
+    summ = ExtractiveSummarizer(COUNTER.count_text)
+    prior: str | None = None
+    sizes = []
+    for r in range(10):
+        msgs = [user(f"Round {r}: keep going with step {r}."), assistant("", _call(r, "shell", f'{{"command": "make step{r}"}}')),
+                tool_result(f"c{r}", "x\n" * 50 + "Exit code: 0", name="shell"), assistant("done")]
+        prior = summ.summarize(SummaryRequest(messages=msgs, prior_summary=prior, budget_tokens=600, constraints=("Never push to main.",))).text
+        sizes.append(len(prior))
+    assert "Earlier summary" not in prior and prior.count("## Goal") == 1
+    assert prior.split("## Goal\n", 1)[1].startswith("Round 0")  # the goal stays the first request
+    assert "make step9" in prior and "Never push to main." in prior
+    assert COUNTER.count_text(prior) <= 600 and max(sizes[5:]) <= 2 * max(sizes[:5])
+
+
+def test_restored_files_are_the_latest_version_read_from_disk(tmp_path: Path) -> None:
+    f = tmp_path / "a.py"
+    f.write_text("NEW CONTENT ON DISK\n")
+    msgs = [
+        assistant("", _call(1, "read_file", f'{{"path": "{f}"}}')), tool_result("c1", "old version 1", name="read_file"),
+        assistant("", _call(2, "read_file", f'{{"path": "{f}"}}')), tool_result("c2", "old version 2", name="read_file"),
+        assistant("", _call(3, "read_file", '{"path": "gone.py"}')), tool_result("c3", "gone but read", name="read_file"),
+    ]
+    out = restore_section(msgs, COUNTER.count_text, read=disk_reader(str(tmp_path)))
+    assert out.count(f"### {f}") == 1 and "NEW CONTENT ON DISK" in out and "old version" not in out
+    assert "gone but read" in out  # deleted since: the transcript's latest copy
+
+
+def _session(n_rules: int = 6, filler: int = 30) -> list[Message]:
+    msgs: list[Message] = [user("Port the billing job to the new scheduler. Never delete rows from the invoices table.")]
+    for i in range(filler):
+        msgs += [assistant("", _call(i, "shell", f'{{"command": "step {i}"}}')), tool_result(f"c{i}", f"output {i} " * 80, name="shell"),
+                 assistant(f"Step {i} looks fine; moving on to the next part of the job. " * 3)]
+        if i < n_rules:
+            msgs.append(user(f"Team member number {i} is Person{i}-X."))
+            msgs.append(assistant("Noted."))
+    msgs.append(user("Now wire the retry queue. The retry limit is 5 attempts."))
+    return msgs
+
+
+@pytest.mark.parametrize("budget", [3000, 1200, 400, 160])
+def test_degrade_order_is_the_written_one_and_fits(budget: int) -> None:
+    msgs = _session()
+    led: list[L.Entry] = []
+    for m in msgs:
+        if m.role == "user":
+            led = L.update(led, m.text)
+    out, rungs = degrade(msgs, budget=budget, count=COUNTER.count_messages, ledger=led, ref="span-0-9")
+    assert COUNTER.count_messages(out) <= budget
+    assert [RUNGS.index(r) for r in rungs] == sorted(RUNGS.index(r) for r in rungs)  # sacrificed in the written order
+    text = "\n".join(m.text for m in out)
+    assert "The retry limit is 5 attempts." in text  # the newest user message, verbatim
+    assert "Never delete rows from the invoices table" in text  # safety rules go last of all
+    if "ledger_entries" in rungs:
+        assert 'retrieve(ref="span-0-9")' in text and "left out" in text
+
+
+def test_degrade_errors_only_when_the_newest_message_cannot_fit() -> None:
+    msgs = _session()
+    with pytest.raises(CompactionError) as err:
+        degrade(msgs, budget=15, count=COUNTER.count_messages, ledger=[], ref="span-0-1")
+    assert err.value.budget == 15
+
+
+def test_compact_folds_only_when_mask_and_truncate_cannot_fit() -> None:
+    msgs = _session(filler=40)
+    size = COUNTER.count_messages(msgs)
+    out, rep = compact_conversation(msgs, budget=int(size * 0.6), counter=COUNTER, summarizer=ExtractiveSummarizer(COUNTER.count_text), rounds=3)
+    assert rep.rounds == 0 and not any(m.meta.get("cw") == "fold_summary" for m in out)
+    out, rep = compact_conversation(msgs, budget=int(size * 0.1), counter=COUNTER, summarizer=ExtractiveSummarizer(COUNTER.count_text), rounds=3)
+    assert rep.rounds >= 1 and rep.tokens_after <= int(size * 0.1)
+    assert out[-1].text == "Now wire the retry queue. The retry limit is 5 attempts."  # the newest turn verbatim

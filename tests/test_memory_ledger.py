@@ -1,0 +1,104 @@
+"""The memory ledger: rules, preferences and facts found without a model; supersession by subject."""
+
+from __future__ import annotations
+
+from contextwindow.folding import ledger as L
+from contextwindow.folding.clauses import find_values, normalize_value, split_environment
+
+
+def _ledger(*texts: str) -> list[L.Entry]:
+    out: list[L.Entry] = []
+    for t in texts:
+        out = L.update(out, t)
+    return out
+
+
+def test_rules_preferences_and_facts_without_trigger_words() -> None:
+    got = {e.text: e.kind for e in L.detect(
+        "From now on write every commit message in the imperative mood, under 60 characters. "
+        "We renamed the service to Orion-7. Dana is on call this week. "
+        "I'd rather have terse answers in metric units. Never force-push to main."
+    )}
+    assert got == {
+        "From now on write every commit message in the imperative mood, under 60 characters.": "constraint",
+        "We renamed the service to Orion-7.": "fact",
+        "Dana is on call this week.": "fact",
+        "I'd rather have terse answers in metric units.": "preference",
+        "Never force-push to main.": "safety",
+    }
+
+
+def test_tasks_questions_and_chatter_are_not_entries() -> None:
+    assert L.detect("Fix the failing test in parser.py. What time is it? Thanks, that looks good. Let me grab a coffee.") == []
+
+
+def test_paraphrased_updates_supersede_by_subject() -> None:
+    led = _ledger(
+        "The release is on March 1.", "The cloud budget is $500 per month.", "Kofi owns the billing dashboard.",
+        "Use Python 3.11 for the build.", "We renamed the service to Orion-7.",
+        "Heads up: the release slipped to March 3.", "Cap the cloud bill at two hundred a month from now on.",
+        "Mei now owns the billing dashboard.", "Actually use Python 3.12 for the build.", "We are calling the service Vega now.",
+    )
+    live = {e.subject: e.values for e in L.active(led)}
+    assert live == {"release": ("March 3",), "cloud budget": ("two hundred a month",), "owner billing dashboard": ("Mei",),
+                    "build": ("Python 3.12",), "service name": ("Vega",)}
+    assert {e.updated_to for e in L.stale(led)} == {"March 3", "two hundred a month", "Mei", "Python 3.12", "Vega"}
+
+
+def test_polarity_flip_supersedes_and_no_longer_retracts() -> None:
+    led = _ledger("Always use tabs for indentation.", "Never use tabs for indentation.")
+    assert [e.text for e in L.active(led)] == ["Never use tabs for indentation."]
+    assert L.stale(led)[0].updated_to == "Never use tabs for indentation."
+
+
+def test_subjects_sharing_words_are_not_merged() -> None:
+    led = _ledger(
+        "The frontend release is on April 2.", "The backend release is on April 9.",
+        "The staging database host is db-3.internal.example.com.", "The staging database port is 5433.",
+        "Do not delete anything under data/raw.", "Do not delete anything under data/processed.",
+        "Never deploy the frontend on Fridays.", "Never deploy the backend on Fridays.",
+    )
+    assert len(L.active(led)) == 8 and not L.stale(led)
+    # a later, vaguer statement that could mean either of two subjects supersedes neither
+    led = L.update(led, "The release moved to May 1.")
+    assert len(L.active(led)) == 9 and not L.stale(led)
+
+
+def test_environment_blocks_never_enter_the_ledger() -> None:
+    text = (
+        "<environment_context>\n  <cwd>/repo</cwd>\n  <approval_policy>never</approval_policy>\n</environment_context>\n"
+        "<system-reminder>Never use emojis. Always answer in JSON.</system-reminder>\n"
+        "Port the parser to Rust. Never touch the public API."
+    )
+    own, blocks = split_environment(text)
+    assert own == "Port the parser to Rust. Never touch the public API." and len(blocks) == 2
+    assert [e.text for e in L.detect(text)] == ["Never touch the public API."]
+    assert L.detect("# AGENTS.md instructions for /repo\n\nAlways run make lint before committing.") == []
+
+
+def test_values_are_typed_and_normalised() -> None:
+    kinds = {v.text: v.kind for v in find_values("Deploy v2.4.1 to /srv/app by March 3; ticket PAY-123 costs $1,200 a month, 30 s timeout.")}
+    assert kinds["v2.4.1"] == "version" and kinds["/srv/app"] == "path" and kinds["March 3"] == "date"
+    assert kinds["PAY-123"] == "id" and kinds["$1,200 a month"] == "money" and kinds["30 s"] == "number"
+    assert normalize_value("two hundred dollars") == normalize_value("200 dollars") == "200 usd"
+    assert normalize_value("$2k") == "2000 usd"
+
+
+def test_scrub_replaces_stale_values_with_the_newest_and_keeps_live_ones() -> None:
+    led = _ledger("The release is on March 1.", "The release slipped to March 3.", "The release moved to March 5.", "Keep the diff under 200 lines.",
+                  "Keep the diff under 300 lines.", "The demo is on March 1.")
+    out = L.scrub("Ship on March 1? The release is on March 1. Keep it under 200 lines; line 200 of parser.py.", led)
+    assert "[updated later: March 5]" in out and "March 3" not in out
+    assert "March 1" in out  # the demo is still on March 1: a live value is never scrubbed
+    assert "under [updated later: 300 lines]" in out or "[updated later: 300 lines]" in out
+
+
+def test_condensed_block_keeps_every_value_and_reads_back() -> None:
+    led = _ledger("From now on write every commit message in the imperative mood, under 60 characters.", "Dana is on call this week.",
+                  "We renamed the service to Orion-7.", "Please never force-push to main.")
+    block = L.render(L.active(led), condense=True)
+    for e in L.active(led):
+        assert all(v in block for v in e.values)
+    assert len(block) < len(L.render(L.active(led)))
+    back = L.from_text(block)
+    assert {e.subject for e in back} == {e.subject for e in L.active(led)}
