@@ -12,7 +12,8 @@ from contextwindow.cli.main import cli
 KEYS = {
     "policy", "calls", "peak_tokens", "over_window_calls", "invalid_payloads", "compactions", "folds",
     "billed_input_tokens", "cache_read_tokens", "cache_write_tokens", "cache_hit_share", "cost_usd",
-    "constraints_total", "constraints_kept",
+    "constraints_total", "constraints_kept", "floor_input_tokens", "above_floor_share", "output_tokens",
+    "output_cost_usd", "total_cost_usd",
 }
 
 
@@ -29,6 +30,20 @@ def test_demo_json_shows_compaction() -> None:
         assert row["invalid_payloads"] == 0
     assert rows["default"]["compactions"] > 0 and rows["default"]["over_window_calls"] == 0
     assert rows["none"]["over_window_calls"] > 0
+    floors = {r["floor_input_tokens"] for r in rows.values()}
+    assert len(floors) == 1 and 0 < floors.pop() < min(r["billed_input_tokens"] for r in rows.values())
+    assert "ctxw: replayed" not in res.stderr  # no progress lines under --json
+
+
+def test_a_progress_line_per_policy_on_stderr_unless_quiet() -> None:
+    res = CliRunner().invoke(cli, ["replay", "--demo", "--policy", "none", "--policy", "default"])
+    assert res.exit_code == 0, res.output
+    lines = [ln for ln in res.stderr.splitlines() if ln.startswith("ctxw: replayed")]
+    assert [ln.split()[2].rstrip(":") for ln in lines] == ["none", "default"]
+    assert all("38 calls in" in ln and "above the floor" in ln for ln in lines)
+    assert "floor" in res.stdout and "above floor" in res.stdout
+    quiet = CliRunner().invoke(cli, ["replay", "--demo", "--policy", "none", "--quiet"])
+    assert quiet.exit_code == 0 and "ctxw: replayed" not in quiet.stderr
 
 
 def test_demo_table_and_plot(tmp_path: Path) -> None:

@@ -96,3 +96,40 @@ def test_bill_follows_the_provider_cache_rules() -> None:
     oa = bill(12_000, 10_000, openai)
     assert oa.written == 0 and oa.uncached == 2_000
     assert oa.cost_usd == pytest.approx((2_000 * 0.15 + 10_000 * 0.08) / 1e6)
+
+
+def test_the_floor_is_the_prefix_read_each_call_and_each_new_token_written_once() -> None:
+    from contextwindow.importers import CallRecord
+    from contextwindow.messages import assistant, user
+    from contextwindow.replay.floor import above_floor_share, floor_input_tokens
+    from contextwindow.replay.pricing import Pricing
+
+    msgs = [user("a" * 40), assistant("b" * 40), user("c" * 40), assistant("d" * 40)]
+    calls = [CallRecord(index=1, reply_end=2), CallRecord(index=3, reply_end=4)]
+    size = {id(m): 10 * (i + 1) for i, m in enumerate(msgs)}  # 10, 20, 30, 40 tokens
+
+    def count(m: object) -> int:
+        return size[id(m)]
+
+    anthropic = Pricing(3.0, 0.3, 3.75, min_cacheable=1024)
+    # call 1: prefix 2,000 written + message 1 (10) written; call 2: prefix read + messages 2-3 (50) written
+    assert floor_input_tokens(msgs, calls, 0, 2_000, count, anthropic) == 2_000 * 1.25 + 10 * 1.25 + 2_000 * 0.1 + 50 * 1.25
+    openai = Pricing(2.5, 1.25, None, min_cacheable=1024)
+    assert floor_input_tokens(msgs, calls, 0, 2_000, count, openai) == 2_000 + 10 + 2_000 * 0.5 + 50
+    # a prefix under the cacheable minimum is never read from the cache
+    assert floor_input_tokens(msgs, calls, 0, 500, count, openai) == 500 + 10 + 500 + 50
+    assert above_floor_share(200.0, 150.0) == 0.25 and above_floor_share(100.0, 150.0) == 0.0
+
+
+def test_every_policy_carries_the_same_floor_under_its_bill_and_its_time() -> None:
+    from contextwindow.replay import replay
+    from contextwindow.replay.demo import DEMO_MODEL, DEMO_WINDOW, demo_session
+
+    seen: list[str] = []
+    report = replay(demo_session(), ["none", "masking", "default"], model=DEMO_MODEL, window=DEMO_WINDOW, on_policy=lambda r: seen.append(r.policy))
+    assert seen == ["none", "masking", "default"]
+    floors = {p.floor_input_tokens for p in report.policies}
+    assert len(floors) == 1
+    for p in report.policies:
+        assert p.floor_input_tokens <= p.billed_input_tokens and p.seconds > 0
+        assert 0 <= p.above_floor_share < 1

@@ -142,6 +142,7 @@ class Session:
         self._names_loaded = False
         self._view_tokens: int | None = None  # the view's tokens at the last build, + what was added since
         self._sent_ids: dict[str, str] = {}  # call ids renamed for the provider in the last build: sent -> stored
+        self._sticky_memo: dict[str, Any] = {}  # compacted messages already decoded and counted
         self._last_reported: int | None = None
         self._appended_since = 0
         self._calibration = self._load_calibration()
@@ -324,7 +325,7 @@ class Session:
         """[fold summary?] + active messages with the sticky compaction decisions applied."""
         cp = self.store.latest_checkpoint(self.id)
         self._load_counts()
-        items = sticky_view(cp.id if cp else None, cp.summary if cp else None, self.store.list_active(self.id), self._state(), self._count, self._count_stored)
+        items = sticky_view(cp.id if cp else None, cp.summary if cp else None, self.store.list_active(self.id), self._state(), self._count, self._count_stored, self._sticky_memo)
         self._save_counts()
         return items
 
@@ -345,6 +346,7 @@ class Session:
             floor = next(sm.seq for sm in active if sm.id == result.fold.upto_key)
             meta = {"method": result.fold.method, "ok": result.fold.ok, "in_flight": True}
             self.store.checkpoint(self.id, result.fold.summary, floor, meta)
+            self._sticky_memo.clear()
         self.store.set_state(self.id, STATE_KEY, sticky_state(result.items, [(sm.id, sm.seq) for sm in active], floor))
 
     # --- building a call ---------------------------------------------------------------------
@@ -662,6 +664,7 @@ class Session:
         summary = fold_message(outcome.text, method=outcome.method, extra_sections=[files, span])
         cp = self.store.checkpoint(self.id, summary, upto, {"method": outcome.method, "ok": outcome.ok, "reason": reason})
         self.store.set_state(self.id, STATE_KEY, dict(EMPTY_STATE))
+        self._sticky_memo.clear()
         self._view_tokens = None
         self._last_reported = None
         self._appended_since = 0

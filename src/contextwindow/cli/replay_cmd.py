@@ -95,7 +95,7 @@ def _fmt_int(n: int | float) -> str:
 
 def render_table(rows: list[dict[str, Any]]) -> str:
     """The per-policy table a person reads."""
-    head = ["policy", "calls", "peak", "over win", "invalid", "compact", "folds", "billed in", "cache hit", "cost $", "constraints"]
+    head = ["policy", "calls", "peak", "over win", "invalid", "compact", "folds", "billed in", "floor", "above floor", "cache hit", "cost $", "constraints"]
     body = [
         [
             r["policy"],
@@ -106,6 +106,8 @@ def render_table(rows: list[dict[str, Any]]) -> str:
             str(r["compactions"]),
             str(r["folds"]),
             _fmt_int(r["billed_input_tokens"]),
+            _fmt_int(r.get("floor_input_tokens", 0)),
+            f"{100 * r.get('above_floor_share', 0):.0f}%",
             f"{100 * r['cache_hit_share']:.0f}%",
             "n/a" if r["cost_usd"] is None else f"{r['cost_usd']:.4f}",
             f"{r['constraints_kept']}/{r['constraints_total']}",
@@ -128,6 +130,7 @@ def render_table(rows: list[dict[str, Any]]) -> str:
 @click.option("--format", "fmt", default=None, metavar="FORMAT", help="Force the transcript format instead of detecting it.")
 @click.option("--plot", "plot_path", default=None, metavar="OUT.png", help="Draw prompt tokens per call for each policy to a PNG.")
 @click.option("--demo", is_flag=True, help="Replay the embedded demo session (scripted actions, real outputs over this package's source).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr (a line per policy as it finishes).")
 @summarizer_url_option
 @summarizer_model_option
 @json_option
@@ -143,6 +146,7 @@ def replay_cmd(
     summarizer_url: str | None,
     summarizer_model: str | None,
     as_json: bool,
+    quiet: bool = False,
 ) -> None:
     """Replay a real agent session under context policies: tokens, cache, cost, constraints kept."""
     from ..replay import DEFAULT_POLICIES, POLICIES, replay, resolve_model
@@ -179,8 +183,16 @@ def replay_cmd(
     counter = counter_for(spec.id if spec.known else (model or session.model))
     summ = _summarizer(summarizer_url, summarizer_model, counter.count_text)
     chosen = list(policies) or list(DEFAULT_POLICIES)
-    with _progress(len(session.calls) * len(chosen), as_json) as step:
-        report = replay(session, chosen, model=model, window=window, summarizer=summ, progress=step)
+    def done(res: Any) -> None:
+        if not (quiet or as_json):
+            click.echo(
+                f"ctxw: replayed {res.policy}: {res.calls} calls in {res.seconds:.1f} s "
+                f"(billed {_fmt_int(res.billed_input_tokens)}, {100 * res.above_floor_share:.0f}% above the floor)",
+                err=True,
+            )
+
+    with _progress(len(session.calls) * len(chosen), as_json or quiet) as step:
+        report = replay(session, chosen, model=model, window=window, summarizer=summ, progress=step, on_policy=done)
     if plot_path:
         from ..replay.plot import plot_report
 
@@ -203,7 +215,8 @@ def replay_cmd(
     click.echo("")
     click.echo(render_table(doc["policies"]))
     click.echo("")
-    click.echo("billed in = input cost in input-price tokens (cache reads/writes weighted by their prices); see docs/replay.md")
+    click.echo("billed in = input cost in input-price tokens (cache reads/writes weighted by their prices); floor = what any policy")
+    click.echo("must pay (the fixed prefix read from the cache on every call, each new token written once); see docs/replay.md")
     for res in report.policies:
         if res.problems:
             click.echo(f"ctxw: {res.policy}: {res.invalid_payloads} invalid payload(s), first: {res.problems[0]}", err=True)

@@ -25,25 +25,40 @@ def sticky_view(
     state: Mapping[str, Any],
     count: Count,
     count_stored: Callable[[StoredMessage], int],
+    memo: dict[str, tuple[Any, Message, int]] | None = None,
 ) -> list[ViewItem]:
-    """[fold summary?] + active messages with ``state`` applied."""
+    """[fold summary?] + active messages with ``state`` applied. ``memo`` (kept by the caller
+    between views) maps a key to (its state entry, the message made from it, its count): an entry
+    equal to the last view's is not decoded and counted again, so a view costs O(changes), and
+    equal state gives the same message objects (caches keyed by object stay warm)."""
     repl, drop, ins = state.get("replace", {}), set(state.get("drop", [])), state.get("insert", {})
     items: list[ViewItem] = []
     if fold_id is not None and fold_summary is not None:
         items.append(ViewItem(f"fold:{fold_id}", fold_summary, count(fold_summary)))
 
+    def made(key: str, d: Any) -> tuple[Message, int]:
+        hit = memo.get(key) if memo is not None else None
+        if hit is not None and hit[0] == d:
+            return hit[1], hit[2]
+        msg = message_from_dict(d)
+        n = count(msg)
+        if memo is not None:
+            memo[key] = (d, msg, n)
+        return msg, n
+
     def inserted(after: str) -> None:
         for n, d in enumerate(ins.get(after, [])):
-            msg = message_from_dict(d)
-            items.append(ViewItem(f"note:{after}:{n}", msg, count(msg)))
+            key = f"note:{after}:{n}"
+            msg, k = made(key, d)
+            items.append(ViewItem(key, msg, k))
 
     inserted("^")
     for sm in active:
         if sm.id in drop:
             continue
         if sm.id in repl:
-            msg = message_from_dict(repl[sm.id])
-            items.append(ViewItem(sm.id, msg, count(msg), original=sm.message))
+            msg, k = made(sm.id, repl[sm.id])
+            items.append(ViewItem(sm.id, msg, k, original=sm.message))
         else:
             items.append(ViewItem(sm.id, sm.message, count_stored(sm)))
         inserted(sm.id)

@@ -9,6 +9,7 @@ model of :mod:`.pricing` and, at the end, counts how many of the user's constrai
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,7 @@ from ..messages import Message
 from ..models import ModelSpec, get_model
 from ..tokens import counter_for
 from ..tokens.base import TokenCounter
+from .floor import above_floor_share, floor_input_tokens
 from .policies import POLICIES, Policy, ReplayContext, serialize
 from .pricing import Pricing, bill, common_prefix
 
@@ -45,6 +47,10 @@ class PolicyResult:
     cost_usd: float | None = 0.0
     constraints_total: int = 0
     constraints_kept: int = 0
+    floor_input_tokens: float = 0.0  # what any policy must pay (see replay/floor.py); the same for every policy
+    output_tokens: int = 0  # as logged (the agent's actions are fixed), the same for every policy
+    output_cost_usd: float | None = None
+    seconds: float = 0.0  # wall time of this policy's replay (not in to_dict: it varies run to run)
     tokens_per_call: list[int] = field(default_factory=list)
     markers: list[tuple[int, str]] = field(default_factory=list)  # (call number, "compaction"/"fold")
     problems: list[str] = field(default_factory=list)
@@ -52,6 +58,18 @@ class PolicyResult:
     @property
     def cache_hit_share(self) -> float:
         return self.cache_read_tokens / self.input_tokens if self.input_tokens else 0.0
+
+    @property
+    def above_floor_share(self) -> float:
+        """The share of the input bill above the floor: the part a policy controls."""
+        return above_floor_share(self.billed_input_tokens, self.floor_input_tokens)
+
+    @property
+    def total_cost_usd(self) -> float | None:
+        """Input (cache-priced) + output dollars; None when either is unpriced."""
+        if self.cost_usd is None or self.output_cost_usd is None:
+            return None
+        return self.cost_usd + self.output_cost_usd
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -67,6 +85,11 @@ class PolicyResult:
             "cache_write_tokens": self.cache_write_tokens,
             "cache_hit_share": round(self.cache_hit_share, 4),
             "cost_usd": None if self.cost_usd is None else round(self.cost_usd, 6),
+            "floor_input_tokens": round(self.floor_input_tokens),
+            "above_floor_share": round(self.above_floor_share, 4),
+            "output_tokens": self.output_tokens,
+            "output_cost_usd": None if self.output_cost_usd is None else round(self.output_cost_usd, 6),
+            "total_cost_usd": None if self.total_cost_usd is None else round(self.total_cost_usd, 6),
             "constraints_total": self.constraints_total,
             "constraints_kept": self.constraints_kept,
         }
@@ -174,8 +197,10 @@ def replay(
     summarizer: Summarizer | None = None,
     overhead: int | None = None,
     progress: Callable[[int], None] | None = None,
+    on_policy: Callable[[PolicyResult], None] | None = None,
 ) -> ReplayReport:
-    """Replay ``session`` under each named policy. ``progress(n)`` is called after every n calls replayed."""
+    """Replay ``session`` under each named policy. ``progress(n)`` is called after every n calls
+    replayed, ``on_policy(result)`` after each policy (its ``seconds`` set)."""
     unknown = [p for p in policies if p not in POLICIES]
     if unknown:
         raise ConfigError(f"unknown policy {unknown[0]!r} (known: {', '.join(POLICIES)})")
@@ -193,15 +218,24 @@ def replay(
     calls = sorted(session.calls, key=lambda c: c.index)
     last_index = calls[-1].index if calls else len(session.messages)
     ledger = user_constraints(session.messages[:last_index])
+    floor = floor_input_tokens(session.messages, calls, len(head), ctx.overhead + counter.count_messages([]), counter.count_message, pricing)
+    out_tokens = sum(c.output_tokens or 0 for c in calls)
+    out_cost = None if spec.output_price is None else out_tokens * spec.output_price / 1_000_000
     results = []
     for name in policies:
+        started = time.perf_counter()
         pol = POLICIES[name](ctx)
         try:
-            results.append(_run(pol, session.messages, head, calls, ctx, pricing, rules, ledger, progress))
+            res = _run(pol, session.messages, head, calls, ctx, pricing, rules, ledger, progress)
         finally:
             close = getattr(pol, "close", None)
             if close is not None:
                 close()
+        res.floor_input_tokens, res.output_tokens, res.output_cost_usd = floor, out_tokens, out_cost
+        res.seconds = time.perf_counter() - started
+        results.append(res)
+        if on_policy is not None:
+            on_policy(res)
     return ReplayReport(session.source, spec.id, win, fixed, getattr(summ, "name", type(summ).__name__), results)
 
 
@@ -213,6 +247,14 @@ def leading_system(messages: Sequence[Message]) -> list[Message]:
             break
         head.append(m)
     return head
+
+
+def _unit(m: Message, seen: dict[int, tuple[Message, str]], known: dict[int, tuple[Message, str]]) -> str:
+    """``serialize(m)``, reused when the previous payload held the same object (bounded: one payload)."""
+    hit = known.get(id(m))
+    unit = hit[1] if hit is not None and hit[0] is m else serialize(m)
+    seen[id(m)] = (m, unit)
+    return unit
 
 
 def _run(
@@ -228,6 +270,8 @@ def _run(
 ) -> PolicyResult:
     res = PolicyResult(pol.name, constraints_total=len(ledger))
     prev_units: list[str] | None = None
+    known: dict[int, tuple[Message, str]] = {}  # the previous payload's units by message object
+    seen: dict[int, tuple[Message, str]] = {}
     last_payload: list[Message] = []
     count = ctx.counter.count_message
     for n, call in enumerate(calls):
@@ -235,7 +279,8 @@ def _run(
         step = pol.before_call(messages[h : call.index])
         payload = [*head[:h], *step.messages]
         tokens = ctx.prompt_tokens(step.messages)
-        units = [serialize(m) for m in payload]
+        units = [_unit(m, seen, known) for m in payload]
+        known, seen = seen, {}
         k = common_prefix(prev_units, units) if prev_units is not None else 0
         if k >= h:  # the fixed prefix (overhead + system messages) is shared; then the common messages
             prefix = ctx.overhead + (ctx.counter.count_messages([]) + sum(count(m) for m in payload[h:k]) if k > h else 0)
