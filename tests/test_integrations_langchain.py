@@ -144,6 +144,8 @@ def test_summarization_middleware_keeps_pairs_but_sends_over_the_window() -> Non
     assert all(orphans(r) == [] for r in model.requests)
     peak = max(count_tokens_approximately(r) for r in model.requests)
     assert peak > WINDOW
+    over = sum(count_tokens_approximately(r) > WINDOW for r in model.requests)
+    print(f"\nSummarizationMiddleware: {len(model.requests)} calls, peak {peak} tokens, {over} over the {WINDOW}-token window, 0 orphans")
 
 
 # --- ours -------------------------------------------------------------------------------------
@@ -173,6 +175,11 @@ def test_long_agent_run_stays_valid_within_the_window_and_keeps_the_rules(tmp_pa
     refs = [r for sm in stored if sm.message.role == "tool" for r in re.findall(r"ofl_[0-9a-f]{16}", sm.message.text)]
     assert len(set(refs)) >= TURNS * 4  # every huge log was clipped at the door ...
     assert "compiled src/module_899.py ok" in store.get_offload(refs[0]).content  # ... and kept whole aside
+    peak = max(count_tokens_approximately(r) for r in model.requests)
+    print(
+        f"\nContextWindowMiddleware: {len(model.requests)} calls, peak {peak} tokens (history budget {session.budget().history_budget}), "
+        f"0 orphans, {len(folds)} folds, rules kept, {len(stored)} messages stored, {len(set(refs))} results clipped"
+    )
     # accounting through the Session
     assert session.spend()["main"]["calls"] == len(model.requests)
     assert session.gauge().window == WINDOW
