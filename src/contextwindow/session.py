@@ -39,7 +39,7 @@ from .budget import (
 )
 from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, markers, total
 from .compaction.sticky import EMPTY_STATE, sticky_state, sticky_view
-from .compaction.view import is_synthetic, leading_markers
+from .compaction.view import is_synthetic, leading_markers, split_pinned
 from .errors import CompactionError, ConfigError, ContextOverflowError, InvalidPayloadError, StoreError
 from .events import EventBus
 from .folding import constraints as ledger_mod
@@ -141,6 +141,7 @@ class Session:
         self._names: dict[str, str] = {}  # tool call id -> tool name, kept as messages are added
         self._names_loaded = False
         self._view_tokens: int | None = None  # the view's tokens at the last build, + what was added since
+        self._pinned_head: list[StoredMessage] | None = None
         self._sent_ids: dict[str, str] = {}  # call ids renamed for the provider in the last build: sent -> stored
         self._sticky_memo: dict[str, Any] = {}  # compacted messages already decoded and counted
         self._last_reported: int | None = None
@@ -326,8 +327,21 @@ class Session:
         cp = self.store.latest_checkpoint(self.id)
         self._load_counts()
         items = sticky_view(cp.id if cp else None, cp.summary if cp else None, self.store.list_active(self.id), self._state(), self._count, self._count_stored, self._sticky_memo)
+        if cp is not None:  # pinned means pinned: leading system messages a fold covered stay first
+            items = [ViewItem(sm.id, sm.message, self._count_stored(sm)) for sm in self._pinned() if sm.seq <= cp.upto_seq] + items
         self._save_counts()
         return items
+
+    def _pinned(self) -> list[StoredMessage]:
+        """The conversation's leading system messages (read once per Session)."""
+        if self._pinned_head is None:
+            head: list[StoredMessage] = []
+            for sm in self.store.list(self.id):
+                if sm.message.role != "system":
+                    break
+                head.append(sm)
+            self._pinned_head = head
+        return self._pinned_head
 
     def check(self) -> Decision:
         """The compaction decision the next :meth:`build` would start from, without building:
@@ -590,8 +604,9 @@ class Session:
         active = self.store.list_active(self.id)
         if not self.at_turn_boundary():
             raise ConfigError("a fold happens at a turn boundary: the last message must be an assistant reply with no pending tool calls")
-        prior = items[0] if items and items[0].key.startswith("fold:") else None
-        originals = [it.source for it in items if not it.key.startswith("fold:") and not is_synthetic(it)]
+        _, rest = split_pinned(items)  # pinned messages stay as they are: the brief need not repeat them
+        prior = rest[0] if rest and rest[0].key.startswith("fold:") else None
+        originals = [it.source for it in rest if not it.key.startswith("fold:") and not is_synthetic(it)]
         request = SummaryRequest(
             messages=originals,
             prior_summary=summary_text(prior.source) if prior else None,
@@ -659,7 +674,8 @@ class Session:
         )
         covered = [sm for sm in self.store.list_active(self.id) if sm.seq <= upto]
         # the ref reaches back to what the prior summary (and notes before the first message) named
-        earlier = [it.message.text for it in items[:1] if it.key.startswith("fold:")] + leading_markers([it for it in items if not it.key.startswith("fold:")])
+        rest = split_pinned(items)[1]
+        earlier = [it.message.text for it in rest[:1] if it.key.startswith("fold:")] + leading_markers([it for it in rest if not it.key.startswith("fold:")])
         span = markers.folded_span(markers.span_start(earlier, covered[0].id), covered[-1].id, len(covered)) if covered else ""
         summary = fold_message(outcome.text, method=outcome.method, extra_sections=[files, span])
         cp = self.store.checkpoint(self.id, summary, upto, {"method": outcome.method, "ok": outcome.ok, "reason": reason})

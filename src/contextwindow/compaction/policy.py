@@ -18,7 +18,7 @@ from .mask import MaskConfig, mask
 from .steps import summarize_steps
 from .summarize import FoldDecision, summarize_oldest
 from .truncate import TruncateConfig, truncate
-from .view import Count, ViewItem, total
+from .view import Count, ViewItem, split_pinned, total
 
 STRATEGIES = ("mask", "truncate", "summarize", "summarize_steps", "drop_turns", "drop_steps", "squeeze")
 SQUEEZE = TruncateConfig(keep_last_per_role=0, min_chars=0, min_keep_ratio=0.01, floor_chars=200, protect_first_user=False)
@@ -112,8 +112,8 @@ def compact(
     before = total(items)
     goal = min(target, int(before * 0.7)) if force else target
     # leading system messages are the caller's fixed prefix: never compacted, but they count
-    n_pinned = next((i for i, it in enumerate(items) if it.message.role != "system"), len(items))
-    pinned = list(items[:n_pinned])
+    pinned = split_pinned(items)[0]
+    n_pinned = len(pinned)
     fixed = total(pinned)
     goal, budget_all, budget = goal - fixed, budget, budget - fixed
     cur = list(items[n_pinned:])

@@ -47,6 +47,13 @@ def is_synthetic(item: ViewItem) -> bool:
     return ":" in item.key and item.key.split(":", 1)[0] in ("fold", "nudge", "note")
 
 
+def split_pinned(items: Sequence[ViewItem]) -> tuple[list[ViewItem], list[ViewItem]]:
+    """(leading system messages, the rest): the caller's fixed prefix, which no compaction or
+    fold touches, and what compaction and folds work on."""
+    n = next((i for i, it in enumerate(items) if it.message.role != "system" or is_synthetic(it)), len(items))
+    return list(items[:n]), list(items[n:])
+
+
 def leading_markers(items: Sequence[ViewItem]) -> list[str]:
     """Texts of the synthetic items before the first stored message in ``items``: markers whose
     spans reach back before it (an older step summary, a drop note)."""
