@@ -199,7 +199,12 @@ def _first_exchange(record: Sequence[StoredMessage]) -> tuple[str, str] | None:
 
 
 def auto_title(
-    store: ConversationStore, conversation_id: str, model: _TitleModel | None = None, *, force: bool = False
+    store: ConversationStore,
+    conversation_id: str,
+    model: _TitleModel | None = None,
+    *,
+    force: bool = False,
+    deadline_s: float | None = 20.0,
 ) -> str | None:
     """Give the conversation a short title once its first exchange is there, and return it.
 
@@ -207,8 +212,13 @@ def auto_title(
     ``complete(messages, system=..., max_tokens=...)`` returning an object with ``.text``) the
     model names it and its usage is recorded with role ``title``; if the model fails or says
     nothing usable, and without a model, the title is the first line of the first user message.
-    Returns None (and sets nothing) while there is no user message with an answer yet.
+    Returns None (and sets nothing) while there is no user message with an answer yet. The
+    model call has a total deadline (``deadline_s``, retries included); past it the first-line
+    title is used.
     """
+    from .folding.guard import call_with_deadline, check_deadline
+
+    deadline_s = check_deadline(deadline_s)
     info = store.get_conversation(conversation_id)
     if info.title and not force:
         return info.title
@@ -220,7 +230,7 @@ def auto_title(
     if model is not None:
         prompt = f"User: {question[:2000]}\n\nAssistant: {answer[:2000]}\n\nTitle for this conversation:"
         try:
-            result = model.complete([user(prompt)], system=TITLE_SYSTEM, max_tokens=32)
+            result = call_with_deadline(lambda: model.complete([user(prompt)], system=TITLE_SYSTEM, max_tokens=32), deadline_s)
         except ContextWindowError:
             result = None
         if result is not None:

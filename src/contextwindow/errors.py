@@ -23,6 +23,7 @@ budget that cannot be met), so callers can catch one family and let the other su
         ├── ContextOverflowError     the provider said the context is too long
         ├── RateLimitError           429 / overloaded, after retries
         ├── ProviderTimeoutError     no answer in time, after retries
+        │   └── DeadlineExceededError  a model call inside build()/fold() passed its total deadline
         ├── RetryAfterTooLongError   the provider asked to wait past the caller's deadline (retryable)
         └── SummarizerError          the summarizer failed or returned nothing usable
 """
@@ -147,6 +148,11 @@ class RateLimitError(ProviderError):
 
 class ProviderTimeoutError(ProviderError):
     """The provider did not answer in time, after the configured retries."""
+
+
+class DeadlineExceededError(ProviderTimeoutError):
+    """A model call made inside ``build()``/``fold()`` (summarizer, title) did not finish within
+    its total deadline; the caller used its fallback (the extractive brief, a first-line title)."""
 
 
 class RetryAfterTooLongError(RateLimitError):

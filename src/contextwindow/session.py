@@ -40,12 +40,20 @@ from .budget import (
 from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, markers, total
 from .compaction.sticky import EMPTY_STATE, sticky_state, sticky_view
 from .compaction.view import is_synthetic, leading_markers, split_pinned
-from .errors import CompactionError, ConfigError, ContextOverflowError, InvalidPayloadError, StoreError
+from .errors import (
+    CompactionError,
+    ConfigError,
+    ContextOverflowError,
+    ContextWindowError,
+    InvalidPayloadError,
+    StoreError,
+)
 from .events import EventBus
 from .folding import constraints as ledger_mod
 from .folding.base import Summarizer, SummaryOutcome, SummaryRequest, fold_message, summary_text
 from .folding.disk import disk_reader
 from .folding.extractive import ExtractiveSummarizer
+from .folding.guard import DEFAULT_DEADLINE_S, GuardedSummarizer
 from .folding.restore import restore_section
 from .formats import get_format
 from .formats.prepare import prepare, unmap_ids
@@ -74,6 +82,7 @@ class SessionConfig:
     compaction: CompactionConfig = field(default_factory=CompactionConfig)
     clip_budget_tokens: int | None = 4_000  # None: no clipping at append
     max_reactive_retries: int = 2
+    model_call_deadline_s: float | None = DEFAULT_DEADLINE_S  # total, per summarizer use inside build()/fold()
     restore_files: int = 5
     restore_file_tokens: int = 5_000
     restore_total_tokens: int = 50_000  # and never more than a quarter of the history budget
@@ -406,7 +415,7 @@ class Session:
                 target=max(0, int(budget.target_tokens * scale) - extra),
                 count=self._count,
                 config=self.config.compaction,
-                summarizer=_Accounted(self.summarizer, self._record_summarizer_usage),
+                summarizer=_Accounted(self._guarded(), self._record_summarizer_usage),
                 constraints=ledger_mod.texts(self.constraints()),
                 superseded=ledger_mod.superseded(self.constraints()),
                 instructions=instructions,
@@ -433,7 +442,8 @@ class Session:
         if sent > budget.history_budget:
             raise CompactionError(
                 f"the {rules} payload of conversation {self.id} needs {sent} history tokens after compaction and provider repair; "
-                f"the history budget is {budget.history_budget}. Raise the window or start a new conversation from a fold.",
+                f"the history budget is {budget.history_budget}. "
+                "To recover with this same Session: fold it at a turn boundary (Session.fold()), or raise the window; nothing stored is lost.",
                 tokens=sent,
                 budget=budget.history_budget,
             )
@@ -531,17 +541,30 @@ class Session:
         """build → model.complete → record, compacting harder and retrying on a provider overflow."""
         attempts = self.config.max_reactive_retries + 1
         for attempt in range(attempts):
-            b = self.build(force=attempt > 0)
+            try:
+                b = self.build(force=attempt > 0)
+            except ContextWindowError:
+                self._forget_provider_count(attempt)
+                raise
             try:
                 done = model.complete(b.messages, system=self.system or None, max_tokens=max_tokens or min(self.max_output, 4096), tools=self.tools or None)
             except ContextOverflowError as exc:
                 self._overflowed(exc, attempt)
                 if attempt + 1 >= attempts:
+                    self._forget_provider_count(attempt + 1)
                     raise
                 continue
             self.record(done)
             return done
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _forget_provider_count(self, overflows: int) -> None:
+        """No sticky failure: after the reactive retries are spent (or a forced pass could not
+        build), the provider's count of a failed request is forgotten, so the next build decides
+        from the estimate instead of failing before it calls anyone."""
+        if overflows and self._last_reported is not None:
+            self._last_reported, self._appended_since, self._rearm = None, 0, None
+            self.events.emit("compaction.reactive_exhausted", overflows=overflows)
 
     def _overflowed(self, exc: ContextOverflowError, attempt: int) -> None:
         """A provider said "too long": its own count (when the error gives one) becomes the last
@@ -569,12 +592,17 @@ class Session:
         """The async :meth:`call`: build off the loop, ``model.acomplete``, record, fold in the background."""
         attempts = self.config.max_reactive_retries + 1
         for attempt in range(attempts):
-            b = await self.abuild(force=attempt > 0)
+            try:
+                b = await self.abuild(force=attempt > 0)
+            except ContextWindowError:
+                self._forget_provider_count(attempt)
+                raise
             try:
                 done = await model.acomplete(b.messages, system=self.system or None, max_tokens=max_tokens or min(self.max_output, 4096), tools=self.tools or None)
             except ContextOverflowError as exc:
                 self._overflowed(exc, attempt)
                 if attempt + 1 >= attempts:
+                    self._forget_provider_count(attempt + 1)
                     raise
                 continue
             await self.arecord(done)
@@ -622,7 +650,7 @@ class Session:
         """Fold the current view into a cumulative checkpoint (``/compact [instructions]``)."""
         request, upto = self.fold_request(instructions)
         self.events.emit("fold.started", reason=reason, messages=len(request.messages))
-        outcome = self.summarizer.summarize(request)
+        outcome = self._guarded().summarize(request)
         cp = self._store_fold(request, upto, outcome, reason)
         if cp is None:  # another writer folded further meanwhile: its fold stands
             latest = self.store.latest_checkpoint(self.id)
@@ -643,7 +671,7 @@ class Session:
         import asyncio
 
         self.events.emit("fold.started", reason=reason, messages=len(request.messages))
-        outcome = await asyncio.to_thread(self.summarizer.summarize, request)
+        outcome = await asyncio.to_thread(self._guarded().summarize, request)
         return self._store_fold(request, upto, outcome, reason)
 
     def fold_in_background(self, instructions: str | None = None, *, reason: str = "background") -> Any:
@@ -655,6 +683,10 @@ class Session:
         request, upto = self.fold_request(instructions)
         self.pending_fold = asyncio.get_running_loop().create_task(self._afold(request, upto, reason))
         return self.pending_fold
+
+    def _guarded(self) -> GuardedSummarizer:
+        """The summarizer as build()/fold() use it: under the total deadline, its brief held to its budget."""
+        return GuardedSummarizer(self.summarizer, self.counter.count_text, deadline_s=self.config.model_call_deadline_s)
 
     def _record_summarizer_usage(self, usages: Sequence[Usage]) -> None:
         for u in usages:

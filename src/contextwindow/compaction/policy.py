@@ -159,7 +159,8 @@ def compact(
         raise CompactionError(
             f"compaction could not fit the context: {after} tokens remain after {[s['method'] for s in steps] or 'no applicable strategy'} "
             f"(from {before}; {fixed} of them in leading system messages); the history budget is {budget_all}. "
-            "Raise the window or budget, or start a new conversation from a fold.",
+            "To recover: fold the conversation at a turn boundary (Session.fold()), raise the window or budget, "
+            "or fork a new conversation from a fold; nothing stored is lost.",
             tokens=after,
             budget=budget_all,
         )

@@ -6,6 +6,11 @@ attempts in all). A ``Retry-After`` hint from the server (seconds, an HTTP date,
 limits, timeouts, connection failures and 408/409/429/5xx answers; it never retries a context
 overflow (the request would fail the same way: compact first) nor any other 4xx.
 
+``deadline_s`` is the caller's total time for the call, retries included: a wait that would end
+past it is not started — a ``Retry-After`` longer than what is left raises
+:class:`~contextwindow.errors.RetryAfterTooLongError` at once (typed, retryable: it carries the
+seconds asked for), and a back-off past it re-raises the last error.
+
 ``sleep``/``async_sleep`` are injectable, so tests record the delays instead of waiting::
 
     slept: list[float] = []
@@ -22,7 +27,14 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ..errors import ContextOverflowError, ProviderError, ProviderTimeoutError, RateLimitError
+from ..errors import (
+    ConfigError,
+    ContextOverflowError,
+    ProviderError,
+    ProviderTimeoutError,
+    RateLimitError,
+    RetryAfterTooLongError,
+)
 from .overflow import HTTPProviderError
 
 T = TypeVar("T")
@@ -46,6 +58,13 @@ class RetryPolicy:
     sleep: Callable[[float], None] = time.sleep
     async_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     connect_retries: int = 2
+    deadline_s: float | None = None  # the caller's total time for one call, retries included
+    clock: Callable[[], float] = time.monotonic
+
+    def __post_init__(self) -> None:
+        d = self.deadline_s
+        if d is not None and (isinstance(d, bool) or not isinstance(d, int | float) or not d > 0):
+            raise ConfigError(f"RetryPolicy.deadline_s must be a positive number of seconds or None, got {d!r}")
 
     @property
     def attempts(self) -> int:
@@ -83,26 +102,46 @@ class RetryPolicy:
             return min(max(retry_after, 0.0), self.max_retry_after)
         return self.delays[min(retry, len(self.delays) - 1)]
 
+    def _wait_for(self, retry: int, exc: Exception, started: float) -> float:
+        """The wait before the next attempt; raises when it would end past ``deadline_s``."""
+        hint = retry_after_of(exc)
+        delay = self.delay_for(retry, hint)
+        if self.deadline_s is None:
+            return delay
+        left = self.deadline_s - (self.clock() - started)
+        if hint is not None and hint > left:
+            raise RetryAfterTooLongError(
+                f"the provider asks to wait {hint:g} s (Retry-After) but only {max(left, 0):.3g} s of the "
+                f"{self.deadline_s:g} s deadline are left; not waiting. Retry after {hint:g} s. Last error: {exc}",
+                retry_after=hint,
+                status=getattr(exc, "status", None),
+            ) from exc
+        if delay > left:
+            raise exc
+        return delay
+
     def run(self, fn: Callable[[], T]) -> T:
         """Call ``fn`` until it returns, retrying what :meth:`should_retry` allows."""
+        started = self.clock()
         for retry in range(self.attempts):
             try:
                 return fn()
             except Exception as exc:
                 if retry >= self.retries_for(exc) or not self.should_retry(exc):
                     raise
-                self.sleep(self.delay_for(retry, retry_after_of(exc)))
+                self.sleep(self._wait_for(retry, exc, started))
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def arun(self, fn: Callable[[], Awaitable[T]]) -> T:
         """:meth:`run` for coroutines; waits with ``async_sleep``."""
+        started = self.clock()
         for retry in range(self.attempts):
             try:
                 return await fn()
             except Exception as exc:
                 if retry >= self.retries_for(exc) or not self.should_retry(exc):
                     raise
-                await self.async_sleep(self.delay_for(retry, retry_after_of(exc)))
+                await self.async_sleep(self._wait_for(retry, exc, started))
         raise AssertionError("unreachable")  # pragma: no cover
 
 
