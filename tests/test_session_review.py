@@ -212,7 +212,7 @@ def test_a_discarded_background_fold_still_puts_its_spend_on_the_ledger(store) -
     gate = threading.Event()
 
     def summary(msgs, system):
-        if threading.current_thread() is not threading.main_thread():
+        if not threading.current_thread().name.startswith(threading.main_thread().name):  # the deadline thread is named after its caller
             assert gate.wait(5)
         return Completion(text="## Goal\nship it\n## Progress\nall done so far\n## Remaining\nmore", usage=Usage(input_tokens=500, output_tokens=50))
 

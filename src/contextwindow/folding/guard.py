@@ -44,7 +44,8 @@ def check_deadline(deadline_s: float | None, what: str = "deadline_s") -> float 
 
 def call_with_deadline(fn: Callable[[], T], deadline_s: float | None) -> T:
     """``fn()``, or :class:`DeadlineExceeded` once ``deadline_s`` seconds have passed (``fn`` keeps
-    running in a daemon thread; its result is dropped). ``None``: no deadline."""
+    running in a daemon thread, named ``<caller's thread name>/contextwindow-deadline``; its result
+    is dropped). ``None``: no deadline."""
     if deadline_s is None:
         return fn()
     box: dict[str, Any] = {}
@@ -58,7 +59,8 @@ def call_with_deadline(fn: Callable[[], T], deadline_s: float | None) -> T:
         finally:
             done.set()
 
-    threading.Thread(target=run, name="contextwindow-deadline", daemon=True).start()
+    # named after its caller, so what runs in it can tell whose work it does
+    threading.Thread(target=run, name=f"{threading.current_thread().name}/contextwindow-deadline", daemon=True).start()
     if not done.wait(deadline_s):
         raise DeadlineExceeded(f"no answer within {deadline_s:g} s")
     if "error" in box:
