@@ -57,18 +57,26 @@ def constraints_block(constraints: Sequence[str]) -> str:
 
 
 def ensure_constraints(text: str, constraints: Sequence[str], superseded: Sequence[str] = (), ledger: Sequence[Any] = ()) -> str:
-    """Drop superseded statements and values, then append every constraint the text does not
-    already carry verbatim (invariant 6)."""
+    """Drop superseded statements and values, then make the summary's memory block complete:
+    every constraint verbatim in ONE block (a model's own "Constraints" section is replaced by
+    it; a rule quoted elsewhere in the text does not count), so the next fold reads the whole
+    ledger back (invariant 6)."""
+    import re
+
     from . import ledger as ledger_mod
     from .constraints import scrub
 
     text = scrub(text, superseded)
     if ledger:
         text = ledger_mod.scrub(text, ledger)
-    missing = [c for c in constraints if c not in text]
-    if not missing:
+    if not constraints:
         return text
-    return text.rstrip() + "\n\n" + constraints_block(missing)
+    blocks = re.compile(r"^#{1,3} (?:Memory: the user's|Constraints & preferences)[^\n]*\n.*?(?=^#{1,3} |\Z)", re.MULTILINE | re.DOTALL)
+    inside = "\n".join(m.group(0) for m in blocks.finditer(text))
+    if all(c in inside for c in constraints):
+        return text
+    rest = blocks.sub("", text).rstrip()
+    return (rest + "\n\n" if rest else "") + constraints_block(constraints)
 
 
 def fold_message(summary: str, *, method: str, extra_sections: Sequence[str] = ()) -> Message:

@@ -56,7 +56,7 @@ def block_label(block: str) -> str:
 
 # --- sentences -----------------------------------------------------------------------------------
 _ABBREV = re.compile(r"\b(e\.g|i\.e|etc|vs|approx|mr|mrs|ms|dr|no|st|jr|sr)\.$", re.IGNORECASE)
-_BOUNDARY = re.compile(r"(?<=[.!?;])\s+(?=[\"'(\[]?[A-Z0-9`$€£~/])")
+_BOUNDARY = re.compile(r"(?<=[.!?;\]])\s+(?=[\"'(]?[A-Z0-9`$€£~/\[])")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
 
@@ -120,6 +120,13 @@ _NOT_NAMES = {
     "keep", "use", "make", "write", "if", "when", "all", "every", "each", "any", "sorry", "thanks", "hi", "hello", "hey", "there",
     "what", "who", "how", "why", "where", "which", "is", "are", "be", "not", "just", "then", "still", "again", "ah", "oh",
 }
+
+
+# what follows a person's name that starts a clause ("Dana is …", "Elena took over …")
+_PERSON_PREDICATE = re.compile(
+    r"\s+(is|was|will|now|owns|owned|has|had|takes|took|handles|handled|leads|led|runs|ran|'s|maintains|covers|covered|"
+    r"manages|managed|approves|approved|reviews|reviewed|replaces|replaced|joins|joined|steps|stepped|becomes|became)\b"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +226,7 @@ def find_values(text: str) -> list[Value]:
         if kind == "name" and m.start() == 0 and " " not in s and not re.search(r"[A-Z0-9-]", s[1:]):
             # a capitalised first word is a name only when the clause goes on like "Dana is …"
             nxt = text[m.end() : m.end() + 20].lower()
-            if not re.match(r"\s+(is|was|will|now|owns|has|takes|handles|leads|runs|'s)\b", nxt):
+            if not re.match(_PERSON_PREDICATE, nxt):
                 continue
         if kind == "number" and re.fullmatch(r"a\s.*", s, re.IGNORECASE) and not re.match(r"a\s+(hundred|thousand|million|dozen)", s, re.IGNORECASE):
             continue

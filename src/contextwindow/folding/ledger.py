@@ -152,7 +152,7 @@ _CONSTRAINT_HEAD = {"budget", "deadline", "cap", "limit", "quota", "maximum", "m
 _WH = re.compile(r"^(what|who|whom|whose|why|how|where|when|which|can|could|would|will|should|is|are|do|does|did|have|has)\b", re.IGNORECASE)
 _CHATTER = re.compile(r"^(thanks?|thank you|great|nice|cool|sounds good|looks good|lgtm|perfect|awesome|ok(?:ay)?|sure|got it|hi|hello|hey|good (?:morning|night|evening))\b", re.IGNORECASE)
 
-_IDENTITY = {"path", "url", "email", "id", "name", "quoted", "host"}
+_IDENTITY = {"path", "url", "email", "id", "host"}
 _V = r"<v>"
 _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("rename", re.compile(rf"^(?:(?:we|i|they|you)\s*(?:'ve|have|had|are|'re|will)?\s+)?(?:now\s+)?(?:just\s+)?(?:renamed|renaming|rename)\s+(?P<s>.+?)\s+(?:to|as)\s+(?P<v>{_V}.*)$")),
@@ -171,17 +171,15 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
         rf"(?P<s>.+?)\s+(?:at|to|under|below|above|within|at most|at least|no more than|no higher than|no lower than|as|back to)\s+(?P<v>.*{_V}.*)$"
     )),
     ("set", re.compile(rf"^(?:please\s+)?(?:use|prefer|pick|choose|go with|stick with|stick to|target|run)\s+(?P<v>{_V})\s+(?:for|when|in|on|as)\s+(?P<s>.+)$")),
-    ("is", re.compile(rf"^(?P<s>[^<]+?)\s*(?:\bis\b|\bare\b|\bwas\b|\bwill be\b|\bshould be\b|\bmust be\b|\bneeds to be\b|\bhas to be\b|\bstays\b|\bremains\b|\bbecomes\b|=|:|\bis set to\b|\bis now\b|\bare now\b|'s now)\s+(?:now\s+)?(?:still\s+)?(?P<v>.*{_V}.*)$")),
+    ("is", re.compile(rf"^(?P<s>.+?)\s*(?:\bis\b|\bare\b|\bwas\b|\bwill be\b|\bshould be\b|\bmust be\b|\bneeds to be\b|\bhas to be\b|\bstays\b|\bremains\b|\bbecomes\b|=|:|\bis set to\b|\bis now\b|\bare now\b|'s now)\s+(?:now\s+)?(?:still\s+)?(?P<v>.*{_V}.*)$")),
     ("who", re.compile(rf"^(?P<v>{_V})\s+(?:is|are|'s|will be|has been)\s+(?:now\s+)?(?P<s>.+)$")),
 ]
 
 
-def _values_in(fr: str, span: str, values: Sequence[Value]) -> list[Value]:
-    """The values whose slots fall in ``span`` (a substring of the frame ``fr``)."""
-    start = fr.find(span)
-    before = fr[:start].count("<v>") if start >= 0 else 0
-    n = span.count("<v>")
-    return list(values[before : before + n])
+def _values_in(fr: str, start: int, end: int, values: Sequence[Value]) -> list[Value]:
+    """The values whose slots fall in ``fr[start:end]``."""
+    before = fr[:start].count("<v>")
+    return list(values[before : before + fr[start:end].count("<v>")])
 
 
 def _restore(fr_part: str, vals: Sequence[Value]) -> str:
@@ -208,6 +206,8 @@ def _kind(clause: str, relation: str | None, subject: list[str]) -> str | None:
 def parse(clause: str, source: str = "") -> Entry | None:
     """The ledger entry a clause states, or None (a question, a task, chatter, code)."""
     s = clause.strip().strip("*_").strip()
+    if s.startswith("[") and s.endswith("]"):
+        return None  # a note compaction wrote ([updated later: …], markers), not the user
     if not 6 <= len(s) <= MAX_CLAUSE_CHARS or s.endswith("?") or (_CHATTER.match(s) and len(s) < 40):
         return None
     if sum(ch in "{}[]();=<>|\\" for ch in s) > max(4, len(s) // 15):
@@ -232,9 +232,12 @@ def parse(clause: str, source: str = "") -> Entry | None:
         if "<v>" in s_part and name not in ("who",):
             # dates inside the subject belong to it ("the release on <v>" stays a value though)
             pass
-        v_vals = _values_in(fr, v_part, vals)
-        s_vals = _values_in(fr, s_part, vals)
-        subj_text = _restore(s_part, s_vals) if name == "who" else re.sub(r"<v>", " ", s_part)
+        v_vals = _values_in(fr, m.start("v"), m.end("v"), vals)
+        s_vals = _values_in(fr, m.start("s"), m.end("s"), vals)
+        if name != "who" and not subject_words(re.sub(r"<v>", " ", s_part)):
+            continue  # the subject is a bare value ("Dana is on call"): the "who" reading below
+        # values inside the subject name it ("the iOS support contact", "the launch on <date>")
+        subj_text = _restore(s_part, s_vals)
         if name == "who":
             # "Dana is on call this week": the predicate (with its dates) is the subject, the name the value
             v_vals = [v for v in v_vals if v.kind in ("name", "email", "quoted")]

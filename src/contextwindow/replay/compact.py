@@ -147,7 +147,7 @@ def compact_conversation(
     count = counter.count_messages
     if before > budget:
         body, steps = _fit(body, room, counter, summarizer, rounds, instructions, ledger, rules)
-    current = [*head, *body]
+    current = [*head, *scrub_messages(body, ledger)]  # summaries and restored text included
     after = count(current)
     if after > budget:  # degrade raises before this; kept as the invariant's last guard
         raise CompactionError(f"could not compact to {budget} tokens: {after} remain after {', '.join(steps)}", tokens=after, budget=budget)

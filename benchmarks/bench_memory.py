@@ -1,0 +1,205 @@
+"""Memory that survives any budget: planted user rules, facts and preferences through 5 rounds of
+compaction at 10%, 20% and 30% of a session's size, with and without a model.
+
+    python benchmarks/bench_memory.py [--sessions 12] [--family report|tune|both] [--fixtures ../shared/fixtures/transcripts]
+
+Sessions come from ``memory_sessions.py``: the ``tune`` family (seeds 0..n-1) is what the ledger
+was developed against; the ``report`` family (seeds 1000..1000+n-1, other templates) is held out
+and is what the docs quote. A round appends the next fifth of the session to the previous round's
+output and compacts it (``replay.compact.compact_conversation``, 1 fold at most) to the budget.
+
+Printed per family × summarizer × budget: survival per kind (current value present in the last
+output), stale (a superseded value present in ANY round's output), false merges (a member of a
+shared-words pair missing from the ledger), within budget (rounds), errors. Then the real
+transcripts with six rules planted early, compacted to 8,000 tokens over 5 rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from contextwindow.errors import CompactionError
+from contextwindow.folding import ExtractiveSummarizer, LLMSummarizer
+from contextwindow.folding import ledger as L
+from contextwindow.llm.base import ScriptedModel
+from contextwindow.messages import Message, user
+from contextwindow.replay.compact import compact_conversation, memory_ledger
+from contextwindow.tokens import counter_for
+from contextwindow.turns import validate
+from memory_sessions import Generated, generate
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_FIXTURES = HERE.parent.parent / "shared" / "fixtures" / "transcripts"
+KINDS = ("safety", "constraint", "goal", "preference", "fact")
+COUNTER = counter_for(None)
+ROUNDS = 5
+
+
+def scripted_brief(messages: list[Message], system: str | None = None) -> str:
+    """A model that writes a plausible, lossy brief: the first request as the goal, the last
+    tool lines as progress, and the last user lines copied verbatim (stale values included)."""
+    prompt = messages[-1].text
+    transcript = prompt.split("<transcript>", 1)[-1]
+    users = re.findall(r"^USER: (.*)$", transcript, re.MULTILINE)
+    tools = re.findall(r"^(?:ASSISTANT → .*|TOOL\(.*)$", transcript, re.MULTILINE)
+    prior = re.search(r"<earlier-summary>\n(.*?)\n</earlier-summary>", prompt, re.DOTALL)
+    goal = users[0] if users else (re.search(r"## Goal\n(.*)", prior.group(1)).group(1) if prior and "## Goal" in prior.group(1) else "continue")  # type: ignore[union-attr]
+    return "\n".join([
+        "## Goal", goal[:300], "## Progress", *(f"- {t[:100]}" for t in tools[-6:]), "## Remaining", "- continue the task",
+        "## Data", *(f"- {u[:200]}" for u in users[-4:]),
+    ])
+
+
+def chunks(messages: list[Message], n: int) -> list[list[Message]]:
+    starts = [i for i, m in enumerate(messages) if m.role == "user" and not m.is_tool_result]
+    cuts = [starts[len(starts) * k // n] for k in range(n)] + [len(messages)]
+    return [messages[cuts[k] : cuts[k + 1]] for k in range(n)]
+
+
+def run_session(g: Generated, pct: float, with_model: bool) -> dict[str, object]:
+    size = COUNTER.count_messages(g.messages)
+    budget = int(size * pct)
+    summ = LLMSummarizer(ScriptedModel(scripted_brief, window=16_000), count=COUNTER.count_text) if with_model else ExtractiveSummarizer(COUNTER.count_text)
+    state: list[Message] = []
+    seen = 0
+    stale_hits = 0
+    within = 0
+    errors = 0
+    invalid = 0
+    for part in chunks(g.messages, ROUNDS):
+        seen += len(part)
+        try:
+            state, _ = compact_conversation([*state, *part], budget=budget, counter=COUNTER, summarizer=summ, rounds=1)
+        except CompactionError:
+            errors += 1
+            state = [*state, *part]
+            continue
+        within += COUNTER.count_messages(state) <= budget
+        invalid += bool(validate(state, "openai"))
+        text = "\n".join(m.text for m in state).lower()
+        for p in g.plants:
+            stale_hits += sum(1 for v, at in zip(p.stale, p.stale_at, strict=True) if at < seen and re.search(rf"(?<![\w$]){re.escape(v.lower())}(?!\w)", text))
+    text = "\n".join(m.text for m in state).lower()
+    kept: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for p in g.plants:
+        kept[p.kind][1] += 1
+        kept[p.kind][0] += bool(re.search(rf"(?<![\w$]){re.escape(p.value.lower())}(?!\w)", text))
+    live_values = {v.lower() for e in L.active(memory_ledger(g.messages)) for v in e.values}
+    false_merges = sum(1 for p in g.plants if p.pair is not None and p.value.lower() not in live_values)
+    return {"kept": dict(kept), "stale": stale_hits, "false_merges": false_merges, "within": within, "errors": errors, "invalid": invalid}
+
+
+def bench_generated(family: str, n: int) -> bool:
+    seeds = range(n) if family == "tune" else range(1000, 1000 + n)
+    sessions = [generate(s, family) for s in seeds]
+    sizes = [COUNTER.count_messages(g.messages) for g in sessions]
+    plants = sum(len(g.plants) for g in sessions)
+    updates = sum(len(p.stale) for g in sessions for p in g.plants)
+    print(f"\n{family} family: {n} sessions (seeds {seeds.start}..{seeds.stop - 1}), {min(sizes):,}-{max(sizes):,} tokens, {plants} planted statements, {updates} paraphrased updates")
+    head = f"{'summarizer':11} {'budget':>6} " + " ".join(f"{k:>10}" for k in KINDS) + f" {'stale':>6} {'f.merge':>7} {'within':>7} {'errors':>6} {'invalid':>7}"
+    print(head)
+    ok = True
+    goals = {0.1: 0.6, 0.2: 0.9, 0.3: 1.0}
+    for with_model in (False, True):
+        for pct in (0.1, 0.2, 0.3):
+            agg: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+            stale = merges = within = errors = invalid = 0
+            for g in sessions:
+                r = run_session(g, pct, with_model)
+                for k, (a, b) in r["kept"].items():  # type: ignore[attr-defined]
+                    agg[k][0] += a
+                    agg[k][1] += b
+                stale += r["stale"]  # type: ignore[operator]
+                merges += r["false_merges"]  # type: ignore[operator]
+                within += r["within"]  # type: ignore[operator]
+                errors += r["errors"]  # type: ignore[operator]
+                invalid += r["invalid"]  # type: ignore[operator]
+            cells = []
+            for k in KINDS:
+                a, b = agg[k]
+                share = a / b if b else 1.0
+                cells.append(f"{a}/{b}={share:4.0%}".rjust(10))
+                need = 1.0 if k in ("safety", "constraint") else goals[pct]
+                ok &= share >= need
+            ok &= stale == 0 and merges == 0 and errors == 0 and invalid == 0
+            print(f"{'model' if with_model else 'extractive':11} {pct:>6.0%} " + " ".join(cells) + f" {stale:>6} {merges:>7} {within:>3}/{len(sessions) * ROUNDS:<3} {errors:>6} {invalid:>7}")
+    return ok
+
+
+PLANTED = [
+    "From now on write every commit message in the imperative mood, under 60 characters.",
+    "Never delete anything under /srv/exports.",
+    "I'd rather have terse answers in metric units.",
+    "The cloud budget is $400 per month.",
+    "Priya owns the release checklist.",
+    "Do not push to the main branch without a review.",
+]
+PLANTED_KEYS = ["60 characters", "/srv/exports", "metric units", "$400", "Priya", "without a review"]
+
+
+def bench_real(root: Path, budget: int = 8_000) -> bool:
+    from contextwindow.importers import load_transcript
+
+    print(f"\nreal transcripts ({root}): six rules planted after the first user message, {ROUNDS} rounds to {budget:,} tokens")
+    ok = True
+    rows = 0
+    for p in sorted(root.glob("*/*")):
+        if p.suffix not in (".jsonl", ".json", ".traj"):
+            continue
+        try:
+            msgs = load_transcript(p).messages
+        except Exception as exc:  # a benchmark reports and goes on
+            print(f"  skip {p.name}: {exc}", file=sys.stderr)
+            continue
+        size = COUNTER.count_messages(msgs)
+        if size < 4 * budget:
+            continue
+        first = next(i for i, m in enumerate(msgs) if m.role == "user" and not m.is_tool_result)
+        # planted early: a user message of their own right after the first exchange
+        at = next((i for i in range(first + 1, len(msgs)) if msgs[i].role == "user" and not msgs[i].is_tool_result), first + 1)
+        planted = [*msgs[:at], user(" ".join(PLANTED)), *msgs[at:]]
+        state: list[Message] = []
+        err = ""
+        for part in chunks(planted, ROUNDS):
+            try:
+                state, _ = compact_conversation([*state, *part], budget=budget, counter=COUNTER, summarizer=ExtractiveSummarizer(COUNTER.count_text), rounds=1)
+            except CompactionError as exc:
+                err = str(exc)[:80]
+                break
+        text = "\n".join(m.text for m in state)
+        kept = sum(k in text for k in PLANTED_KEYS)
+        imperative = PLANTED[0] in text or "imperative mood, under 60 characters" in text
+        tokens = COUNTER.count_messages(state)
+        pairs = validate(state, "openai")
+        rows += 1
+        ok &= kept == 6 and not pairs and tokens <= budget and not err
+        print(f"  {p.parent.name}/{p.name[:48]:48} {size:>8,} → {tokens:>6,} tokens  rules {kept}/6 (imperative rule {'kept' if imperative else 'LOST'})"
+              f"  tool pairs {'valid' if not pairs else 'INVALID'}  {'within' if tokens <= budget else 'OVER'}{'  error: ' + err if err else ''}")
+    print(f"  {rows} sessions of at least {4 * budget:,} tokens")
+    return ok
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sessions", type=int, default=12)
+    ap.add_argument("--family", default="report", choices=("report", "tune", "both"))
+    ap.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES)
+    args = ap.parse_args()
+    ok = True
+    for fam in (("tune", "report") if args.family == "both" else (args.family,)):
+        ok &= bench_generated(fam, args.sessions)
+    if args.fixtures.exists():
+        ok &= bench_real(args.fixtures)
+    else:
+        print(f"\n(no fixtures at {args.fixtures}: the real-transcript part is skipped)")
+    print("\ngoals met" if ok else "\ngoals NOT met")
+
+
+if __name__ == "__main__":
+    main()

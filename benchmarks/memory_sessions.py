@@ -1,0 +1,267 @@
+"""Sessions generated from seeds for the memory benchmark (``bench_memory.py``).
+
+A session is an agent conversation with planted user statements of five kinds (safety rules,
+hard constraints, goals, preferences, facts), later paraphrased updates of some of them, pairs of
+different subjects that share words, distractor chatter and tasks, and bulky tool output.
+
+Two template families that share no phrasing:
+
+* ``tune`` — the templates the ledger was developed against;
+* ``report`` — held out: written before any run and never used to change the ledger; the
+  benchmark's reported numbers come from these (seeds 1000+).
+
+Every planted value is unique in its session, so "the current value is in the output" and "a
+superseded value is in the output" are unambiguous checks.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
+
+
+@dataclass
+class Plant:
+    kind: str  # safety | constraint | goal | preference | fact
+    value: str  # the value that must survive (the newest one)
+    stale: list[str] = field(default_factory=list)  # values a later message superseded
+    pair: int | None = None  # id of a shared-words pair (two different subjects)
+    stale_at: list[int] = field(default_factory=list)  # index of the message that superseded each stale value
+
+
+@dataclass
+class Generated:
+    messages: list[Message]
+    plants: list[Plant]
+    family: str
+    seed: int
+
+
+NAMES = [
+    "Dana", "Priya", "Omar", "Mei", "Kofi", "Lars", "Ines", "Tariq", "Yuki", "Sven", "Amara", "Bruno", "Chiara", "Dmitri",
+    "Elena", "Farid", "Greta", "Hiro", "Ingrid", "Jonas", "Kamala", "Luca", "Maren", "Nadia", "Oskar", "Paula", "Quentin",
+    "Rosa", "Sami", "Tomas", "Ulla", "Viktor", "Wanda", "Xavi", "Yara", "Zeno",
+]
+CODENAMES = ["Orion", "Vega", "Lyra", "Cygnus", "Draco", "Hydra", "Pavo", "Lupus", "Corvus", "Aquila", "Carina", "Fornax", "Indus", "Norma"]
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+LANGS = ["Portuguese", "German", "French", "Spanish", "Italian", "Dutch", "Swedish", "Polish", "Danish", "Finnish"]
+THINGS = ["billing dashboard", "search indexer", "payments gateway", "audit pipeline", "mobile app", "ingest worker", "reporting service", "auth proxy"]
+SVCS = ["ledger", "checkout", "inventory", "notifications", "scheduler", "catalog", "gateway", "metrics"]
+PAIR_MODS = [("frontend", "backend"), ("staging", "production"), ("iOS", "Android"), ("EU", "US"), ("internal", "public")]
+PAIR_NOUNS = [("release", "date"), ("API rate limit", "count"), ("database host", "host"), ("support contact", "name"), ("cache TTL", "seconds")]
+
+
+class Values:
+    """Unique values of each type for one session."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.used: set[str] = set()
+
+    def _uniq(self, make) -> str:  # type: ignore[no-untyped-def]
+        for _ in range(1000):
+            v = make()
+            if v not in self.used and not any(v in u or u in v for u in self.used):
+                self.used.add(v)
+                return str(v)
+        raise RuntimeError("ran out of unique values")
+
+    def name(self) -> str:
+        return self._uniq(lambda: self.rng.choice(NAMES))
+
+    def date(self) -> str:
+        return self._uniq(lambda: f"{self.rng.choice(MONTHS)} {self.rng.randint(2, 28)}")
+
+    def money(self) -> str:
+        return self._uniq(lambda: f"${self.rng.randint(3, 95) * 100}")
+
+    def number(self, unit: str) -> str:
+        return self._uniq(lambda: f"{self.rng.randint(11, 97)} {unit}")
+
+    def version(self) -> str:
+        return self._uniq(lambda: f"{self.rng.randint(2, 9)}.{self.rng.randint(10, 40)}.{self.rng.randint(1, 9)}")
+
+    def codename(self) -> str:
+        return self._uniq(lambda: f"{self.rng.choice(CODENAMES)}-{self.rng.randint(2, 99)}")
+
+    def lang(self) -> str:
+        return self._uniq(lambda: self.rng.choice(LANGS))
+
+    def host(self) -> str:
+        return self._uniq(lambda: f"db-{self.rng.randint(10, 99)}.{self.rng.choice(['int', 'corp', 'lan'])}.example.net")
+
+    def path(self) -> str:
+        return self._uniq(lambda: f"/srv/{self.rng.choice(SVCS)}/{self.rng.choice(['data', 'exports', 'backups', 'keys'])}{self.rng.randint(1, 99)}")
+
+
+# --- templates: (plant, update) per family; {s} subject, {v} value ---------------------------------
+FACT = {
+    "tune": {
+        "date": (["{S} is on {v}.", "{S} will be {v}.", "Please note that {s} is {v}."], ["{S} moved to {v}.", "Update: {s} is now {v}.", "{S} changed to {v}."]),
+        "name": (["{v} owns {s}.", "{v} is responsible for {s}."], ["{v} now owns {s}.", "{v} took over {s}."]),
+        "rename": (["We renamed {s} to {v}."], ["We are calling {s} {v} now."]),
+        "version": (["Use Python {v} for {s}."], ["Actually use Python {v} for {s}."]),
+        "host": (["{S} is {v}."], ["{S} changed to {v}."]),
+    },
+    "report": {
+        "date": (["Just so you know, {s} is {v}.", "For the record, {s} lands on {v}.", "{S}: {v}."], ["Heads up, {s} slipped to {v}.", "Actually {s} is {v} now.", "Correction: {s} should be {v} instead."]),
+        "name": (["{S} is owned by {v}.", "{v} runs {s}."], ["{v} has taken over {s}.", "{S} is now maintained by {v}."]),
+        "rename": (["{S} is now called {v}."], ["Let's call {s} {v} instead."]),
+        "version": (["Pin Python to {v} for {s}."], ["Switch {s} to Python {v}."]),
+        "host": (["For the record, {s} is {v}."], ["{S} has been migrated to {v}."]),
+    },
+}
+ONCALL = {"tune": ("{v} is on call this week.", "Actually {v} is on call this week."), "report": ("This week {v} is on call.", "Swap of plans: {v} is on call this week instead.")}
+CONSTRAINT = {
+    "tune": [
+        ("From now on write every commit message in the imperative mood, under {v}.", "Commit messages may be up to {v} from now on.", "characters"),
+        ("Keep every pull request under {v}.", "Keep every pull request under {v} from now on.", "lines"),
+        ("The cloud budget is {v} per month.", "Cap the cloud budget at {v} per month from now on.", "$"),
+        ("The deadline for the migration is {v}.", "The migration deadline moved to {v}.", "date"),
+    ],
+    "report": [
+        ("Commit messages: imperative mood, at most {v} each.", "Commit messages can now be as long as {v}.", "characters"),
+        ("No pull request may exceed {v}.", "Pull requests may now go up to {v}.", "lines"),
+        ("Spend at most {v} a month on cloud.", "We can spend up to {v} a month on cloud now.", "$"),
+        ("The migration has to be done by {v}.", "The migration can slip to {v}.", "date"),
+    ],
+}
+PREFERENCE = {
+    "tune": [("I'd rather have your answers in {v}.", "I'd rather have your answers in {v} instead."), ("I prefer timeouts of {v} in examples.", "I prefer timeouts of {v} in examples now.")],
+    "report": [("I would rather you reply in {v}.", "Please reply in {v} from here on."), ("My preference is {v} for HTTP timeouts.", "Make that {v} for HTTP timeouts.")],
+}
+SAFETY = {
+    "tune": ["Never delete anything under {v}.", "Never run migrations against {v} without asking me first."],
+    "report": ["Under no circumstances remove files in {v}.", "Do not touch the database at {v} without my sign-off."],
+}
+GOAL = {
+    "tune": "The goal of this session is to move the {v} service onto the new scheduler.",
+    "report": "Our objective today: get the {v} service running on the new scheduler.",
+}
+PAIR = {
+    "tune": ("The {m} {n} is {v}.", "The {m} {n} changed to {v}."),
+    "report": ("For the {m} side, the {n} is {v}.", "Heads up: the {m} {n} is now {v}."),
+}
+CHATTER = {
+    "tune": ["Thanks, that helps.", "Let me check with the team.", "Sounds good, carry on.", "OK.", "Great, continue please.", "Hmm, interesting."],
+    "report": ["Cool, keep going.", "I'm grabbing lunch, back soon.", "Nice output.", "Alright.", "Fine by me.", "Let's see what happens."],
+}
+TASKS = {
+    "tune": ["Fix the flaky test in tests/test_{x}.py.", "Add logging to the {x} module.", "Look at why the {x} build is slow."],
+    "report": ["Can you clean up src/{x}/util.py?", "Refactor the {x} client a bit.", "Investigate the timeout in the {x} job."],
+}
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34) -> Generated:
+    """One session from ``seed`` with the templates of ``family`` (``tune`` or ``report``)."""
+    rng = random.Random(seed)
+    vals = Values(rng)
+    plants: list[Plant] = []
+    statements: list[str] = []  # plant texts, in order
+    updates: list[tuple[str, Plant, str]] = []  # (text, plant, new value) to say later
+
+    goal_v = rng.choice(SVCS)
+    vals.used.add(goal_v)
+    statements.append(GOAL[family].format(v=goal_v))
+    plants.append(Plant("goal", goal_v))
+    for tmpl in SAFETY[family]:
+        v = vals.path() if "{v}" in tmpl and ("under" in tmpl or "files" in tmpl) else vals.host()
+        statements.append(tmpl.format(v=v))
+        plants.append(Plant("safety", v))
+    for plant_t, update_t, unit in rng.sample(CONSTRAINT[family], 3):
+        make = {"$": vals.money, "date": vals.date}.get(unit, lambda u=unit: vals.number(u))
+        v = make()
+        p = Plant("constraint", v)
+        statements.append(plant_t.format(v=v))
+        plants.append(p)
+        if rng.random() < 0.6:
+            updates.append((update_t, p, make()))
+    for plant_t, update_t in PREFERENCE[family]:
+        make = vals.lang if "answers" in plant_t or "reply" in plant_t else (lambda: vals.number("seconds"))
+        v = make()
+        p = Plant("preference", v)
+        statements.append(plant_t.format(v=v))
+        plants.append(p)
+        if rng.random() < 0.5:
+            updates.append((update_t, p, make()))
+    kinds = ["date", "name", "rename", "version", "host"]
+    for kind in kinds:
+        plant_ts, update_ts = FACT[family][kind]
+        subj = {"date": f"the {rng.choice(SVCS)} launch", "name": f"the {rng.choice(THINGS)}", "rename": f"the {rng.choice(THINGS)}",
+                "version": f"the {rng.choice(SVCS)} worker", "host": f"the {rng.choice(SVCS)} replica host"}[kind]
+        make = {"date": vals.date, "name": vals.name, "rename": vals.codename, "version": vals.version, "host": vals.host}[kind]
+        v = make()
+        p = Plant("fact", v)
+        statements.append(rng.choice(plant_ts).format(s=subj, S=_cap(subj), v=v))
+        plants.append(p)
+        if rng.random() < 0.6:
+            updates.append((rng.choice(update_ts).replace("{s}", subj).replace("{S}", _cap(subj)), p, make()))
+    on_v = vals.name()
+    p = Plant("fact", on_v)
+    statements.append(ONCALL[family][0].format(v=on_v))
+    plants.append(p)
+    if rng.random() < 0.5:
+        updates.append((ONCALL[family][1], p, vals.name()))
+    # a pair of different subjects that share words
+    mods = rng.choice(PAIR_MODS)
+    noun, vkind = rng.choice(PAIR_NOUNS)
+    make = {"date": vals.date, "count": lambda: vals.number("requests per minute"), "host": vals.host, "name": vals.name,
+            "seconds": lambda: vals.number("seconds")}[vkind]
+    pair_id = seed
+    for m in mods:
+        v = make()
+        p = Plant("fact", v, pair=pair_id)
+        statements.append(PAIR[family][0].format(m=m, n=noun, v=v))
+        plants.append(p)
+    if rng.random() < 0.5:
+        m = rng.choice(mods)
+        target = plants[-2] if m == mods[0] else plants[-1]
+        updates.append((PAIR[family][1].replace("{m}", m).replace("{n}", noun), target, make()))
+
+    # lay out the turns: statements early and middle, updates later, chatter and tasks around
+    messages: list[Message] = []
+    n_call = 0
+    order = statements[:1] + rng.sample(statements[1:], len(statements) - 1)
+    upd_at = sorted(rng.sample(range(turns // 2, turns - 1), len(updates)))
+    upd_iter = iter(zip(upd_at, updates, strict=True))
+    nxt = next(upd_iter, None)
+    state_i = 0
+    for t in range(turns):
+        parts: list[str] = []
+        if t == 0:
+            parts.append(order[0])
+            state_i = 1
+        while state_i < len(order) and rng.random() < 0.55 and t < turns * 2 // 3:
+            parts.append(order[state_i])
+            state_i += 1
+        while nxt is not None and nxt[0] <= t:
+            _, (text, plant, newv), = nxt
+            parts.append(text.format(v=newv))
+            plant.stale.append(plant.value)
+            plant.stale_at.append(len(messages))
+            plant.value = newv
+            vals.used.add(newv)
+            nxt = next(upd_iter, None)
+        if rng.random() < 0.5:
+            parts.append(rng.choice(TASKS[family]).format(x=rng.choice(SVCS)))
+        if rng.random() < 0.5 or not parts:
+            parts.insert(0, rng.choice(CHATTER[family]))
+        if t == turns * 2 // 3:
+            parts += order[state_i:]
+            state_i = len(order)
+        messages.append(user(" ".join(parts)))
+        for _ in range(rng.randint(1, 2)):
+            n_call += 1
+            cid = f"call_{n_call}"
+            cmd = rng.choice(["pytest -q", "git status", "make build", "grep -rn TODO src", "cat src/app.py"])
+            messages.append(assistant("", ToolCallPart(cid, "shell", f'{{"command": "{cmd}"}}')))
+            body = "\n".join(f"{cmd.split()[0]}: line {i} " + " ".join(rng.choice(["ok", "src/app.py", "passed", "warn", "x=1", "done"]) for _ in range(8)) for i in range(tool_tokens // 20))
+            messages.append(tool_result(cid, body + f"\nExit code: {rng.choice([0, 0, 0, 1])}", name="shell"))
+        messages.append(assistant(rng.choice(["Done; the change is in place and the tests pass.", "I looked into it; details above.", "Working on it, next I will run the build."]) + " " + "More detail about the steps taken. " * rng.randint(2, 6)))
+    return Generated(messages, plants, family, seed)
