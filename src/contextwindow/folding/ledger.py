@@ -228,10 +228,7 @@ def parse(clause: str, source: str = "") -> Entry | None:
         m = pat.search(fr)
         if not m or not m.group("s").strip():
             continue
-        s_part, v_part = m.group("s"), m.group("v")
-        if "<v>" in s_part and name not in ("who",):
-            # dates inside the subject belong to it ("the release on <v>" stays a value though)
-            pass
+        s_part = m.group("s")
         v_vals = _values_in(fr, m.start("v"), m.end("v"), vals)
         s_vals = _values_in(fr, m.start("s"), m.end("s"), vals)
         if name != "who" and not subject_words(re.sub(r"<v>", " ", s_part)):
