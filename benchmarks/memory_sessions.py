@@ -7,8 +7,11 @@ different subjects that share words, distractor chatter and tasks, and bulky too
 Two template families that share no phrasing:
 
 * ``tune`` — the templates the ledger was developed against;
-* ``report`` — held out: written before any run and never used to change the ledger; the
-  benchmark's reported numbers come from these (seeds 1000+).
+* ``report`` — written before any run as the held-out set (seeds 1000+); its first run showed
+  failures (57 stale values, 2 false merges, 86% of constraints) that were then used to improve
+  the ledger, so it became a second tuning set;
+* ``heldout`` — written after that, before any run of it, and never used to change anything
+  (seeds 2000+): the numbers the docs quote.
 
 Every planted value is unique in its session, so "the current value is in the output" and "a
 superseded value is in the output" are unambiguous checks.
@@ -112,8 +115,19 @@ FACT = {
         "version": (["Pin Python to {v} for {s}."], ["Switch {s} to Python {v}."]),
         "host": (["For the record, {s} is {v}."], ["{S} has been migrated to {v}."]),
     },
+    "heldout": {
+        "date": (["Mark your calendar: {s} is {v}.", "{S} is planned for {v}."], ["New date for {s}: {v}.", "{S} got postponed to {v}.", "We moved {s} to {v}."]),
+        "name": (["{v} is the owner of {s}.", "{S} belongs to {v}."], ["{S} now belongs to {v}.", "From today {v} owns {s}."]),
+        "rename": (["{S} goes by the name {v}.", "We'll refer to {s} as {v}."], ["{S} is renamed to {v}.", "We're now calling {s} {v}."]),
+        "version": (["{S} runs on Python {v}."], ["{S} now runs on Python {v}."]),
+        "host": (["{S} lives at {v}."], ["{S} now lives at {v}."]),
+    },
 }
-ONCALL = {"tune": ("{v} is on call this week.", "Actually {v} is on call this week."), "report": ("This week {v} is on call.", "Swap of plans: {v} is on call this week instead.")}
+ONCALL = {
+    "tune": ("{v} is on call this week.", "Actually {v} is on call this week."),
+    "report": ("This week {v} is on call.", "Swap of plans: {v} is on call this week instead."),
+    "heldout": ("{v} has the pager this week.", "{v} has the pager this week now."),
+}
 CONSTRAINT = {
     "tune": [
         ("From now on write every commit message in the imperative mood, under {v}.", "Commit messages may be up to {v} from now on.", "characters"),
@@ -127,30 +141,42 @@ CONSTRAINT = {
         ("Spend at most {v} a month on cloud.", "We can spend up to {v} a month on cloud now.", "$"),
         ("The migration has to be done by {v}.", "The migration can slip to {v}.", "date"),
     ],
+    "heldout": [
+        ("Limit commit subjects to {v}.", "Limit commit subjects to {v} instead.", "characters"),
+        ("Diffs must stay below {v}.", "Diffs must now stay below {v}.", "lines"),
+        ("Our monthly cloud budget is capped at {v}.", "The monthly cloud budget is now capped at {v}.", "$"),
+        ("The migration is due {v}.", "The migration is now due {v}.", "date"),
+    ],
 }
 PREFERENCE = {
     "tune": [("I'd rather have your answers in {v}.", "I'd rather have your answers in {v} instead."), ("I prefer timeouts of {v} in examples.", "I prefer timeouts of {v} in examples now.")],
     "report": [("I would rather you reply in {v}.", "Please reply in {v} from here on."), ("My preference is {v} for HTTP timeouts.", "Make that {v} for HTTP timeouts.")],
+    "heldout": [("I like replies written in {v}.", "I now like replies written in {v}."), ("I prefer retry delays of {v}.", "Going forward I prefer retry delays of {v}.")],
 }
 SAFETY = {
     "tune": ["Never delete anything under {v}.", "Never run migrations against {v} without asking me first."],
     "report": ["Under no circumstances remove files in {v}.", "Do not touch the database at {v} without my sign-off."],
+    "heldout": ["Don't ever wipe the folder {v}.", "Never restart the database at {v} unless I say so."],
 }
 GOAL = {
     "tune": "The goal of this session is to move the {v} service onto the new scheduler.",
     "report": "Our objective today: get the {v} service running on the new scheduler.",
+    "heldout": "The main task for this session is porting the {v} service to the new scheduler.",
 }
 PAIR = {
     "tune": ("The {m} {n} is {v}.", "The {m} {n} changed to {v}."),
     "report": ("For the {m} side, the {n} is {v}.", "Heads up: the {m} {n} is now {v}."),
+    "heldout": ("The {n} for {m} is {v}.", "The {n} for {m} is {v} now."),
 }
 CHATTER = {
     "tune": ["Thanks, that helps.", "Let me check with the team.", "Sounds good, carry on.", "OK.", "Great, continue please.", "Hmm, interesting."],
     "report": ["Cool, keep going.", "I'm grabbing lunch, back soon.", "Nice output.", "Alright.", "Fine by me.", "Let's see what happens."],
+    "heldout": ["Good stuff.", "Brb, meeting.", "That took a while, huh.", "Okay, next.", "Yep.", "Hmm, not sure about that one, but go on."],
 }
 TASKS = {
     "tune": ["Fix the flaky test in tests/test_{x}.py.", "Add logging to the {x} module.", "Look at why the {x} build is slow."],
     "report": ["Can you clean up src/{x}/util.py?", "Refactor the {x} client a bit.", "Investigate the timeout in the {x} job."],
+    "heldout": ["Please write a test for the {x} parser.", "Rename the helper in the {x} package.", "Profile the {x} importer."],
 }
 
 
