@@ -90,8 +90,8 @@ def run_session(g: Generated, pct: float, with_model: bool) -> dict[str, object]
     for p in g.plants:
         kept[p.kind][1] += 1
         kept[p.kind][0] += bool(re.search(rf"(?<![\w$]){re.escape(p.value.lower())}(?!\w)", text))
-    live_values = {v.lower() for e in L.active(memory_ledger(g.messages)) for v in e.values}
-    false_merges = sum(1 for p in g.plants if p.pair is not None and p.value.lower() not in live_values)
+    live = "\n".join(e.text.lower() for e in L.active(memory_ledger(g.messages)))
+    false_merges = sum(1 for p in g.plants if p.pair is not None and p.value.lower() not in live)
     return {"kept": dict(kept), "stale": stale_hits, "false_merges": false_merges, "within": within, "errors": errors, "invalid": invalid}
 
 

@@ -106,7 +106,7 @@ _VALUE_PATTERNS: list[tuple[str, str]] = [
     ("version", r"\bv?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?\b|\bv\d+(?:\.\d+)?\b|\b(?:python|node|postgres(?:ql)?|java|go|ruby|php|rust|django|react)\s+\d+(?:\.\d+)*\b"),
     ("host", r"\b[a-z0-9][\w-]*(?:\.[\w-]+){2,}\b(?<!\.\d)"),
     ("id", r"\b[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\b|\b(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{7,40}\b"),
-    ("number", rf"(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:{_UNITS})?(?![\w.]\w)"),
+    ("number", rf"(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:{_UNITS})?(?:\s(?:per|a|an)\s(?:second|minute|hour|day|week|month|year|request|user))?(?![\w.]\w)"),
     ("number", rf"\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:{_UNITS})\b|\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:hundred|thousand)\b"),
     ("quoted", r"`[^`\n]{1,80}`|\"[^\"\n]{1,80}\"|(?<!\w)'[^'\n]{2,60}'(?!\w)"),
     ("name", r"\b[A-Z][a-z]*[A-Z0-9][\w]*(?:-[\w]+)*\b|\b[A-Za-z]+-\d+[\w-]*\b|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b"),
@@ -211,6 +211,8 @@ def find_values(text: str) -> list[Value]:
         s = m.group(0)
         if kind in _CASE_SENSITIVE:
             # the pattern ran case-insensitively: re-check the case that makes it a name or an id
+            if kind == "name" and re.fullmatch(r"[A-Z]{2,5}|[a-z][A-Z][A-Za-z]{0,4}", s):
+                continue  # an acronym (HTTP, API, EU, iOS) is a word of the subject, not a value
             if kind == "name" and (not re.match(r"[A-Z]|[A-Za-z]+-\d", s) or s.lower() in _NOT_NAMES):
                 first = s.split()[0]
                 if first.lower() in _NOT_NAMES and " " in s:

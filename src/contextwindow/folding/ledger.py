@@ -69,6 +69,7 @@ _STOP = {
     "hey", "thanks", "remember", "note", "heads", "fyi", "btw", "update", "correction", "change", "plan", "quick", "one", "thing",
     "very", "really", "much", "many", "some", "other", "another", "new", "old", "current", "currently", "moved", "slipped",
     "shifted", "pushed", "changed", "switched", "got", "gets", "get", "becomes", "become", "stays", "remains",
+    "long", "short", "big", "large", "small", "high", "low", "exceed", "go", "side", "today", "allowed", "allow", "need", "needs",
 }
 _SYNONYMS = {
     "bill": "budget", "spend": "budget", "spending": "budget", "cost": "budget", "costs": "budget", "budget": "budget",
@@ -138,7 +139,8 @@ _RULE = re.compile(
     r"\b(never|always|must|mustn't|only|at most|at least|no more than|not more than|no less than|no later than|don't|do not|"
     r"from now on|going forward|from here on|in future|by default|every|each|whenever|any time|cap(?:ped)?|limit(?:ed)?|"
     r"deadline|due (?:by|on)|required?|mandatory|make sure|ensure|should(?:n't)?|under no circumstances|forbidden|not allowed|"
-    r"no longer|budget|maximum|minimum|max|min|quota)\b",
+    r"no longer|budget|maximum|minimum|max|min|quota|up to|as (?:long|many|much) as|may(?: not| now)?|can(?:not| now)?|exceed|"
+    r"allowed|has to|have to|needs? to|due|limit)\b",
     re.IGNORECASE,
 )
 _STYLE_VERBS = (
@@ -172,6 +174,7 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     )),
     ("set", re.compile(rf"^(?:please\s+)?(?:use|prefer|pick|choose|go with|stick with|stick to|target|run)\s+(?P<v>{_V})\s+(?:for|when|in|on|as)\s+(?P<s>.+)$")),
     ("is", re.compile(rf"^(?P<s>.+?)\s*(?:\bis\b|\bare\b|\bwas\b|\bwill be\b|\bshould be\b|\bmust be\b|\bneeds to be\b|\bhas to be\b|\bstays\b|\bremains\b|\bbecomes\b|=|:|\bis set to\b|\bis now\b|\bare now\b|'s now)\s+(?:now\s+)?(?:still\s+)?(?P<v>.*{_V}.*)$")),
+    ("when", re.compile(rf"^(?P<s>(?:the|our|my|your|this|that)\s+[^<]+?)\s+[a-z]+\s+(?:on|at|by|in|to|until|till|for|from|around)\s+(?P<v>{_V})$")),
     ("who", re.compile(rf"^(?P<v>{_V})\s+(?:is|are|'s|will be|has been)\s+(?:now\s+)?(?P<s>.+)$")),
 ]
 
@@ -188,19 +191,29 @@ def _restore(fr_part: str, vals: Sequence[Value]) -> str:
 
 
 def _kind(clause: str, relation: str | None, subject: list[str]) -> str | None:
-    neg = bool(_NEG.search(clause))
-    if (neg and _SAFETY_WORDS.search(clause)) or _SAFETY_POS.search(clause):
+    masked = frame(clause, find_values(clause))  # "May 2" is a date, not the modal "may"
+    neg = bool(_NEG.search(masked))
+    if (neg and _SAFETY_WORDS.search(clause)) or _SAFETY_POS.search(masked):
         return "safety"
     head = subject[-1] if subject else ""
-    if relation and (set(subject) & _GOAL_HEAD):
+    if relation == "goal" or (relation and set(subject) & _GOAL_HEAD):
         return "goal"
-    if _PREF.search(clause):
+    if _PREF.search(masked):
         return "preference"
-    if relation in ("set",) or head in _CONSTRAINT_HEAD or _RULE.search(clause) or _IMPERATIVE.match(_LEAD.sub("", clause)):
+    if relation in ("set",) or head in _CONSTRAINT_HEAD or _RULE.search(masked) or _IMPERATIVE.match(_LEAD.sub("", masked)):
         return "constraint"
     if relation:
         return "fact"
     return None
+
+
+_META_SUBJECT = {"preference", "choice", "pick", "default", "setting", "rule", "request", "plan", "idea", "suggestion", "swap", "call", "that", "it", "this", "update"}
+_FOR_PHRASE = re.compile(r"<v>[^<]*?\b(?:for|on|of)\s+(?P<p>[^<]+)$")
+_LEAD_TIME = re.compile(r"^(?P<d>(?:this|next|coming) (?:week|month|sprint|quarter|monday|tuesday|wednesday|thursday|friday|weekend)|today|tomorrow|tonight)\s*,?\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
+_LEAD_FOR = re.compile(r"^(?:for|on|in) (?P<p>(?:the )?[^,<]{2,40}?),\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
+_LEAD_COLON = re.compile(r"^(?P<h>[^:<]{2,40}):\s+(?P<r>\S.*)$")
+_GOAL_RE = re.compile(r"^(?P<s>(?:[\w'-]+\s+){0,4}(?:goal|objective|aim|mission|main task|task|priority|focus)(?:\s+[\w'-]+){0,4}?)\s*(?:\bis\b|:|=|\bwill be\b|\bfor (?:this|the|today)\b[^:]*?\bis\b)\s+(?P<v>.{6,})$", re.IGNORECASE)
+_MAKE_THAT = re.compile(r"^(?:please\s+)?(?:let's\s+)?(?:make|set|change|switch|bump|raise|lower)\s+(?:that|it|this)\s+(?:to\s+)?(?P<v><v>)(?:\s+(?:for|on)\s+(?P<s>.+))?$")
 
 
 def parse(clause: str, source: str = "") -> Entry | None:
@@ -215,6 +228,36 @@ def parse(clause: str, source: str = "") -> Entry | None:
     body = _LEAD.sub("", s)
     if _WH.match(body) and not re.search(r"[.!]$", s) and " is " not in body[:30]:
         return None
+    # "Heads up: X is Y" / "Swap of plans: …": a short lead before a clause of its own goes
+    m = _LEAD_COLON.match(body)
+    if m and not find_values(m.group("h")):
+        inner = _read(m.group("r"))
+        if inner is not None and inner[0] is not None:
+            body = m.group("r")
+    # a leading time or "for the X side," adverbial moves to the end ("This week Dana is on call")
+    m = _LEAD_TIME.match(body) or _LEAD_FOR.match(body)
+    if m:
+        lead = m.group("d") if "d" in m.groupdict() else "for " + m.group("p")
+        body = f"{m.group('r')} {lead}{m.group('e')}"
+    read = _read(body)
+    if read is None:
+        return None
+    relation, subject, val_list = read
+    kind = _kind(body, relation, subject)
+    if kind is None or not subject:
+        return None
+    polarity = "-" if _NEG.search(body) and relation is None else "+"
+    value = polarity + "|".join(sorted(v.norm for v in val_list))
+    return Entry(text=s, kind=kind, subject=" ".join(subject), value=value, values=tuple(v.text for v in val_list), source=source)
+
+
+def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
+    """(relation or None for a rule, subject words, the values it states) of a clause."""
+    g = _GOAL_RE.match(body.rstrip(".! "))
+    if g and not re.search(r"\b(?:never|always|must|don't|do not)\b", body, re.IGNORECASE):
+        goal_val = Value("goal", g.group("v").strip(), 0, 0)
+        words = [w for w in subject_words(g.group("s")) if w in _GOAL_HEAD] or ["goal"]
+        return "goal", words[-1:], [goal_val]
     vals = find_values(body)
     fr = frame(body, vals).lower().rstrip(".! ")
     # a sentence-initial word read as a name is the subject when the predicate holds values itself
@@ -223,6 +266,11 @@ def parse(clause: str, source: str = "") -> Entry | None:
         fr = frame(body, vals).lower().rstrip(".! ")
     fr = re.sub(r"^(?:from now on|going forward|from here on|in future|for now)\s*,?\s*", "", fr)
     fr = re.sub(r",?\s*(?:from now on|going forward|from here on|instead|now|please|for now)\s*$", "", fr)
+    mt = _MAKE_THAT.match(fr)
+    if mt:
+        v_vals = _values_in(fr, mt.start("v"), mt.end("v"), vals)
+        subj = subject_words(mt.group("s") or "that")
+        return "set", subj, v_vals
     relation, subj_text, val_list = None, "", list(vals)
     for name, pat in _RELATIONS:
         m = pat.search(fr)
@@ -244,24 +292,25 @@ def parse(clause: str, source: str = "") -> Entry | None:
             subj_text += " name"
         elif name == "owner":
             subj_text = "owner " + subj_text
+        # "my preference is <v> for HTTP timeouts", "the release is <v> for the iOS side": the
+        # phrase after the value names (or narrows) what it is about
+        fp = _FOR_PHRASE.search(fr[m.start("v") : m.end("v")]) if name in ("is", "change", "set", "when") else None
+        if fp:
+            extra = _restore(fp.group("p"), [])
+            subj_text = extra if set(subject_words(subj_text)) <= _META_SUBJECT else f"{subj_text} {extra}"
         if not v_vals or not subject_words(subj_text):
             continue
         relation, val_list = name, v_vals
         break
     if relation is None:
-        # a rule: quantities are its value; a path, name or id is part of what it is about
+        # a rule: quantities are its value; a path, host or id is part of what it is about
         ident = [v for v in vals if v.kind in _IDENTITY]
         val_list = [v for v in vals if v.kind not in _IDENTITY]
         subj_text = re.sub(r"<v>", " ", fr) + " " + " ".join(v.text for v in ident)
     subject = subject_words(subj_text)
     if relation is None and len(subject) > 14:
         subject = subject[:14]
-    kind = _kind(body, relation, subject)
-    if kind is None or not subject:
-        return None
-    polarity = "-" if _NEG.search(body) and relation is None else "+"
-    value = polarity + "|".join(sorted(v.norm for v in val_list))
-    return Entry(text=s, kind=kind, subject=" ".join(subject), value=value, values=tuple(v.text for v in val_list), source=source)
+    return relation, subject, val_list
 
 
 def detect(text: str, source: str = "") -> list[Entry]:

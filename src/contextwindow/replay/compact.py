@@ -145,9 +145,12 @@ def compact_conversation(
     body = scrub_messages(messages[len(head) :], ledger)
     steps: list[str] = []
     count = counter.count_messages
-    if before > budget:
-        body, steps = _fit(body, room, counter, summarizer, rounds, instructions, ledger, rules)
-    current = [*head, *scrub_messages(body, ledger)]  # summaries and restored text included
+    for _ in range(2):  # a summary may quote a stale value: scrubbed, the notes can cost a little more
+        if count([*head, *body]) > budget:
+            body, more = _fit(body, room, counter, summarizer, rounds if not steps else 0, instructions, ledger, rules)
+            steps += more
+        body = scrub_messages(body, ledger)  # summaries and restored text included
+    current = [*head, *body]
     after = count(current)
     if after > budget:  # degrade raises before this; kept as the invariant's last guard
         raise CompactionError(f"could not compact to {budget} tokens: {after} remain after {', '.join(steps)}", tokens=after, budget=budget)
@@ -183,7 +186,7 @@ def _fit(
     items: list[ViewItem] = make_items(keys, body, counter.count_message)
     # 1. the cheap steps: mask and truncate (no fold when they fit)
     cheap, cheap_names = cheap_steps(items, room, counter.count_message, rules)
-    if total(cheap) <= room:
+    if count([it.message for it in cheap]) <= room:
         return [it.message for it in cheap], cheap_names
     if rounds == 0:
         try:
