@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -59,6 +59,7 @@ from .formats import get_format
 from .formats.prepare import prepare, unmap_ids
 from .formats.rules import enforce
 from .messages import Message, Part, TextPart, ToolCallPart, ToolResultPart
+from .messages import dumps as dumps_message
 from .prefix import payload_units, prefix_reuse, prefix_share
 from .sink import ConversationSink
 from .store.base import Checkpoint, ConversationStore, StoredMessage, TokenCounts
@@ -105,6 +106,18 @@ class Build:
     gauge: Gauge
     prefix_reuse: float = 1.0  # share of the previous payload that is still a prefix of this one
     id_map: dict[str, str] = field(default_factory=dict)  # call id sent -> stored, where the provider's id rules changed it
+
+
+@dataclass(frozen=True, slots=True)
+class SyncResult:
+    """What :meth:`Session.sync` did with a history the caller holds in full."""
+
+    known: int  # leading messages of the history the store already held
+    added: list[StoredMessage]
+    diverged_at: int | None = None  # where the history stops extending the store (nothing appended then)
+
+
+FINGERPRINT_KEY = "fp"  # meta key: the content hash a message had when sync first added it (before clipping)
 
 
 class Session:
@@ -165,6 +178,7 @@ class Session:
         self._turns = 0
         self._tool_calls = 0
         self._cost = 0.0
+        self._fps: list[str | None] | None = None  # fingerprints of the stored messages, for sync
 
     # --- setup --------------------------------------------------------------------------
     @staticmethod
@@ -268,6 +282,33 @@ class Session:
             if sm.message.role == "user" and not sm.message.is_tool_result:
                 self._turns += 1
         return stored
+
+    def sync(self, history: Sequence[Message], fingerprints: Sequence[str] | None = None) -> SyncResult:
+        """Bring the store up to a history the caller holds in full (a client that re-sends its
+        whole conversation on every call, e.g. through the proxy). The leading messages the store
+        already holds are recognised by fingerprint (by default the content hash of the message as
+        given, before any clipping; pass ``fingerprints`` to hash a normalized form) and skipped;
+        the rest go through :meth:`add`, so a tool result is clipped once, and later builds
+        re-send the same stored text. A history that does not extend what is stored (rewound or
+        rewritten) appends nothing and says where it diverged."""
+        from .store.base import content_hash
+
+        fps = list(fingerprints) if fingerprints is not None else [content_hash(dumps_message(m)) for m in history]
+        if len(fps) != len(history):
+            raise ConfigError(f"sync got {len(history)} messages but {len(fps)} fingerprints")
+        if self._fps is None:
+            self._fps = [sm.message.meta.get(FINGERPRINT_KEY) for sm in self.store.list(self.id)]
+        known = 0
+        for a, b in zip(self._fps, fps, strict=False):
+            if a != b:
+                break
+            known += 1
+        if known < len(self._fps):
+            return SyncResult(known, [], known)
+        new = [replace(m, meta={**m.meta, FINGERPRINT_KEY: fp}) for m, fp in zip(history[known:], fps[known:], strict=True)]
+        added = self.add(*new) if new else []
+        self._fps.extend(fps[known:])
+        return SyncResult(known, added)
 
     def _clip(self, m: Message) -> Message:
         from .clipping import clip
@@ -381,8 +422,18 @@ class Session:
     def _system_tokens(self) -> int:
         return self.counter.count_text(self.system) if self.system else 0
 
-    def build(self, format: str | None = None, *, force: bool = False, instructions: str | None = None) -> Build:
-        """The payload for the next call, compacted first when the trigger is crossed (or ``force``)."""
+    def build(
+        self,
+        format: str | None = None,
+        *,
+        force: bool = False,
+        instructions: str | None = None,
+        decorate: Callable[[list[Message]], list[Message]] | None = None,
+    ) -> Build:
+        """The payload for the next call, compacted first when the trigger is crossed (or ``force``).
+        ``decorate`` touches the final messages of this call only, right before they are rendered
+        (e.g. the cache breakpoints a proxied client placed on this request); it must not change
+        what they say."""
         get_format(format or self.format)  # fail early on an unknown format
         self._drain_steering()
         rules = _provider_rules(format or self.format)
@@ -447,6 +498,8 @@ class Session:
                 tokens=sent,
                 budget=budget.history_budget,
             )
+        if decorate is not None:
+            messages = decorate(messages)
         payload, id_map = self._payload(format or self.format, messages)
         units = payload_units(payload)
         share = prefix_share(self._prev_units, units)

@@ -1,8 +1,10 @@
 """A real local HTTP server that speaks the OpenAI and Anthropic chat protocols.
 
 For tests and demos: it binds 127.0.0.1 on a free port, serves in a background thread, and
-answers ``POST /v1/chat/completions`` (also ``/chat/completions``) in OpenAI's shape and
-``POST /v1/messages`` in Anthropic's, from a script::
+answers ``POST /v1/chat/completions`` (also ``/chat/completions``) and ``POST /v1/responses`` in
+OpenAI's shapes and ``POST /v1/messages`` in Anthropic's, from a script, as JSON or, when the
+request says ``"stream": true``, as server-sent events (:mod:`.localstream`); ``GET /v1/models``
+and ``POST /v1/messages/count_tokens`` answer too (for pass-through tests)::
 
     with LocalProviderServer(["hello", Reply.error(429, {...}, headers={"retry-after": "2"}), "again"]) as srv:
         model = OpenAICompatibleModel("local", base_url=srv.openai_base_url)
@@ -34,10 +36,13 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal, TypeAlias
 
-WireProtocol: TypeAlias = Literal["openai", "anthropic"]
+from . import localstream
+
+WireProtocol: TypeAlias = Literal["openai", "anthropic", "openai_responses"]
 
 OPENAI_PATHS = frozenset({"/v1/chat/completions", "/chat/completions"})
 ANTHROPIC_PATHS = frozenset({"/v1/messages", "/messages"})
+RESPONSES_PATHS = frozenset({"/v1/responses", "/responses"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +80,7 @@ class Reply:
     cache_write_tokens: int = 0
     finish_reason: str | None = None
     stream: bool = False  # answer as server-sent events (also done when the request asks "stream": true)
+    chunk_delay: float = 0.0  # seconds between stream events
 
     @staticmethod
     def error(status: int, body: Mapping[str, Any] | str, *, headers: Mapping[str, str] | None = None, delay: float = 0.0) -> Reply:
@@ -196,6 +202,7 @@ class LocalProviderServer:
         self.requests: list[ReceivedRequest] = []
         self.in_flight = 0
         self.max_in_flight = 0
+        self.aborted_streams = 0  # streams the client closed before their end
         self._seq = itertools.count()
         self._lock = threading.Lock()
         self._closing = threading.Event()
@@ -316,7 +323,35 @@ class _RequestHandler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(obj).encode("utf-8"), headers or {})
 
     def do_GET(self) -> None:
+        if self.path.split("?", 1)[0] in ("/v1/models", "/models"):
+            self._json(200, {"object": "list", "data": [{"id": "local", "object": "model", "created": 0, "owned_by": "local"}]})
+            return
         self._json(405, {"error": {"type": "method_not_allowed", "message": "use POST"}})
+
+    def _stream(self, events: Sequence[bytes], delay: float, headers: Mapping[str, str]) -> None:
+        """Send ``events`` as one SSE response (chunked), ``delay`` seconds apart."""
+        owner = self.owner
+        try:
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("cache-control", "no-cache")
+            self.send_header("transfer-encoding", "chunked")
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.end_headers()
+            for n, ev in enumerate(events):
+                if n and delay:
+                    owner._wait(delay)
+                    if owner._closing.is_set():
+                        break
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(ev), ev))
+                self.wfile.flush()
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            with owner._lock:
+                owner.aborted_streams += 1
+            self.close_connection = True
 
     def do_POST(self) -> None:
         owner = self.owner
@@ -324,8 +359,10 @@ class _RequestHandler(BaseHTTPRequestHandler):
         protocol: WireProtocol
         if path in OPENAI_PATHS:
             protocol = "openai"
-        elif path in ANTHROPIC_PATHS:
+        elif path in ANTHROPIC_PATHS or path in ("/v1/messages/count_tokens", "/messages/count_tokens"):
             protocol = "anthropic"
+        elif path in RESPONSES_PATHS:
+            protocol = "openai_responses"
         else:
             self._json(404, {"error": {"type": "not_found", "message": f"no route {path}"}})
             return
@@ -343,6 +380,9 @@ class _RequestHandler(BaseHTTPRequestHandler):
         except ValueError:
             body = None
         request = ReceivedRequest(protocol, path, {k.lower(): v for k, v in self.headers.items()}, body, raw)
+        if path.endswith("/count_tokens"):
+            self._json(200, {"input_tokens": max(1, (len(raw) + 3) // 4)})
+            return
         owner._enter()
         try:
             self._answer(owner, protocol, request)
@@ -361,12 +401,20 @@ class _RequestHandler(BaseHTTPRequestHandler):
             data = reply.body if isinstance(reply.body, str) else json.dumps(reply.body if reply.body is not None else {})
             self._send(reply.status, data.encode("utf-8"), reply.headers)
         else:
-            make = openai_body if protocol == "openai" else anthropic_body
-            answer = make(reply, request, seq)
-            if reply.stream or (isinstance(request.body, dict) and request.body.get("stream") is True):
+            if protocol == "openai_responses":
+                answer = localstream.responses_body(reply, request, seq)
+            else:
+                answer = (openai_body if protocol == "openai" else anthropic_body)(reply, request, seq)
+            if reply.stream or localstream.wants_stream(request):
                 from .sse import anthropic_stream, openai_stream
 
-                events = openai_stream(answer) if protocol == "openai" else anthropic_stream(answer)
-                self._send(200, events, {"content-type": "text/event-stream", **reply.headers})
+                if protocol == "openai_responses":
+                    events = localstream.responses_events(reply, request, seq)
+                else:
+                    blob = openai_stream(answer) if protocol == "openai" else anthropic_stream(answer)
+                    events = [e + b"\n\n" for e in blob.split(b"\n\n") if e]
+                    if protocol == "anthropic":  # a keep-alive after message_start, as Anthropic sends
+                        events.insert(1, localstream.sse({"type": "ping"}, "ping"))
+                self._stream(events, min(reply.chunk_delay, owner.max_delay), reply.headers)
             else:
                 self._json(200, answer, reply.headers)

@@ -1,0 +1,236 @@
+"""The proxy's conversations: one store conversation per identified client conversation, each
+held by a :class:`~contextwindow.session.Session`, and the rewrite of one request through it.
+
+``prepare`` (blocking; the server runs it in a worker thread under the conversation's lock):
+
+1. the client's history → messages (:mod:`contextwindow.formats`), cache breakpoints set aside
+   and fingerprints taken (:mod:`.breakpoints`);
+2. identity (:mod:`.identity`) → the Session; ``Session.sync`` appends only what the store does
+   not hold yet (tool results clipped at the door, once). A history that no longer extends the
+   stored one (the client rewound, or compacted on its own) continues in a new store conversation
+   whose parent is the old one: nothing stored is rewritten;
+3. ``Session.build`` — the one assembler — compacts when the trigger is crossed (sticky decisions:
+   the prefix stays byte-identical between compaction events) and renders the history;
+4. the client's body with its history keys replaced. When that equals what the client sent, the
+   client's raw bytes go upstream untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..errors import ConfigError, ContextWindowError, PayloadError, UnknownModelError
+from ..formats import get_format
+from ..messages import Message
+from ..session import Session, SessionConfig
+from ..store.base import ConversationStore
+from ..usage import Usage
+from . import breakpoints
+from .identity import Identity, identify
+from .protocols import Protocol
+
+log = logging.getLogger("contextwindow.proxy")
+
+META_KEY = "proxy"
+DEFAULT_RESERVE = 4_096  # output reserve when the request names no max_tokens (capped by the model's maximum)
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One parsed client request on a managed endpoint."""
+
+    protocol: Protocol
+    body: dict[str, Any]
+    raw: bytes
+    headers: Mapping[str, str]  # lower-case names
+
+    @property
+    def model(self) -> str | None:
+        m = self.body.get("model")
+        return m if isinstance(m, str) and m else None
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """A request's history, normalized and identified (pure work, before any lock)."""
+
+    request: Request
+    history: list[Message]
+    fingerprints: list[str]
+    marks: dict[str, list[breakpoints.Mark]]
+    identity: Identity
+
+
+@dataclass(slots=True)
+class Prepared:
+    """What goes upstream for one request, and what the proxy did to it."""
+
+    data: bytes
+    changed: bool
+    conversation_id: str
+    identity: Identity
+    known: int = 0  # messages the store already held
+    added: int = 0  # messages appended by this request
+    clipped: int = 0  # of those, tool results clipped at the door
+    compacted: bool = False
+    tokens: int = 0  # the history as sent, estimated
+    restarted: bool = False  # the client rewrote its history: a new store conversation
+    notes: list[str] = field(default_factory=list)
+
+
+def parse_history(req: Request) -> list[Message]:
+    """The client's conversation as messages; a :class:`PayloadError` naming the field otherwise."""
+    body = req.body
+    fmt = get_format(req.protocol.name)
+    if req.protocol.name == "openai_responses":
+        if "input" not in body:
+            raise PayloadError("a Responses request needs 'input'", field="input")
+    elif not isinstance(body.get("messages"), list):
+        got = "missing" if "messages" not in body else f"a {type(body['messages']).__name__}"
+        raise PayloadError(f"'messages' must be a list, got {got}", field="messages")
+    return fmt.from_payload(body)
+
+
+class Conversations:
+    """Identity key → Session, bounded (least recently used dropped from memory, never from the store)."""
+
+    def __init__(
+        self,
+        store: ConversationStore,
+        *,
+        window: int | None = None,
+        clip_budget: int | None = 4_000,
+        max_live: int = 512,
+        config: SessionConfig | None = None,
+    ) -> None:
+        self.store = store
+        self.window = window
+        self.config = replace(config or SessionConfig(), clip_budget_tokens=clip_budget)
+        self.max_live = max_live
+        self._live: OrderedDict[str, Session] = OrderedDict()
+        self._index: dict[str, str] | None = None  # key → newest conversation id
+        self._guard = threading.Lock()
+        self._default_out: dict[str, int] = {}  # conversation id → output reserve when a request names none
+
+    # --- finding conversations ----------------------------------------------------------------
+    def _load_index(self) -> dict[str, str]:
+        if self._index is None:
+            index: dict[str, str] = {}
+            for info in self.store.list_conversations():  # newest first: the first seen wins
+                meta = info.metadata.get(META_KEY) if isinstance(info.metadata, dict) else None
+                if isinstance(meta, dict) and isinstance(meta.get("key"), str):
+                    index.setdefault(meta["key"], info.id)
+            self._index = index
+        return self._index
+
+    def conversation_id(self, key: str) -> str | None:
+        with self._guard:
+            return self._load_index().get(key)
+
+    def _session(self, ident: Identity, req: Request, history: Sequence[Message], *, new: bool = False, parent: str | None = None) -> Session:
+        with self._guard:
+            index = self._load_index()
+            cid = None if new else index.get(ident.key)
+            if cid is not None and cid in self._live:
+                self._live.move_to_end(cid)
+                return self._live[cid]
+            model = req.model
+            window, known_model = self.window, True
+            if model:
+                try:
+                    from ..models import get_model
+
+                    spec = get_model(model)
+                    window = window or spec.context_window
+                except (UnknownModelError, ConfigError):
+                    known_model = False
+            if cid is None:
+                title = _title(history)
+                meta = {META_KEY: {"key": ident.key, "source": ident.source, "protocol": req.protocol.name}}
+                if model:
+                    meta["model"] = model
+                if window:
+                    meta[META_KEY]["window"] = window
+                cid = self.store.create_conversation(title=title, metadata=meta, parent_id=parent)
+                index[ident.key] = cid
+            s = Session(
+                self.store, cid, model=model if known_model else None, window=window, format=req.protocol.name, config=self.config
+            )
+            s.model = model  # priced and recorded under the name the client used
+            self._default_out[cid] = min(s.max_output, DEFAULT_RESERVE)
+            self._live[cid] = s
+            while len(self._live) > self.max_live:
+                self._live.popitem(last=False)
+            return s
+
+    # --- one request -------------------------------------------------------------------------
+    def parse(self, req: Request) -> Parsed:
+        history, fps, marks = breakpoints.normalize(parse_history(req))
+        return Parsed(req, history, fps, marks, identify(req.headers, req.body, history, fps, req.protocol.name))
+
+    def prepare(self, parsed: Parsed, *, force: bool = False) -> Prepared:
+        req, history, fps, marks, ident = parsed.request, parsed.history, parsed.fingerprints, parsed.marks, parsed.identity
+        session = self._session(ident, req, history)
+        restarted = False
+        res = session.sync(history, fps)
+        if res.diverged_at is not None:
+            log.info("conversation %s: the client's history diverges at message %d; continuing in a new conversation", session.id, res.diverged_at)
+            session = self._session(ident, req, history, new=True, parent=session.id)
+            res = session.sync(history, fps)
+            restarted = True
+        reserve = req.protocol.reserve(req.body) or self._default_out.get(session.id, DEFAULT_RESERVE)
+        session.max_output = min(reserve, max(1, session.window // 2))
+        session.tools = get_format(req.protocol.name).tools_from_payload(req.body)
+        build = session.build(req.protocol.name, force=force, decorate=lambda ms: breakpoints.apply(ms, marks))
+        body = dict(req.body)
+        for k in req.protocol.history_keys:
+            if k in build.payload:
+                body[k] = build.payload[k]
+            else:
+                body.pop(k, None)
+        same = all(body.get(k) == req.body.get(k) for k in req.protocol.history_keys) and not force
+        data = req.raw if same else json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+        clipped = sum(1 for sm in res.added for p in sm.message.tool_results if "ofl_" in p.text)
+        return Prepared(
+            data=data, changed=not same, conversation_id=session.id, identity=ident, known=res.known, added=len(res.added),
+            clipped=clipped, compacted=build.compaction is not None and build.compaction.changed, tokens=build.tokens, restarted=restarted,
+        )
+
+    def record(self, conversation_id: str, usage: Usage) -> None:
+        """The usage of one answer, priced, into the conversation's ledger (calibration and gauge too)."""
+        with self._guard:
+            s = self._live.get(conversation_id)
+        usage = price(usage)
+        if s is None:
+            self.store.record_usage(conversation_id, usage)
+            return
+        try:
+            s.record(None, usage, auto_fold=False)
+        except ContextWindowError as exc:  # a session limit: the proxy reports, the client's agent decides
+            log.warning("conversation %s: %s", conversation_id, exc)
+
+
+def price(usage: Usage) -> Usage:
+    """``usage`` with its cost at the model that made it (left None, i.e. unpriced, when unknown)."""
+    if usage.cost_usd is not None or not usage.model:
+        return usage
+    try:
+        from ..models import get_model
+
+        spec = get_model(usage.model)
+    except (UnknownModelError, ConfigError):
+        return usage
+    fresh = max(usage.input_tokens - usage.cache_read_tokens - usage.cache_write_tokens, 0)
+    return replace(usage, cost_usd=spec.cost(fresh, usage.output_tokens, usage.cache_read_tokens, usage.cache_write_tokens))
+
+
+def _title(history: Sequence[Message]) -> str:
+    first = next((m.text for m in history if m.role == "user" and not m.is_tool_result), "")
+    line = " ".join(first.split())[:70]
+    return f"proxy: {line}" if line else "proxy conversation"

@@ -1,0 +1,89 @@
+"""Reading usage out of an answer while it is relayed, without holding it back. Pure.
+
+The bytes go to the client exactly as they came; a copy is watched on the side. For a stream, only
+the events that carry usage are parsed (an event is cut at a blank line; one larger than
+``MAX_EVENT`` is skipped, counted, and never buffered further). For a whole JSON answer at most
+``MAX_BODY`` bytes are kept to read its usage; gzip/deflate is undone on that copy only.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from typing import Any
+
+MAX_EVENT = 1 << 20
+MAX_BODY = 16 << 20
+
+
+class UsageTap:
+    """Feed it every chunk relayed; ``events`` holds the parsed usage-bearing stream events."""
+
+    def __init__(self, *, streaming: bool, encoding: str | None = None) -> None:
+        self.streaming = streaming
+        self.events: list[Any] = []
+        self.skipped = 0  # events or bodies too large (or undecodable) to read usage from
+        self.bytes = 0
+        self._buf = b""
+        self._body: list[bytes] = []
+        self._body_size = 0
+        enc = (encoding or "").strip().lower()
+        self._decoder: Any = None
+        if enc == "gzip":
+            self._decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif enc == "deflate":
+            self._decoder = zlib.decompressobj()
+        elif enc not in ("", "identity"):
+            self.skipped += 1  # br/zstd: relayed, not read
+            self._decoder = False
+
+    def feed(self, chunk: bytes) -> None:
+        self.bytes += len(chunk)
+        if self._decoder is False:
+            return
+        if self._decoder is not None:
+            try:
+                chunk = self._decoder.decompress(chunk)
+            except zlib.error:
+                self._decoder = False
+                self.skipped += 1
+                return
+        if self.streaming:
+            self._feed_stream(chunk)
+        elif self._body_size <= MAX_BODY:
+            self._body.append(chunk)
+            self._body_size += len(chunk)
+
+    def _feed_stream(self, chunk: bytes) -> None:
+        buf = self._buf + chunk
+        buf = buf.replace(b"\r\n", b"\n")
+        *events, rest = buf.split(b"\n\n")
+        for ev in events:
+            self._event(ev)
+        if len(rest) > MAX_EVENT:
+            self.skipped += 1
+            rest = b""
+        self._buf = rest
+
+    def _event(self, ev: bytes) -> None:
+        if b'"usage"' not in ev or len(ev) > MAX_EVENT:
+            return
+        data = b"\n".join(line[5:].lstrip() for line in ev.split(b"\n") if line.startswith(b"data:"))
+        try:
+            self.events.append(json.loads(data))
+        except ValueError:
+            self.skipped += 1
+
+    def body(self) -> Any:
+        """The whole answer as JSON (None when it was too large or not JSON)."""
+        if self.streaming or self._body_size > MAX_BODY:
+            return None
+        try:
+            return json.loads(b"".join(self._body))
+        except ValueError:
+            return None
+
+    def close(self) -> None:
+        if self.streaming and self._buf.strip():
+            self._event(self._buf)
+            self._buf = b""

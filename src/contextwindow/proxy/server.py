@@ -1,0 +1,383 @@
+"""The HTTP side of ``ctxw proxy``: routing, the proxy's own auth, forwarding, relaying, retry.
+
+aiohttp serves (asyncio: many slow streams at once, one thread) and calls upstream. Managed
+endpoints (``POST /v1/chat/completions``, ``/v1/responses``, ``/v1/messages``) go through
+:class:`~.conversations.Conversations` in a worker thread, under a per-conversation lock; every
+other path and method is forwarded untouched, its body streamed through. Answers are relayed as
+they arrive (server-sent events included, pings and all); usage is read on the side
+(:class:`~.relay.UsageTap`) and recorded after the client has the last byte.
+
+Errors: malformed JSON or a malformed history → 400 in the provider's own shape naming the field;
+a body over ``max_body`` → 413 before it is read past the bound; upstream unreachable → 502 naming
+it; no answer in time → 504; a provider overflow error → one forced compaction and one retry,
+then the provider's error as it was. A client that goes away mid-answer cancels the upstream call
+(its connection is closed) and nothing of that answer is recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import ipaddress
+import json
+import logging
+import threading
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+from ..errors import ConfigError, ContextWindowError, PayloadError
+from ..llm.overflow import describe_error
+from .conversations import Conversations, Prepared, Request
+from .protocols import BY_PATH, Protocol, shape_for
+
+log = logging.getLogger("contextwindow.proxy")
+
+HOP_BY_HOP = frozenset({
+    "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "trailers",
+    "transfer-encoding", "upgrade", "host", "content-length", "content-encoding",
+})
+OWN_HEADERS = ("x-ctxw-token", "x-ctxw-conversation")
+TOKEN_HEADER = "x-ctxw-token"
+DEFAULT_MAX_BODY = 32 * 1024 * 1024  # Anthropic's own request limit
+RETRY_STATUSES = frozenset({400, 413, 422})
+
+
+@dataclass(frozen=True, slots=True)
+class ProxyConfig:
+    upstream: str
+    anthropic_upstream: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8787
+    token: str | None = None
+    max_body: int = DEFAULT_MAX_BODY
+    connect_timeout: float = 10.0
+    read_timeout: float = 600.0  # seconds without a byte from upstream
+
+    def check(self) -> None:
+        for name, url in (("--upstream", self.upstream), ("--anthropic-upstream", self.anthropic_upstream)):
+            if url is not None and not url.startswith(("http://", "https://")):
+                raise ConfigError(f"{name} must be an http:// or https:// base URL, got {url!r}")
+        if not is_loopback(self.host) and not self.token:
+            raise ConfigError(f"binding to {self.host} (not loopback) needs a token: set --token-env VAR to a variable holding one")
+        if self.max_body <= 0:
+            raise ConfigError(f"max_body must be positive, got {self.max_body}")
+
+
+def is_loopback(host: str) -> bool:
+    if host in ("localhost", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def join_url(base: str, path_qs: str) -> str:
+    """``base`` + the path the client sent; a base already ending in ``/v1`` is not doubled."""
+    base = base.rstrip("/")
+    if base.endswith("/v1") and (path_qs.startswith("/v1/") or path_qs == "/v1"):
+        base = base[:-3]
+    return base + path_qs
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class ProxyServer:
+    """Serve until closed. ``await start()`` in a running loop, or use :class:`BackgroundProxy`."""
+
+    def __init__(self, config: ProxyConfig, conversations: Conversations) -> None:
+        config.check()
+        self.config = config
+        self.conversations = conversations
+        self.stats = {"requests": 0, "managed": 0, "changed": 0, "passthrough": 0, "retries": 0, "cancelled": 0}
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        self._runner: web.AppRunner | None = None
+        self._client: aiohttp.ClientSession | None = None
+        self.port = config.port
+
+    # --- lifecycle ------------------------------------------------------------------------------
+    async def start(self) -> None:
+        timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.config.connect_timeout, sock_read=self.config.read_timeout)
+        connector = aiohttp.TCPConnector(limit=0, limit_per_host=0, ttl_dns_cache=300)
+        self._client = aiohttp.ClientSession(timeout=timeout, connector=connector, auto_decompress=False, skip_auto_headers=("User-Agent",))
+        app = web.Application(client_max_size=self.config.max_body)
+        app.router.add_route("*", "/{tail:.*}", self.handle)
+        self._runner = web.AppRunner(app, handler_cancellation=True, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.config.host, self.config.port, reuse_address=True)
+        await site.start()
+        server = getattr(site, "_server", None)
+        sockets = getattr(server, "sockets", None) or []
+        if sockets:
+            self.port = int(sockets[0].getsockname()[1])
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+    # --- helpers --------------------------------------------------------------------------------
+    def _upstream(self, path: str) -> str:
+        if path.startswith("/v1/messages") and self.config.anthropic_upstream:
+            return self.config.anthropic_upstream
+        return self.config.upstream
+
+    def _authorized(self, request: web.Request) -> bool:
+        token = self.config.token
+        if not token:
+            return True
+        given = request.headers.get(TOKEN_HEADER, "")
+        auth = request.headers.get("proxy-authorization", "")
+        if not given and auth.lower().startswith("bearer "):
+            given = auth[7:].strip()
+        return hmac.compare_digest(given.encode(), token.encode())
+
+    @staticmethod
+    def _forward_headers(request: web.Request) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for k, v in request.headers.items():
+            lk = k.lower()
+            if lk in HOP_BY_HOP or lk in OWN_HEADERS:
+                continue
+            out[k] = v
+        return out
+
+    @staticmethod
+    def _error(shape: Protocol, status: int, message: str, *, kind: str = "invalid_request_error", param: str | None = None) -> web.Response:
+        return web.Response(status=status, body=shape.error_bytes(message, kind=kind, param=param), content_type="application/json")
+
+    async def _read_body(self, request: web.Request) -> bytes:
+        limit = self.config.max_body
+        if request.content_length is not None and request.content_length > limit:
+            raise _TooLarge
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.content.iter_chunked(1 << 16):
+            size += len(chunk)
+            if size > limit:
+                raise _TooLarge
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _lock(self, key: str) -> asyncio.Lock:
+        lock, n = self._locks.get(key, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._locks[key] = (lock, n + 1)
+        return lock
+
+    def _unlock(self, key: str) -> None:
+        lock, n = self._locks[key]
+        if n <= 1:
+            del self._locks[key]
+        else:
+            self._locks[key] = (lock, n - 1)
+
+    # --- the handler ----------------------------------------------------------------------------
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        self.stats["requests"] += 1
+        shape = shape_for(request.path)
+        if not self._authorized(request):
+            return self._error(shape, 401, f"the proxy needs its token: send it in the {TOKEN_HEADER} header", kind="authentication_error")
+        proto = BY_PATH.get(request.path) if request.method == "POST" else None
+        if proto is None:
+            self.stats["passthrough"] += 1
+            return await self._passthrough(request)
+        try:
+            raw = await self._read_body(request)
+        except _TooLarge:
+            resp = self._error(proto, 413, f"request body over the proxy's limit of {self.config.max_body} bytes", kind="request_too_large")
+            resp.force_close()
+            return resp
+        try:
+            body = json.loads(raw)
+        except ValueError as exc:
+            return self._error(proto, 400, f"the request body is not valid JSON: {exc}", param="body")
+        if not isinstance(body, dict):
+            return self._error(proto, 400, f"the request body must be a JSON object, got {type(body).__name__}", param="body")
+        req = Request(proto, body, raw, {k.lower(): v for k, v in request.headers.items()})
+        if proto.stateful(body):  # the provider holds the history: nothing to manage, forward as is
+            self.stats["passthrough"] += 1
+            return await self._forward(request, req, None, None)
+        self.stats["managed"] += 1
+        try:
+            parsed = await asyncio.to_thread(self.conversations.parse, req)
+        except PayloadError as exc:
+            field = _field_path(proto, exc)
+            return self._error(proto, 400, f"{field}: {exc}" if field else str(exc), param=field)
+        key = parsed.identity.key
+        lock = self._lock(key)
+        try:
+            async with lock:
+                try:
+                    prepared = await asyncio.to_thread(self.conversations.prepare, parsed)
+                except PayloadError as exc:
+                    return self._error(proto, 400, str(exc), param=_field_path(proto, exc))
+                except ContextWindowError as exc:
+                    log.warning("request not managed (%s); forwarded as sent", exc)
+                    prepared = None
+            if prepared is not None and prepared.changed:
+                self.stats["changed"] += 1
+            return await self._forward(request, req, prepared, (lock, parsed))
+        finally:
+            self._unlock(key)
+
+    async def _forward(self, request: web.Request, req: Request, prepared: Prepared | None, ctx: Any) -> web.StreamResponse:
+        assert self._client is not None
+        url = join_url(self._upstream(request.path), request.path_qs)
+        headers = self._forward_headers(request)
+        data = prepared.data if prepared is not None else req.raw
+        proto = req.protocol
+        retried = False
+        while True:
+            try:
+                upstream_cm = self._client.request("POST", url, data=data, headers=headers)
+                resp = await upstream_cm.__aenter__()
+            except (aiohttp.ClientConnectorError, aiohttp.ClientOSError) as exc:
+                return self._error(proto, 502, f"upstream {url} unreachable: {exc}", kind="api_error")
+            except (TimeoutError, aiohttp.ServerTimeoutError) as exc:
+                return self._error(proto, 504, f"upstream {url} did not answer in time: {exc}", kind="api_error")
+            try:
+                if resp.status in RETRY_STATUSES and prepared is not None and not retried and ctx is not None:
+                    err = await resp.content.read(1 << 20)
+                    info = describe_error(resp.status, err, None)
+                    if info.kind == "context_overflow":
+                        lock, parsed = ctx
+                        async with lock:
+                            again = await asyncio.to_thread(self.conversations.prepare, parsed, force=True)
+                        retried = True
+                        self.stats["retries"] += 1
+                        log.info("conversation %s: the provider said the context is too long; compacted and retried", again.conversation_id)
+                        prepared, data = again, again.data
+                        continue
+                    return self._relay_buffered(resp, err)
+                return await self._relay(request, resp, req, prepared, ctx)
+            finally:
+                await upstream_cm.__aexit__(None, None, None)
+
+    @staticmethod
+    def _response_headers(resp: aiohttp.ClientResponse) -> dict[str, str]:
+        out = {k: v for k, v in resp.headers.items() if k.lower() not in HOP_BY_HOP}
+        if resp.headers.get("content-encoding"):
+            out["Content-Encoding"] = resp.headers["content-encoding"]
+        return out
+
+    def _relay_buffered(self, resp: aiohttp.ClientResponse, body: bytes) -> web.Response:
+        return web.Response(status=resp.status, body=body, headers=self._response_headers(resp))
+
+    async def _relay(self, request: web.Request, resp: aiohttp.ClientResponse, req: Request, prepared: Prepared | None, ctx: Any) -> web.StreamResponse:
+        from .relay import UsageTap
+
+        streaming = "text/event-stream" in resp.headers.get("content-type", "")
+        out = web.StreamResponse(status=resp.status, reason=resp.reason, headers=self._response_headers(resp))
+        length = resp.headers.get("content-length")
+        if length and length.isdigit() and not streaming:
+            out.content_length = int(length)
+        tap = UsageTap(streaming=streaming, encoding=resp.headers.get("content-encoding"))
+        try:
+            await out.prepare(request)
+            async for chunk in resp.content.iter_any():
+                tap.feed(chunk)
+                await out.write(chunk)
+        except (ConnectionResetError, aiohttp.ClientConnectionResetError, asyncio.CancelledError):
+            self.stats["cancelled"] += 1
+            raise
+        tap.close()
+        usage = None
+        if resp.status == 200:
+            model = req.model
+            usage = proto_usage(req.protocol, tap, model)
+        if usage is not None and prepared is not None and ctx is not None:
+            lock = ctx[0]
+            async with lock:
+                await out.write_eof()
+                await asyncio.to_thread(self.conversations.record, prepared.conversation_id, usage)
+        else:
+            await out.write_eof()
+        return out
+
+    async def _passthrough(self, request: web.Request) -> web.StreamResponse:
+        assert self._client is not None
+        url = join_url(self._upstream(request.path), request.path_qs)
+        body: AsyncIterator[bytes] | None = request.content.iter_chunked(1 << 16) if request.body_exists else None
+        try:
+            async with self._client.request(request.method, url, data=body, headers=self._forward_headers(request)) as resp:
+                out = web.StreamResponse(status=resp.status, reason=resp.reason, headers=self._response_headers(resp))
+                length = resp.headers.get("content-length")
+                if length and length.isdigit():
+                    out.content_length = int(length)
+                await out.prepare(request)
+                async for chunk in resp.content.iter_any():
+                    await out.write(chunk)
+                await out.write_eof()
+                return out
+        except (aiohttp.ClientConnectorError, aiohttp.ClientOSError) as exc:
+            return self._error(shape_for(request.path), 502, f"upstream {url} unreachable: {exc}", kind="api_error")
+        except (TimeoutError, aiohttp.ServerTimeoutError) as exc:
+            return self._error(shape_for(request.path), 504, f"upstream {url} did not answer in time: {exc}", kind="api_error")
+
+
+def proto_usage(proto: Protocol, tap: Any, model: str | None) -> Any:
+    if tap.streaming:
+        return proto.usage_from_events(tap.events, model)
+    return proto.usage_from_body(tap.body(), model)
+
+
+def _field_path(proto: Protocol, exc: PayloadError) -> str | None:
+    key = "input" if proto.name == "openai_responses" else "messages"
+    if exc.index is not None:
+        return f"{key}[{exc.index}]" + (f".{exc.field}" if exc.field else "")
+    return exc.field
+
+
+class BackgroundProxy:
+    """A proxy on its own event loop in a daemon thread (tests, benchmarks, embedding)::
+
+        with BackgroundProxy(ProxyConfig(upstream=url, port=0), conversations) as proxy:
+            client = OpenAI(base_url=f"{proxy.url}/v1", api_key="...")
+    """
+
+    def __init__(self, config: ProxyConfig, conversations: Conversations) -> None:
+        self.server = ProxyServer(config, conversations)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="ctxw-proxy")
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.server.config.host}:{self.server.port}"
+
+    def __enter__(self) -> BackgroundProxy:
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self.server.start(), self._loop).result(timeout=60)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        asyncio.run_coroutine_threadsafe(self.server.close(), self._loop).result(timeout=60)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+        self._loop.close()
+
+
+def run(config: ProxyConfig, conversations: Conversations, ready: Mapping[str, Any] | None = None) -> None:
+    """Serve in the foreground until interrupted (``ctxw proxy``)."""
+
+    async def main() -> None:
+        server = ProxyServer(config, conversations)
+        await server.start()
+        if ready is not None and callable(ready.get("callback")):
+            ready["callback"](server)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await server.close()
+
+    asyncio.run(main())
