@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "replay_cmd",  # ctxw replay / compact
     "tui_cmd",  # ctxw tui
     "agent_cmd",  # ctxw run (and chat)
+    "proxy_cmd",  # ctxw proxy
 )
 
 

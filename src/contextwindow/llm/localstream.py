@@ -67,11 +67,16 @@ def responses_events(reply: Reply, request: ReceivedRequest, seq: int, piece_cha
         if item["type"] == "message":
             empty = {**item, "status": "in_progress", "content": []}
             out.append(sse({"type": "response.output_item.added", "sequence_number": next(n), "output_index": oi, "item": empty}, "response.output_item.added"))
+            part = {"type": "output_text", "text": "", "annotations": []}
+            out.append(sse({"type": "response.content_part.added", "sequence_number": next(n), "item_id": item["id"], "output_index": oi,
+                            "content_index": 0, "part": part}, "response.content_part.added"))
             for p in _pieces(reply.text, piece_chars):
                 out.append(sse({"type": "response.output_text.delta", "sequence_number": next(n), "item_id": item["id"], "output_index": oi,
                                 "content_index": 0, "delta": p, "logprobs": []}, "response.output_text.delta"))
             out.append(sse({"type": "response.output_text.done", "sequence_number": next(n), "item_id": item["id"], "output_index": oi,
                             "content_index": 0, "text": reply.text, "logprobs": []}, "response.output_text.done"))
+            out.append(sse({"type": "response.content_part.done", "sequence_number": next(n), "item_id": item["id"], "output_index": oi,
+                            "content_index": 0, "part": item["content"][0]}, "response.content_part.done"))
         else:
             out.append(sse({"type": "response.output_item.added", "sequence_number": next(n), "output_index": oi,
                             "item": {**item, "arguments": "", "status": "in_progress"}}, "response.output_item.added"))

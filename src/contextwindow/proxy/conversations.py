@@ -84,17 +84,15 @@ class Prepared:
     notes: list[str] = field(default_factory=list)
 
 
-def parse_history(req: Request) -> list[Message]:
-    """The client's conversation as messages; a :class:`PayloadError` naming the field otherwise."""
+def check_history(req: Request) -> None:
+    """A :class:`PayloadError` naming the field when the body holds no conversation."""
     body = req.body
-    fmt = get_format(req.protocol.name)
     if req.protocol.name == "openai_responses":
         if "input" not in body:
             raise PayloadError("a Responses request needs 'input'", field="input")
     elif not isinstance(body.get("messages"), list):
         got = "missing" if "messages" not in body else f"a {type(body['messages']).__name__}"
         raise PayloadError(f"'messages' must be a list, got {got}", field="messages")
-    return fmt.from_payload(body)
 
 
 class Conversations:
@@ -152,11 +150,12 @@ class Conversations:
                     known_model = False
             if cid is None:
                 title = _title(history)
-                meta = {META_KEY: {"key": ident.key, "source": ident.source, "protocol": req.protocol.name}}
+                own: dict[str, Any] = {"key": ident.key, "source": ident.source, "protocol": req.protocol.name}
+                if window:
+                    own["window"] = window
+                meta: dict[str, Any] = {META_KEY: own}
                 if model:
                     meta["model"] = model
-                if window:
-                    meta[META_KEY]["window"] = window
                 cid = self.store.create_conversation(title=title, metadata=meta, parent_id=parent)
                 index[ident.key] = cid
             s = Session(
@@ -171,7 +170,8 @@ class Conversations:
 
     # --- one request -------------------------------------------------------------------------
     def parse(self, req: Request) -> Parsed:
-        history, fps, marks = breakpoints.normalize(parse_history(req))
+        check_history(req)
+        history, fps, marks = breakpoints.normalize(req.body, req.protocol.name)
         return Parsed(req, history, fps, marks, identify(req.headers, req.body, history, fps, req.protocol.name))
 
     def prepare(self, parsed: Parsed, *, force: bool = False) -> Prepared:
@@ -187,7 +187,7 @@ class Conversations:
         reserve = req.protocol.reserve(req.body) or self._default_out.get(session.id, DEFAULT_RESERVE)
         session.max_output = min(reserve, max(1, session.window // 2))
         session.tools = get_format(req.protocol.name).tools_from_payload(req.body)
-        build = session.build(req.protocol.name, force=force, decorate=lambda ms: breakpoints.apply(ms, marks))
+        build = session.build(req.protocol.name, force=force, decorate=lambda ms: breakpoints.apply(ms, marks, req.protocol.name))
         body = dict(req.body)
         for k in req.protocol.history_keys:
             if k in build.payload:

@@ -14,6 +14,7 @@ from typing import Any
 
 MAX_EVENT = 1 << 20
 MAX_BODY = 16 << 20
+END_MARKS = (b"data: [DONE]", b"event: message_stop", b"event: response.completed", b'"type":"message_stop"', b'"type": "message_stop"')
 
 
 class UsageTap:
@@ -24,6 +25,7 @@ class UsageTap:
         self.events: list[Any] = []
         self.skipped = 0  # events or bodies too large (or undecodable) to read usage from
         self.bytes = 0
+        self.finished = False  # the stream's own end event was seen ([DONE], message_stop, response.completed)
         self._buf = b""
         self._body: list[bytes] = []
         self._body_size = 0
@@ -66,6 +68,8 @@ class UsageTap:
         self._buf = rest
 
     def _event(self, ev: bytes) -> None:
+        if any(m in ev for m in END_MARKS):
+            self.finished = True
         if b'"usage"' not in ev or len(ev) > MAX_EVENT:
             return
         data = b"\n".join(line[5:].lstrip() for line in ev.split(b"\n") if line.startswith(b"data:"))

@@ -22,8 +22,9 @@ import ipaddress
 import json
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import aiohttp
@@ -100,9 +101,21 @@ class ProxyServer:
         self._runner: web.AppRunner | None = None
         self._client: aiohttp.ClientSession | None = None
         self.port = config.port
+        self._inflight = 0
+        self._tasks: set[asyncio.Future[None]] = set()
+        self._idle: asyncio.Event | None = None
 
     # --- lifecycle ------------------------------------------------------------------------------
+    async def wait_idle(self) -> None:
+        """Return once no request is being handled (its usage recorded, its lock released)."""
+        if self._idle is not None:
+            await self._idle.wait()
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
     async def start(self) -> None:
+        self._idle = asyncio.Event()
+        self._idle.set()
         timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.config.connect_timeout, sock_read=self.config.read_timeout)
         connector = aiohttp.TCPConnector(limit=0, limit_per_host=0, ttl_dns_cache=300)
         self._client = aiohttp.ClientSession(timeout=timeout, connector=connector, auto_decompress=False, skip_auto_headers=("User-Agent",))
@@ -184,6 +197,18 @@ class ProxyServer:
 
     # --- the handler ----------------------------------------------------------------------------
     async def handle(self, request: web.Request) -> web.StreamResponse:
+        assert self._idle is not None
+        self._inflight += 1
+        self._idle.clear()
+        try:
+            return await self._handle(request)
+        finally:
+            self._inflight -= 1
+            if not self._inflight:
+                self._idle.set()
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        request["ctxw_started"] = time.monotonic()
         self.stats["requests"] += 1
         shape = shape_for(request.path)
         if not self._authorized(request):
@@ -242,10 +267,10 @@ class ProxyServer:
             try:
                 upstream_cm = self._client.request("POST", url, data=data, headers=headers)
                 resp = await upstream_cm.__aenter__()
-            except (aiohttp.ClientConnectorError, aiohttp.ClientOSError) as exc:
-                return self._error(proto, 502, f"upstream {url} unreachable: {exc}", kind="api_error")
             except (TimeoutError, aiohttp.ServerTimeoutError) as exc:
                 return self._error(proto, 504, f"upstream {url} did not answer in time: {exc}", kind="api_error")
+            except aiohttp.ClientError as exc:
+                return self._error(proto, 502, f"upstream {url} unreachable or broken: {exc}", kind="api_error")
             try:
                 if resp.status in RETRY_STATUSES and prepared is not None and not retried and ctx is not None:
                     err = await resp.content.read(1 << 20)
@@ -258,11 +283,16 @@ class ProxyServer:
                         self.stats["retries"] += 1
                         log.info("conversation %s: the provider said the context is too long; compacted and retried", again.conversation_id)
                         prepared, data = again, again.data
+                        await upstream_cm.__aexit__(None, None, None)
                         continue
+                    await upstream_cm.__aexit__(None, None, None)
                     return self._relay_buffered(resp, err)
-                return await self._relay(request, resp, req, prepared, ctx)
-            finally:
-                await upstream_cm.__aexit__(None, None, None)
+                out = await self._relay(request, resp, req, prepared, ctx)
+            except BaseException:
+                resp.close()  # the client went away (or we failed): drop the upstream connection, cancelling its answer
+                raise
+            await upstream_cm.__aexit__(None, None, None)
+            return out
 
     @staticmethod
     def _response_headers(resp: aiohttp.ClientResponse) -> dict[str, str]:
@@ -283,34 +313,51 @@ class ProxyServer:
         if length and length.isdigit() and not streaming:
             out.content_length = int(length)
         tap = UsageTap(streaming=streaming, encoding=resp.headers.get("content-encoding"))
+        started = request.get("ctxw_started", time.monotonic())
+        completed = False
         try:
             await out.prepare(request)
             async for chunk in resp.content.iter_any():
                 tap.feed(chunk)
                 await out.write(chunk)
+            completed = True
         except (ConnectionResetError, aiohttp.ClientConnectionResetError, asyncio.CancelledError):
-            self.stats["cancelled"] += 1
+            if not tap.finished:
+                self.stats["cancelled"] += 1
             raise
-        tap.close()
-        usage = None
-        if resp.status == 200:
-            model = req.model
-            usage = proto_usage(req.protocol, tap, model)
-        if usage is not None and prepared is not None and ctx is not None:
-            lock = ctx[0]
-            async with lock:
-                await out.write_eof()
-                await asyncio.to_thread(self.conversations.record, prepared.conversation_id, usage)
-        else:
-            await out.write_eof()
+        finally:
+            # an answer the client had whole (SDKs hang up right after the last event) is accounted;
+            # one cut short is not: nothing half-written
+            done = self._account(req, resp.status, tap, prepared, ctx, started) if completed or tap.finished else None
+        if done is not None:
+            await asyncio.shield(done)
+        await out.write_eof()
         return out
+
+    def _account(self, req: Request, status: int, tap: Any, prepared: Prepared | None, ctx: Any, started: float) -> asyncio.Future[None] | None:
+        tap.close()
+        usage = proto_usage(req.protocol, tap, req.model) if status == 200 else None
+        if usage is None or prepared is None or ctx is None:
+            return None
+        # recorded under the conversation's lock, so the next request of the conversation builds with it
+        done = asyncio.ensure_future(self._record(ctx[0], prepared.conversation_id, replace(usage, latency_s=time.monotonic() - started)))
+        self._tasks.add(done)
+        done.add_done_callback(self._tasks.discard)
+        return done
+
+    async def _record(self, lock: asyncio.Lock, conversation_id: str, usage: Any) -> None:
+        async with lock:
+            await asyncio.to_thread(self.conversations.record, conversation_id, usage)
 
     async def _passthrough(self, request: web.Request) -> web.StreamResponse:
         assert self._client is not None
         url = join_url(self._upstream(request.path), request.path_qs)
         body: AsyncIterator[bytes] | None = request.content.iter_chunked(1 << 16) if request.body_exists else None
+        headers = self._forward_headers(request)
+        if body is not None and request.content_length is not None:
+            headers["Content-Length"] = str(request.content_length)  # streamed through, not re-chunked
         try:
-            async with self._client.request(request.method, url, data=body, headers=self._forward_headers(request)) as resp:
+            async with self._client.request(request.method, url, data=body, headers=headers) as resp:
                 out = web.StreamResponse(status=resp.status, reason=resp.reason, headers=self._response_headers(resp))
                 length = resp.headers.get("content-length")
                 if length and length.isdigit():
@@ -320,10 +367,10 @@ class ProxyServer:
                     await out.write(chunk)
                 await out.write_eof()
                 return out
-        except (aiohttp.ClientConnectorError, aiohttp.ClientOSError) as exc:
-            return self._error(shape_for(request.path), 502, f"upstream {url} unreachable: {exc}", kind="api_error")
         except (TimeoutError, aiohttp.ServerTimeoutError) as exc:
             return self._error(shape_for(request.path), 504, f"upstream {url} did not answer in time: {exc}", kind="api_error")
+        except aiohttp.ClientError as exc:
+            return self._error(shape_for(request.path), 502, f"upstream {url} unreachable or broken: {exc}", kind="api_error")
 
 
 def proto_usage(proto: Protocol, tap: Any, model: str | None) -> Any:
@@ -359,6 +406,10 @@ class BackgroundProxy:
         self._thread.start()
         asyncio.run_coroutine_threadsafe(self.server.start(), self._loop).result(timeout=60)
         return self
+
+    def wait_idle(self, timeout: float = 120.0) -> None:
+        """Block until the proxy handles no request (usage of answers already relayed is recorded)."""
+        asyncio.run_coroutine_threadsafe(self.server.wait_idle(), self._loop).result(timeout=timeout)
 
     def __exit__(self, *exc: object) -> None:
         asyncio.run_coroutine_threadsafe(self.server.close(), self._loop).result(timeout=60)

@@ -1,0 +1,66 @@
+"""``ctxw proxy``: serve the OpenAI / Anthropic protocols locally and manage each conversation that
+passes through (needs the ``proxy`` extra)."""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+import click
+
+from ..errors import ConfigError
+from .common import default_store_url, handle_errors, store_option
+
+
+def register(group: click.Group) -> None:
+    @group.command("proxy")
+    @click.option("--upstream", required=True, metavar="URL", help="The provider's base URL; request paths (/v1/...) are appended.")
+    @click.option("--anthropic-upstream", default=None, metavar="URL", help="Where /v1/messages goes when it differs from --upstream.")
+    @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (beyond loopback needs --token-env).")
+    @click.option("--port", type=click.IntRange(0, 65535), default=8787, show_default=True, help="Port (0: any free port).")
+    @store_option
+    @click.option("--window", type=click.IntRange(min=1), default=None, help="Context window in tokens (default: the model's).")
+    @click.option("--clip-budget", type=click.IntRange(min=0), default=4_000, show_default=True,
+                  help="Tokens a tool result may keep before it is clipped at the door (0: never clip).")
+    @click.option("--token-env", default=None, metavar="VAR", help="Environment variable holding the token clients must send in x-ctxw-token.")
+    @click.option("--max-body", type=click.IntRange(min=1), default=32 * 1024 * 1024, show_default=True, help="Largest request body in bytes (413 beyond).")
+    @click.option("-v", "--verbose", is_flag=True, help="Log each request's conversation and what was done to it.")
+    @handle_errors
+    def proxy_cmd(upstream: str, anthropic_upstream: str | None, host: str, port: int, store_url: str | None, window: int | None,
+                  clip_budget: int, token_env: str | None, max_body: int, verbose: bool) -> None:
+        """Point an agent's base URL here: its conversations are clipped, compacted and accounted.
+
+        Serves POST /v1/chat/completions, /v1/responses and /v1/messages; every other path is
+        passed through untouched. Example: ctxw proxy --upstream https://api.anthropic.com, then
+        ANTHROPIC_BASE_URL=http://127.0.0.1:8787 claude
+        """
+        try:
+            import aiohttp  # noqa: F401
+        except ModuleNotFoundError as exc:
+            raise ConfigError("ctxw proxy needs aiohttp; install it with: pip install 'contextwindow[proxy]'") from exc
+        from ..proxy import Conversations
+        from ..proxy.server import ProxyConfig, run
+        from ..store import open_store
+
+        token = None
+        if token_env:
+            token = os.environ.get(token_env)
+            if not token:
+                raise ConfigError(f"--token-env {token_env}: the variable is not set or empty")
+        config = ProxyConfig(upstream=upstream, anthropic_upstream=anthropic_upstream, host=host, port=port, token=token, max_body=max_body)
+        config.check()
+        logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="ctxw proxy: %(message)s")
+        url = store_url or default_store_url()
+        store = open_store(url)
+
+        def ready(server: Any) -> None:
+            click.echo(f"ctxw proxy: listening on http://{host}:{server.port} → {upstream}"
+                       + (f" (messages → {anthropic_upstream})" if anthropic_upstream else "") + f"; store {store.url}", err=True)
+
+        try:
+            run(config, Conversations(store, window=window, clip_budget=clip_budget or None), {"callback": ready})
+        except KeyboardInterrupt:
+            pass
+        finally:
+            store.close()
