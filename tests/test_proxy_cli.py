@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("aiohttp")
 
-from contextwindow.llm.localserver import LocalProviderServer, Reply  # noqa: E402
+from contextwindow.llm.localserver import LocalProviderServer, Reply
 
 
 def _hwm_kib(pid: int) -> int:

@@ -45,7 +45,8 @@ def responses_body(reply: Reply, request: ReceivedRequest, seq: int) -> dict[str
                        "content": [{"type": "output_text", "text": reply.text, "annotations": []}]})
     for i, c in enumerate(reply.tool_calls):
         output.append({"type": "function_call", "id": f"fc_local_{seq}_{i}", "call_id": c.id or f"call_{seq}_{i}",
-                       "name": c.name, "arguments": json.dumps(dict(c.arguments)), "status": "completed"})
+                       "name": c.name, "arguments": c.arguments if isinstance(c.arguments, str) else json.dumps(dict(c.arguments)),
+                       "status": "completed"})
     prompt = reply.input_tokens if reply.input_tokens is not None else _estimate(request.raw)
     completion = reply.output_tokens if reply.output_tokens is not None else _estimate(reply.text or "x")
     return {
