@@ -36,8 +36,6 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal, TypeAlias
 
-from . import localstream
-
 WireProtocol: TypeAlias = Literal["openai", "anthropic", "openai_responses"]
 
 OPENAI_PATHS = frozenset({"/v1/chat/completions", "/chat/completions"})
@@ -390,6 +388,8 @@ class _RequestHandler(BaseHTTPRequestHandler):
             owner._leave()
 
     def _answer(self, owner: LocalProviderServer, protocol: WireProtocol, request: ReceivedRequest) -> None:
+        from . import localstream  # imported here: the llm package's namespace stays its public surface
+
         seq, reply = owner._reply_for(request)
         owner._wait(reply.delay)
         if owner._closing.is_set():
