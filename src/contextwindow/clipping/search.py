@@ -261,7 +261,7 @@ def clip_search(text: str, budget: int, count: Count) -> Body:
     order = sorted(range(len(lines)), key=lambda i: p.keys[i])
     # A gap names its omitted files (with exact counts) up to about a third of the budget: a
     # file's name is worth more than a second file's first match.
-    list_chars = max(240, budget)
+    list_chars = max(240, budget * 4 // 3)  # a third of the budget in tokens, at about 4 characters a token
 
     def gap(start: int, end: int) -> str | None:
         omitted: dict[str, int] = {}
