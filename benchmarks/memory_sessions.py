@@ -10,8 +10,11 @@ Two template families that share no phrasing:
 * ``report`` — written before any run as the held-out set (seeds 1000+); its first run showed
   failures (57 stale values, 2 false merges, 86% of constraints) that were then used to improve
   the ledger, so it became a second tuning set;
-* ``heldout`` — written after that, before any run of it, and never used to change anything
-  (seeds 2000+): the numbers the docs quote.
+* ``heldout`` — written after that, before any run of it (seeds 2000+). Its first run (the docs
+  quote it) missed goals: 45 stale values, 3 false merges, 58% of preferences; its failures
+  were then used to improve the ledger, so it became tuning data too;
+* ``final`` — written before that improvement and before any run of it (seeds 3000+), never
+  used to change anything: the numbers the docs quote as held out.
 
 Every planted value is unique in its session, so "the current value is in the output" and "a
 superseded value is in the output" are unambiguous checks.
@@ -122,11 +125,19 @@ FACT = {
         "version": (["{S} runs on Python {v}."], ["{S} now runs on Python {v}."]),
         "host": (["{S} lives at {v}."], ["{S} now lives at {v}."]),
     },
+    "final": {
+        "date": (["I was told {s} is set for {v}.", "Expect {s} on {v}."], ["They pushed {s} back to {v}.", "Scratch that, {s} is {v}.", "{S} is now expected on {v}."]),
+        "name": (["{v} is in charge of {s}.", "Talk to {v} about {s}, they own it."], ["{v} is in charge of {s} now.", "Ownership of {s} moved to {v}."]),
+        "rename": (["The new name for {s} is {v}.", "{S} has been rebranded as {v}."], ["Rename {s} to {v}.", "{S} will be called {v} from now on."]),
+        "version": (["{S} needs Python {v}."], ["{S} needs Python {v} now, not the older one."]),
+        "host": (["{S} is reachable at {v}."], ["{S} is reachable at {v} after the move."]),
+    },
 }
 ONCALL = {
     "tune": ("{v} is on call this week.", "Actually {v} is on call this week."),
     "report": ("This week {v} is on call.", "Swap of plans: {v} is on call this week instead."),
     "heldout": ("{v} has the pager this week.", "{v} has the pager this week now."),
+    "final": ("On call this week: {v}.", "Change in rota: {v} is on call this week."),
 }
 CONSTRAINT = {
     "tune": [
@@ -147,36 +158,48 @@ CONSTRAINT = {
         ("Our monthly cloud budget is capped at {v}.", "The monthly cloud budget is now capped at {v}.", "$"),
         ("The migration is due {v}.", "The migration is now due {v}.", "date"),
     ],
+    "final": [
+        ("Keep commit titles shorter than {v}.", "Commit titles can be up to {v} now.", "characters"),
+        ("Never open a pull request bigger than {v}.", "It's fine to open pull requests up to {v} from now on.", "lines"),
+        ("The cloud spend limit is {v} a month.", "Raise the cloud spend limit to {v} a month.", "$"),
+        ("We must finish the migration by {v}.", "We now must finish the migration by {v}.", "date"),
+    ],
 }
 PREFERENCE = {
     "tune": [("I'd rather have your answers in {v}.", "I'd rather have your answers in {v} instead."), ("I prefer timeouts of {v} in examples.", "I prefer timeouts of {v} in examples now.")],
     "report": [("I would rather you reply in {v}.", "Please reply in {v} from here on."), ("My preference is {v} for HTTP timeouts.", "Make that {v} for HTTP timeouts.")],
     "heldout": [("I like replies written in {v}.", "I now like replies written in {v}."), ("I prefer retry delays of {v}.", "Going forward I prefer retry delays of {v}.")],
+    "final": [("I'd like the docs in {v}, please.", "Switch the docs to {v}, please."), ("Ideally use a poll interval of {v}.", "I'd rather use a poll interval of {v} instead.")],
 }
 SAFETY = {
     "tune": ["Never delete anything under {v}.", "Never run migrations against {v} without asking me first."],
     "report": ["Under no circumstances remove files in {v}.", "Do not touch the database at {v} without my sign-off."],
     "heldout": ["Don't ever wipe the folder {v}.", "Never restart the database at {v} unless I say so."],
+    "final": ["Never rm -rf anything in {v}.", "Do not run DROP statements on {v} ever."],
 }
 GOAL = {
     "tune": "The goal of this session is to move the {v} service onto the new scheduler.",
     "report": "Our objective today: get the {v} service running on the new scheduler.",
     "heldout": "The main task for this session is porting the {v} service to the new scheduler.",
+    "final": "What we're doing in this session: migrating the {v} service to the new scheduler.",
 }
 PAIR = {
     "tune": ("The {m} {n} is {v}.", "The {m} {n} changed to {v}."),
     "report": ("For the {m} side, the {n} is {v}.", "Heads up: the {m} {n} is now {v}."),
     "heldout": ("The {n} for {m} is {v}.", "The {n} for {m} is {v} now."),
+    "final": ("{M} {n}: {v}.", "{M} {n} changed, it is {v} now."),
 }
 CHATTER = {
     "tune": ["Thanks, that helps.", "Let me check with the team.", "Sounds good, carry on.", "OK.", "Great, continue please.", "Hmm, interesting."],
     "report": ["Cool, keep going.", "I'm grabbing lunch, back soon.", "Nice output.", "Alright.", "Fine by me.", "Let's see what happens."],
     "heldout": ["Good stuff.", "Brb, meeting.", "That took a while, huh.", "Okay, next.", "Yep.", "Hmm, not sure about that one, but go on."],
+    "final": ["Right.", "That's odd but fine.", "Back from standup.", "Go ahead.", "Nice, thank you!", "Let me think about it later."],
 }
 TASKS = {
     "tune": ["Fix the flaky test in tests/test_{x}.py.", "Add logging to the {x} module.", "Look at why the {x} build is slow."],
     "report": ["Can you clean up src/{x}/util.py?", "Refactor the {x} client a bit.", "Investigate the timeout in the {x} job."],
     "heldout": ["Please write a test for the {x} parser.", "Rename the helper in the {x} package.", "Profile the {x} importer."],
+    "final": ["Now update the README of the {x} repo.", "Check the CI logs for the {x} pipeline.", "Bump the dependencies of {x}."],
 }
 
 
@@ -243,12 +266,12 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
     for m in mods:
         v = make()
         p = Plant("fact", v, pair=pair_id)
-        statements.append(PAIR[family][0].format(m=m, n=noun, v=v))
+        statements.append(PAIR[family][0].format(m=m, M=_cap(m), n=noun, v=v))
         plants.append(p)
     if rng.random() < 0.5:
         m = rng.choice(mods)
         target = plants[-2] if m == mods[0] else plants[-1]
-        updates.append((PAIR[family][1].replace("{m}", m).replace("{n}", noun), target, make()))
+        updates.append((PAIR[family][1].replace("{m}", m).replace("{M}", _cap(m)).replace("{n}", noun), target, make()))
 
     # lay out the turns: statements early and middle, updates later, chatter and tasks around
     messages: list[Message] = []
