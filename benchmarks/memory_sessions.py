@@ -23,6 +23,7 @@ superseded value is in the output" are unambiguous checks.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 
 from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
@@ -232,7 +233,7 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
         if rng.random() < 0.6:
             updates.append((update_t, p, make()))
     for plant_t, update_t in PREFERENCE[family]:
-        make = vals.lang if "answers" in plant_t or "reply" in plant_t else (lambda: vals.number("seconds"))
+        make = vals.lang if re.search(r"answers|repl|docs", plant_t) else (lambda: vals.number("seconds"))
         v = make()
         p = Plant("preference", v)
         statements.append(plant_t.format(v=v))
@@ -286,7 +287,7 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
         if t == 0:
             parts.append(order[0])
             state_i = 1
-        while state_i < len(order) and rng.random() < 0.55 and t < turns * 2 // 3:
+        while state_i < len(order) and rng.random() < 0.55 and t < turns // 2 - 1:
             parts.append(order[state_i])
             state_i += 1
         while nxt is not None and nxt[0] <= t:
@@ -301,7 +302,7 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
             parts.append(rng.choice(TASKS[family]).format(x=rng.choice(SVCS)))
         if rng.random() < 0.5 or not parts:
             parts.insert(0, rng.choice(CHATTER[family]))
-        if t == turns * 2 // 3:
+        if t == turns // 2 - 1:  # every statement is made before the first update can come
             parts += order[state_i:]
             state_i = len(order)
         messages.append(user(" ".join(parts)))

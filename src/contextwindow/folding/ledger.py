@@ -74,7 +74,7 @@ _STOP = {
 _SYNONYMS = {
     "bill": "budget", "spend": "budget", "spending": "budget", "cost": "budget", "costs": "budget", "budget": "budget",
     "due": "deadline", "deadline": "deadline", "called": "name", "named": "name", "title": "name", "oncall": "on-call",
-    "maintainer": "owner", "lead": "owner", "responsible": "owner", "owns": "owner", "owned": "owner",
+    "maintainer": "owner", "ownership": "owner", "lead": "owner", "responsible": "owner", "owns": "owner", "owned": "owner",
 }
 
 
@@ -88,12 +88,13 @@ def _singular(w: str) -> str:
 
 def subject_words(text: str) -> list[str]:
     """Content words of a subject phrase, normalised (case, plural, a few synonyms), in order."""
+    acronyms = {w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", text)}  # "US" is a region here, not "us"
     t = text.lower().replace("on call", "on-call").replace("on-call", " oncall ")
     words = [w.strip("'-") for w in re.findall(r"[a-z0-9][a-z0-9'_.-]*", t)]
     out = []
     for w in words:
         w = w.rstrip(".")
-        if not w or w in _STOP or w == "<v>" or w == "v":
+        if not w or (w in _STOP and w not in acronyms) or w == "<v>" or w == "v":
             continue
         w = _SYNONYMS.get(w, _singular(w))
         if w not in out:
@@ -122,7 +123,9 @@ def same_subject(a: str, b: str) -> bool:
 _LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|so|also|and|but|oh|ah|well|hey|actually|update|correction|change of plans?|heads[- ]up|fyi|note|btw|"
     r"by the way|one more thing|quick update|sorry|just so you know|for the record|remember(?: that)?|please note(?: that)?|"
-    r"keep in mind(?: that)?|new info|for context|context|important|reminder)\b[\s,:;!.-]*)+",
+    r"keep in mind(?: that)?|new info|for context|context|important|reminder|scratch that|never mind|wait|on second thought|"
+    r"i (?:was|'ve been|have been) told(?: that)?|i heard(?: that)?|i (?:just )?learned(?: that)?|apparently|it turns out(?: that)?|"
+    r"turns out(?: that)?|good news|bad news)\b[\s,:;!.-]*)+",
     re.IGNORECASE,
 )
 _NEG = re.compile(r"\b(never|not|no longer|avoid|stop|without|nobody|no one|under no circumstances|don't|dont|doesn't|mustn't|shouldn't|can't|won't|isn't|aren't)\b|n't\b", re.IGNORECASE)
@@ -134,7 +137,11 @@ _SAFETY_WORDS = re.compile(
     re.IGNORECASE,
 )
 _SAFETY_POS = re.compile(r"\b(always|must)\s+(ask|confirm|check with|get approval|get sign-?off)\b|\bwithout (asking|approval|confirmation|sign-?off)\b|\bsafety\b|\bdestructive\b", re.IGNORECASE)
-_PREF = re.compile(r"\b(i(?:'d| would) rather|i prefer|i'd prefer|prefer(?:ably)?|i like|i'd like|i want|my preference|rather than|i'm partial to|i favou?r)\b", re.IGNORECASE)
+_PREF = re.compile(
+    r"\b(i(?:'d| would)(?:\s+(?:much|really|still|now))? rather|i(?:'d| would)?(?:\s+(?:now|still|really|also|actually|much|strongly|generally|usually))*\s+"
+    r"(?:prefer|like|love|want|favou?r)|prefer(?:ably)?|my preference|rather than|i'm partial to|ideally)\b",
+    re.IGNORECASE,
+)
 _RULE = re.compile(
     r"\b(never|always|must|mustn't|only|at most|at least|no more than|not more than|no less than|no later than|don't|do not|"
     r"from now on|going forward|from here on|in future|by default|every|each|whenever|any time|cap(?:ped)?|limit(?:ed)?|"
@@ -162,10 +169,20 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|has been|gets)\s+(?:now\s+)?(?:called|named|renamed(?: to)?|known as)\s+(?P<v>{_V}.*)$")),
     ("owner", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+|will\s+|has\s+)*(?:owns|own|is the owner of|is responsible for|runs|leads|maintains|handles|takes over|took over|taken over|is in charge of)\s+(?P<s>.+)$")),
     ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|will be)\s+(?:now\s+)?(?:owned|run|led|maintained|handled)\s+by\s+(?P<v>{_V}.*)$")),
+    ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:now\s+|will\s+)?(?:belongs?|goes|went|passe[sd]|has passed|has gone)\s+(?:now\s+)?to\s+(?P<v>{_V})$")),
+    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:now\s+)?(?:goes|will go|went)\s+by\s+(?:the\s+name\s+(?:of\s+)?)?(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?:(?:we|i|they|you|let's)\s*(?:'ll|will|'re|are|shall)?\s+)?(?:now\s+)?(?:refer(?:ring)? to|think of)\s+(?P<s>.+?)\s+as\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|was|has been|will be)\s+(?:now\s+)?(?:rebranded|relabell?ed|re-?titled)\s+(?:as|to)\s+(?P<v>{_V}.*)$")),
+    ("change", re.compile(
+        rf"^(?:we|they|i|you|someone|management|the team)\s+(?:have\s+|'ve\s+|just\s+|had\s+to\s+)*(?:moved|pushed|shifted|changed|switched|bumped|"
+        rf"postponed|delayed|rescheduled|set|raised|lowered|extended|brought|pulled)\s+(?P<s>.+?)\s+(?:back\s+|out\s+|forward\s+|up\s+|in\s+)?"
+        rf"(?:to|until|till|at|on)\s+(?P<v>.*{_V}.*)$"
+    )),
     ("change", re.compile(
         rf"^(?P<s>.+?)\s+(?:(?:has|have|got|was|were|is|are|been|had|will|'s)\s+)*(?:now\s+|just\s+|officially\s+)?"
         rf"(?:moved|slipped|shifted|pushed|pulled|bumped|changed|switched|raised|lowered|increased|decreased|reduced|dropped|cut|"
-        rf"extended|reset|updated|upgraded|downgraded|migrated|went|gone|go|move|slip|change|switch)\s+(?:back\s+|up\s+|down\s+|out\s+|in\s+|over\s+)?"
+        rf"extended|reset|updated|upgraded|downgraded|migrated|went|gone|go|move|slip|change|switch|postponed|delayed|rescheduled|planned|"
+        rf"scheduled|expected|set)\s+(?:back\s+|up\s+|down\s+|out\s+|in\s+|over\s+)?"
         rf"(?:from\s+{_V}\s+)?(?:to|until|till|at|on|for)\s+(?P<v>.*{_V}.*)$"
     )),
     ("set", re.compile(
@@ -175,7 +192,7 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("set", re.compile(rf"^(?:please\s+)?(?:use|prefer|pick|choose|go with|stick with|stick to|target|run)\s+(?P<v>{_V})\s+(?:for|when|in|on|as)\s+(?P<s>.+)$")),
     ("is", re.compile(rf"^(?P<s>.+?)\s*(?:\bis\b|\bare\b|\bwas\b|\bwill be\b|\bshould be\b|\bmust be\b|\bneeds to be\b|\bhas to be\b|\bstays\b|\bremains\b|\bbecomes\b|=|:|\bis set to\b|\bis now\b|\bare now\b|'s now)\s+(?:now\s+)?(?:still\s+)?(?P<v>.*{_V}.*)$")),
     ("when", re.compile(rf"^(?P<s>(?:the|our|my|your|this|that)\s+[^<]+?)\s+[a-z]+\s+(?:on|at|by|in|to|until|till|for|from|around)\s+(?P<v>{_V})$")),
-    ("who", re.compile(rf"^(?P<v>{_V})\s+(?:is|are|'s|will be|has been)\s+(?:now\s+)?(?P<s>.+)$")),
+    ("who", re.compile(rf"^(?P<v>{_V})\s+(?:is|are|'s|will be|has been|has|holds|carries|covers|gets|got)\s+(?:now\s+)?(?P<s>.+)$")),
 ]
 
 
@@ -207,9 +224,10 @@ def _kind(clause: str, relation: str | None, subject: list[str]) -> str | None:
     return None
 
 
+_ATTRIBUTE = re.compile(r"^\s*(?:the\s+)?(?:new\s+|updated\s+|current\s+|latest\s+)?(?:date|day|time|value|number|figure|amount)\s+(?:for|of)\s+", re.IGNORECASE)
 _META_SUBJECT = {"preference", "choice", "pick", "default", "setting", "rule", "request", "plan", "idea", "suggestion", "swap", "call", "that", "it", "this", "update"}
 _FOR_PHRASE = re.compile(r"<v>[^<]*?\b(?:for|on|of)\s+(?P<p>[^<]+)$")
-_LEAD_TIME = re.compile(r"^(?P<d>(?:this|next|coming) (?:week|month|sprint|quarter|monday|tuesday|wednesday|thursday|friday|weekend)|today|tomorrow|tonight)\s*,?\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
+_LEAD_TIME = re.compile(r"^(?P<d>(?:(?:from|starting|as of|beginning)\s+)?(?:(?:this|next|coming) (?:week|month|sprint|quarter|monday|tuesday|wednesday|thursday|friday|weekend)|today|tomorrow|tonight))\s*,?\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
 _LEAD_FOR = re.compile(r"^(?:for|on|in) (?P<p>(?:the )?[^,<]{2,40}?),\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
 _LEAD_COLON = re.compile(r"^(?P<h>[^:<]{2,40}):\s+(?P<r>\S.*)$")
 _GOAL_RE = re.compile(r"^(?P<s>(?:[\w'-]+\s+){0,4}(?:goal|objective|aim|mission|main task|task|priority|focus)(?:\s+[\w'-]+){0,4}?)\s*(?:\bis\b|:|=|\bwill be\b|\bfor (?:this|the|today)\b[^:]*?\bis\b)\s+(?P<v>.{6,})$", re.IGNORECASE)
@@ -266,6 +284,10 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
         fr = frame(body, vals).lower().rstrip(".! ")
     fr = re.sub(r"^(?:from now on|going forward|from here on|in future|for now)\s*,?\s*", "", fr)
     fr = re.sub(r",?\s*(?:from now on|going forward|from here on|instead|now|please|for now)\s*$", "", fr)
+    # the same frame with its case (an acronym such as "US" names a region, not "us")
+    cased = frame(body, vals)
+    at = cased.lower().find(fr)
+    cased = cased[at : at + len(fr)] if at >= 0 and len(cased) == len(cased.lower()) else fr
     mt = _MAKE_THAT.match(fr)
     if mt:
         v_vals = _values_in(fr, mt.start("v"), mt.end("v"), vals)
@@ -276,7 +298,7 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
         m = pat.search(fr)
         if not m or not m.group("s").strip():
             continue
-        s_part = m.group("s")
+        s_part = cased[m.start("s") : m.end("s")]
         v_vals = _values_in(fr, m.start("v"), m.end("v"), vals)
         s_vals = _values_in(fr, m.start("s"), m.end("s"), vals)
         if name != "who" and not subject_words(re.sub(r"<v>", " ", s_part)):
@@ -292,11 +314,12 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
             subj_text += " name"
         elif name == "owner":
             subj_text = "owner " + subj_text
+        subj_text = _ATTRIBUTE.sub("", subj_text)
         # "my preference is <v> for HTTP timeouts", "the release is <v> for the iOS side": the
         # phrase after the value names (or narrows) what it is about
         fp = _FOR_PHRASE.search(fr[m.start("v") : m.end("v")]) if name in ("is", "change", "set", "when") else None
         if fp:
-            extra = _restore(fp.group("p"), [])
+            extra = cased[m.start("v") + fp.start("p") : m.start("v") + fp.end("p")]
             subj_text = extra if set(subject_words(subj_text)) <= _META_SUBJECT else f"{subj_text} {extra}"
         if not v_vals or not subject_words(subj_text):
             continue
