@@ -135,6 +135,12 @@ def sections(summary: str) -> dict[str, str]:
     return out
 
 
+def _no_headings(text: str) -> str:
+    """User text inside a section: its own markdown headings escaped, so the next fold reads the
+    brief's sections back intact."""
+    return re.sub(r"^(#+)(?=\s)", lambda m: "\\" + m.group(1), text, flags=re.MULTILINE)
+
+
 def _lines(body: str) -> list[str]:
     return [ln for ln in body.splitlines() if ln.strip().startswith("- ")]
 
@@ -173,13 +179,13 @@ def brief(request: SummaryRequest, count: CountText) -> str:
     notes = "\n".join(f"{k}: {v}" if k != "earlier" else v for k, v in prior.items() if k not in known and v)
 
     def render(n_calls: int, goal_limit: int, notes_limit: int) -> str:
-        out = ["## Goal\n" + _clip(goal, goal_limit)]
+        out = ["## Goal\n" + _clip(_no_headings(goal), goal_limit)]
         if env_lines:
             out.append("## Environment (harness/system blocks, not user requests)\n" + "\n".join(env_lines))
         if request.constraints:
             out.append(constraints_block(request.constraints))
         if latest and latest != goal:
-            out.append("## Latest user request\n" + _clip(latest, goal_limit))
+            out.append("## Latest user request\n" + _clip(_no_headings(latest), goal_limit))
         if calls and n_calls:
             shown = calls[-n_calls:]
             more = len(calls) - len(shown)

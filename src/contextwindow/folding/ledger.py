@@ -150,10 +150,9 @@ _RULE = re.compile(
     r"allowed|has to|have to|needs? to|due|limit)\b",
     re.IGNORECASE,
 )
-_STYLE_VERBS = (
-    "use|keep|write|answer|reply|respond|format|stick|avoid|stop|follow|default|address|sign|put|name|call|include|ask|confirm|"
-    "prefix|suffix|indent|wrap|limit|cap|set|pin|target|run|commit|log|quote|cite|speak|talk|explain|document|comment|test|"
-    "report|round|express|measure|show|give|send|store|save|deploy|push|merge|branch|tag|label|mark|leave|skip|prefer|reference"
+_STYLE_VERBS = (  # verbs whose bare imperative states how to work, not a one-off task
+    "use|keep|write|answer|reply|respond|format|stick|avoid|stop|follow|default|address|sign|prefix|suffix|indent|wrap|limit|"
+    "cap|pin|quote|cite|speak|talk|round|express|measure|prefer|name|always|never"
 )
 _IMPERATIVE = re.compile(rf"^(?:please\s+)?(?:{_STYLE_VERBS})\b", re.IGNORECASE)
 _GOAL_HEAD = {"goal", "objective", "aim", "mission", "task", "priority", "focus", "target"}

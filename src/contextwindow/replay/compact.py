@@ -147,7 +147,11 @@ def compact_conversation(
     count = counter.count_messages
     for _ in range(2):  # a summary may quote a stale value: scrubbed, the notes can cost a little more
         if count([*head, *body]) > budget:
-            body, more = _fit(body, room, counter, summarizer, rounds if not steps else 0, instructions, ledger, rules)
+            try:
+                body, more = _fit(body, room, counter, summarizer, rounds if not steps else 0, instructions, ledger, rules)
+            except CompactionError as exc:  # numbers for the whole prompt, as the caller gave them
+                tokens = None if exc.tokens is None else exc.tokens + fixed
+                raise CompactionError(f"could not compact to {budget} tokens: {exc}", tokens=tokens, budget=budget) from exc
             steps += more
         body = scrub_messages(body, ledger)  # summaries and restored text included
     current = [*head, *body]
