@@ -269,3 +269,16 @@ def test_importing_contextwindow_imports_no_framework() -> None:
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 
+
+
+def test_async_agent_runs_through_awrap_model_call(tmp_path: Path) -> None:
+    import asyncio
+
+    mw = ContextWindowMiddleware(window=WINDOW, store=f"sqlite:///{tmp_path / 'lc.db'}")
+    model = RecordingChatModel(script=script, requests=[])
+    agent = create_agent(model, tools=[read_log, status], middleware=[mw], checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "async"}}
+    asyncio.run(agent.ainvoke({"messages": [HumanMessage("Fix it. " + RULES[0])]}, config))
+    assert len(model.requests) == 6 and all(orphans(r) == [] for r in model.requests)
+    history = agent.get_state(config).values["messages"]
+    assert len(mw.session.store.list(mw.session.id)) == len(history)

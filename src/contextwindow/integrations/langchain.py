@@ -116,9 +116,9 @@ class ContextWindowMiddleware(AgentMiddleware):
         return session
 
     # --- one model call -----------------------------------------------------------------------
-    def prepare(self, request: ModelRequest) -> ModelRequest:
+    def prepare(self, request: ModelRequest, session: Session | None = None) -> ModelRequest:
         """The request with its messages replaced by the Session's view (mirroring new ones first)."""
-        session = self._session_for(request)
+        session = session or self._session_for(request)
         session.system = request.system_prompt or ""
         session.tools = _tool_specs(request.tools)
         self._mirror.sync(session, from_langchain([m for m in request.messages if m.type != "system"]))
@@ -126,9 +126,9 @@ class ContextWindowMiddleware(AgentMiddleware):
         self.last_build = b
         return request.override(messages=list[Any](to_langchain(b.messages)))
 
-    def record(self, response: Any) -> Any:
+    def record(self, response: Any, session: Session | None = None) -> Any:
         """Store the model's answer (with its usage) and give the response back, ids filled in."""
-        session = self.session
+        session = session or self.session
         result = getattr(response, "result", None)
         msgs: Sequence[BaseMessage] = result if isinstance(result, list) else [response] if isinstance(response, BaseMessage) else []
         for lc in msgs:
@@ -144,13 +144,15 @@ class ContextWindowMiddleware(AgentMiddleware):
     def wrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
     ) -> Any:
-        return self.record(handler(self.prepare(request)))
+        session = self._session_for(request)  # held for the call: another thread may run meanwhile
+        return self.record(handler(self.prepare(request, session)), session)
 
     async def awrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[ModelResponse]]
     ) -> Any:
-        prepared = await asyncio.to_thread(self.prepare, request)
-        return self.record(await handler(prepared))
+        session = self._session_for(request)
+        prepared = await asyncio.to_thread(self.prepare, request, session)
+        return self.record(await handler(prepared), session)
 
 
 def usage_from_langchain(message: AIMessage, model: str | None = None) -> Usage | None:
