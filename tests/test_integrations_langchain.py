@@ -282,3 +282,28 @@ def test_async_agent_runs_through_awrap_model_call(tmp_path: Path) -> None:
     assert len(model.requests) == 6 and all(orphans(r) == [] for r in model.requests)
     history = agent.get_state(config).values["messages"]
     assert len(mw.session.store.list(mw.session.id)) == len(history)
+
+
+def test_a_langchain_chat_model_can_be_the_fold_summarizer() -> None:
+    brief = "## Goal\nFix the build.\n\n## State & done\nRead the logs.\n\n## Next steps\nRun the tests."
+    summarizer = RecordingChatModel(script=lambda step: AIMessage(brief), requests=[])
+    mw = ContextWindowMiddleware(window=WINDOW, store="memory:", summarizer=summarizer)
+    model = RecordingChatModel(script=lambda step: AIMessage("Noted."), requests=[])
+    agent = create_agent(model, tools=[], middleware=[mw])
+    agent.invoke({"messages": [HumanMessage("Fix the build. " + RULES[0])]})
+    cp = mw.session.fold()
+    assert summarizer.requests, "the chat model wrote the brief"
+    assert cp.meta["method"].startswith("llm") and "Run the tests." in cp.summary.text
+    assert RULES[0] in cp.summary.text  # the ledger's rules are carried whatever the summarizer wrote
+    assert mw.session.spend()["summarizer"]["calls"] == len(summarizer.requests)
+
+
+def test_bad_input_is_a_typed_error_naming_it() -> None:
+    from langchain_core.messages import ChatMessage
+
+    from contextwindow.errors import PayloadError
+
+    with pytest.raises(PayloadError, match="unsupported LangChain message type 'chat'"):
+        from_langchain([HumanMessage("hi"), ChatMessage("x", role="critic")])
+    with pytest.raises(ConfigError, match="model must be a LangChain chat model"):
+        ContextWindowMiddleware(model=42)  # type: ignore[arg-type]

@@ -205,3 +205,12 @@ def test_window_from_the_registry_or_a_clear_error() -> None:
 def test_importing_contextwindow_imports_no_framework() -> None:
     code = "import sys, contextwindow, contextwindow.integrations; assert 'agents' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_bad_items_are_typed_errors_naming_them() -> None:
+    from contextwindow.errors import PayloadError
+
+    with pytest.raises(ConfigError, match="must be a dict or a model, got int"):
+        from_items([42])
+    with pytest.raises(PayloadError):
+        from_items([{"type": "function_call", "name": "x"}])  # no call_id

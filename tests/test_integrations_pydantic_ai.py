@@ -210,3 +210,10 @@ def test_importing_contextwindow_imports_no_framework() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+
+
+def test_bad_arguments_are_typed_errors() -> None:
+    with pytest.raises(ConfigError, match="model must be a model name"):
+        ContextWindowCapability(model=42)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="window must be a positive"):
+        _ = ContextWindowCapability(window=-1, store="memory:").session
