@@ -8,7 +8,7 @@ import re
 from contextwindow.clipping import MARKER_ALLOWANCE, MemoryOffload, clip, count_markers, sniff
 from contextwindow.clipping.html import extract
 from contextwindow.clipping.jsonclip import kept_key_names, key_names
-from contextwindow.clipping.search import TREE_HEADER, expand_tree, parse
+from contextwindow.clipping.search import TREE_HEADER, listed_files, parse
 
 # Big enough that these realistic outputs reach their structured clipper (not the hard-cap preview).
 CAP = 400_000
@@ -58,10 +58,10 @@ def test_search_keeps_every_file_with_exact_counts() -> None:
     assert r.report.clipped and r.report.kind == "search"
     files = parse(text.split("\n")).files
     assert len(files) == 60
-    for path, f in files.items():
-        assert path in r.text, path
-        # the exact total for the file is stated wherever matches were dropped
-        assert f"{f.matches:,} in total" in r.text or r.text.count(path + ":") == f.matches
+    listed = listed_files(r.text)
+    for path, f in files.items():  # every file, with its exact count
+        assert listed.get(path) == f.matches, path
+    assert "match lines" in r.text.rsplit("\n", 1)[1]  # the marker says matches were dropped
     assert count_markers(r.text) == 1
     assert r.report.tokens_after <= 4000 + MARKER_ALLOWANCE
 
@@ -75,13 +75,17 @@ def test_search_ripgrep_heading_and_count_forms() -> None:
     text = "\n".join(heading)
     assert sniff(text) == "search"
     r = clip(text, 1500, hard_cap_tokens=CAP)
+    listed = listed_files(r.text)
     for f in range(30):
-        assert f"lib/area{f}/thing.ts" in r.text
-    assert "59 in total" in r.text
+        assert listed.get(f"lib/area{f}/thing.ts") == 59
     counts = "\n".join(f"src/very/long/directory/name/for/file_{i}.py:{i * 3 + 1}" for i in range(400))
     assert sniff(counts) == "search"
     rc = clip(counts, 1200, hard_cap_tokens=CAP)
     assert rc.report.kind == "search" and count_markers(rc.text) == 1
+    truth = {f"src/very/long/directory/name/for/file_{i}.py": i * 3 + 1 for i in range(400)}
+    listed = listed_files(rc.text)
+    assert 50 < len(listed) < 400 and all(truth[p] == n for p, n in listed.items())  # those listed: exact counts
+    assert "(400 files, 239,800 matches)" in rc.text  # the rest counted per directory
 
 
 def test_log_keeps_errors_traceback_and_summary() -> None:
@@ -185,12 +189,12 @@ def test_path_lists_write_their_common_directory_once() -> None:
     r = clip("\n".join(paths), 4000, hard_cap_tokens=CAP)
     assert r.report.kind == "search"
     # All 300 fit as a tree: the common directory once, then {widget_0,...}/index.tsx.
-    assert r.text.startswith(TREE_HEADER) and r.text.count(base) == 1
-    lines = r.text.split("\n")
-    end = next(i for i, ln in enumerate(lines) if ln.startswith("[search: "))
-    assert set(paths) <= set(expand_tree(lines[1:end]))
+    assert r.text.split("\n")[1].startswith(TREE_HEADER) and r.text.count(base) == 1
+    assert set(paths) <= set(listed_files(r.text))
     # Too many for a tree within the budget: the common directory is still written once.
     many = [f"{base}components/w{i}/f{i}.tsx" for i in range(2000)]
     r = clip("\n".join(many), 4000, hard_cap_tokens=CAP)
-    assert r.text.startswith(f"[paths below are relative to {base}components/]")
-    assert "\nw0/f0.tsx\n" in r.text
+    first = r.text.split("\n", 1)[0]
+    assert first.endswith(f"relative to {base}components/]") and r.text.count(base) == 1
+    assert "\nw0/f0.tsx\n" in r.text and "(2,000 files" in r.text  # counted per directory, then listed
+    assert "names of" in r.text.rsplit("\n", 1)[1]  # the marker says file names were dropped

@@ -21,7 +21,7 @@ from contextwindow.clipping import (
     retrieve,
     run_retrieve_call,
 )
-from contextwindow.clipping.search import TREE_HEADER, expand_tree
+from contextwindow.clipping.search import TREE_HEADER, listed_files
 from contextwindow.tokens import counter_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,11 +77,9 @@ def test_grep_output_keeps_every_file_path_when_the_paths_fit(grep_output: str) 
     # kind keeps only a preview); this test is about the search clipper, so the cap is lifted here
     r = clip(grep_output, 4000, sink=MemoryOffload(), count=COUNT, hard_cap_tokens=1_000_000)
     assert r.report.kind == "search"
-    missing = [p for p in files if p not in r.text]
-    assert missing == []
-    for path, f in files.items():  # every file not shown whole says how many of its matches it lost
-        if f.matches > 1 and r.text.count(f"{path}:") < f.matches:
-            assert f"{f.matches:,} in total" in r.text or f"of {f.matches:,})" in r.text, path
+    listed = listed_files(r.text)
+    missing = [p for p, f in files.items() if listed.get(p) != f.matches]
+    assert missing == []  # every file, with its exact count
 
 
 _CUT_RE = re.compile(r" …\[\+[\d,]+ chars of this line[^\]]*\]$")
@@ -162,10 +160,8 @@ def test_json_keeps_every_key_of_dropped_items_when_they_fit(grep_output: str) -
 
 
 def _tree_paths(clipped: str) -> set[str]:
-    lines = clipped.split("\n")
-    assert lines[0].startswith(TREE_HEADER)
-    end = next(i for i, ln in enumerate(lines) if ln.startswith("[search: "))
-    return set(expand_tree(lines[1:end]))
+    assert clipped.split("\n")[1].startswith(TREE_HEADER)
+    return set(listed_files(clipped))
 
 
 def test_a_long_real_path_list_keeps_every_path_as_a_tree(transcripts_dir: Path) -> None:

@@ -13,6 +13,9 @@ MARKER_RE = re.compile(r"^\[contextwindow clipped ", re.M)
 #: Retrieve output starts with this header; the clipper leaves such output alone.
 RETRIEVE_HEADER = "[contextwindow retrieve "
 
+#: Longest "what was dropped" detail a marker carries.
+DETAIL_CHARS = 160
+
 _RERUN_HINT = {
     "search": "re-run the search with a more specific pattern or path",
     "log": "re-run the command with narrower output (a single test, | tail, | grep)",
@@ -20,6 +23,7 @@ _RERUN_HINT = {
     "diff": "diff a single file or path",
     "html": "fetch a narrower page or section",
     "read": "read again with offset/limit",
+    "source": "read the file again with offset/limit around the definition you need",
     "text": "re-run the tool narrower (offset/limit or a more specific query)",
 }
 
@@ -42,12 +46,14 @@ def render_marker(
     estimated: bool = False,
     offloaded: bool = False,
     store_error: str | None = None,
+    detail: str = "",
 ) -> str:
     approx = "~" if estimated else ""
     what = "output over the hard cap, only a preview kept" if offloaded else f"{kind} output"
     head = (
         f"{MARKER_PREFIX} {what}: dropped {approx}{dropped_tokens:,} of {approx}{tokens_before:,} tokens"
-        f" and {dropped_lines:,} of {lines_before:,} lines."
+        f" and {dropped_lines:,} of {lines_before:,} lines"
+        + (f" ({detail[:DETAIL_CHARS]})." if detail else ".")
     )
     rerun = _RERUN_HINT.get(kind, _RERUN_HINT["text"])
     if ref:

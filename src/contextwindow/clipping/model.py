@@ -11,8 +11,8 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from ..errors import ConfigError, NotFoundError
 from ..messages import ToolResultPart
 
-Kind = Literal["auto", "search", "log", "json", "diff", "html", "read", "text"]
-KINDS: tuple[str, ...] = ("auto", "search", "log", "json", "diff", "html", "read", "text")
+Kind = Literal["auto", "search", "log", "json", "diff", "html", "read", "source", "text"]
+KINDS: tuple[str, ...] = ("auto", "search", "log", "json", "diff", "html", "read", "source", "text")
 
 #: Tool name whose results are never clipped again (they are bounded by ``retrieve`` itself).
 RETRIEVE_TOOL_NAME = "retrieve"

@@ -9,7 +9,7 @@ from ..errors import ConfigError, ContextWindowError
 from ..messages import ImagePart, TextPart, ToolResultPart
 from .diff import clip_diff
 from .html import clip_html
-from .jsonclip import JSONClipError, clip_json, tightest_shape
+from .jsonclip import JSONClipError, clip_json
 from .logs import clip_log, log_score
 from .marker import RETRIEVE_HEADER, defuse, render_marker
 from .measure import Count, count_lines, decode, default_count, measure_tokens, printable, safe_count
@@ -27,8 +27,11 @@ CLIPPERS: dict[str, Clipper] = {
     "diff": clip_diff,
     "html": clip_html,
     "read": clip_numbered,
+    "source": clip_text,
     "text": clip_text,
 }
+#: A clipped text uses at least this share of its budget when the body could take more.
+FILL = 0.93
 #: Smallest body budget: below it a clip keeps this much and the marker goes over the budget.
 MIN_BODY_TOKENS = 24
 
@@ -48,8 +51,12 @@ def clip(
     Under budget it comes back unchanged (``report.clipped`` is False). Over budget a clipper
     chosen by content (``kind="auto"``; the tool name is only a hint) keeps what matters, the
     original goes to ``sink`` (when given) and ONE marker at the end says what was dropped and
-    how to get it back. Over ``hard_cap_tokens`` only a short preview stays, whatever the kind.
+    how to get it back. The clippers stream over the text with bounded memory, so structure is
+    kept at any size (``hard_cap_tokens`` no longer demotes big outputs to a preview: it only
+    bounds how large a ``retrieve`` result may be and still pass unclipped).
     Results of the ``retrieve`` tool (by tool name, or by their header) are never re-clipped.
+    ``count`` is the model's own counter (``tokens.counter_for(model).count_text``): the budget,
+    marker included, is met in that model's tokens.
     Bad content (binary, invalid UTF-8, giant lines, broken or deep JSON) never raises.
     """
     if not isinstance(budget_tokens, int) or budget_tokens < 1:
@@ -87,12 +94,11 @@ def clip(
         return ClipResult(text=text, report=report, part=part)
 
     sniffed = "binary" if decoded.binary else (sniff(text, tool_name) if kind == "auto" else kind)
-    offloaded = tokens_before > hard_cap_tokens
     probe = render_marker(kind=sniffed, dropped_tokens=tokens_before, dropped_lines=lines_before,
                           tokens_before=tokens_before, lines_before=lines_before, ref="ofl_0123456789abcdef",
-                          estimated=estimated, offloaded=offloaded, store_error="x" * 40)
+                          estimated=estimated, detail="x" * 60)
     body_budget = max(MIN_BODY_TOKENS, budget_tokens - safe_count(counter, probe) - 2)
-    used, body = _run(text, sniffed, body_budget, counter, offloaded, decoded.binary, notes)
+    used, body = _run(text, sniffed, body_budget, counter, decoded.binary, notes)
 
     ref: str | None = None
     store_error: str | None = None
@@ -107,27 +113,39 @@ def clip(
             store_error = f"{type(exc).__name__}: {exc}"[:200]
             notes.append(f"original not stored: {store_error}")
 
-    for attempt in range(4):
+    def finish(body: Body, used: str) -> tuple[str, int, int, int]:
         body_tokens = body.tokens if body.tokens >= 0 else safe_count(counter, body.text)
         kept = body.kept_lines if body.kept_lines >= 0 else min(lines_before, count_lines(body.text))
         dropped_lines = max(0, lines_before - kept)
         dropped_tokens = max(0, tokens_before - body_tokens)
         marker = render_marker(kind=used, dropped_tokens=dropped_tokens, dropped_lines=dropped_lines,
                                tokens_before=tokens_before, lines_before=lines_before, ref=ref, estimated=estimated,
-                               offloaded=offloaded, store_error=store_error)
+                               store_error=store_error, detail=body.detail)
         out = f"{body.text}\n{marker}" if body.text else marker
-        tokens_after = safe_count(counter, out)
+        return out, safe_count(counter, out), dropped_tokens, dropped_lines
+
+    out, tokens_after, dropped_tokens, dropped_lines = finish(body, used)
+    for attempt in range(3):
         over = tokens_after - budget_tokens
-        if over <= 0 or attempt == 3 or body_budget <= MIN_BODY_TOKENS:
+        if over <= 0 or body_budget <= MIN_BODY_TOKENS:
             break
         # The joint count came out a little over (e.g. the real ref costs more tokens than the
         # probe's): clip again with the difference taken off the body as it came out, since a
         # body is often a few tokens under its budget and the same budget minus a little gives
         # the same body.
+        body_tokens = body.tokens if body.tokens >= 0 else safe_count(counter, body.text)
         body_budget = max(MIN_BODY_TOKENS, min(body_budget, body_tokens) - over - 2 * (attempt + 1))
-        used, body = _run(text, sniffed, body_budget, counter, offloaded, decoded.binary, [])
+        used, body = _run(text, sniffed, body_budget, counter, decoded.binary, [])
+        out, tokens_after, dropped_tokens, dropped_lines = finish(body, used)
+    room = budget_tokens - tokens_after
+    if 0 < tokens_after < budget_tokens * FILL and room > 4:
+        # The marker came out shorter than its probe: give the room back to the body, once.
+        used2, body2 = _run(text, sniffed, body_budget + room - 3, counter, decoded.binary, [])
+        out2, after2, dt2, dl2 = finish(body2, used2)
+        if tokens_after < after2 <= budget_tokens:
+            used, body, out, tokens_after, dropped_tokens, dropped_lines = used2, body2, out2, after2, dt2, dl2
     report = ClipReport(
-        kind="offload" if offloaded else used, tokens_before=tokens_before, tokens_after=tokens_after,
+        kind=used, tokens_before=tokens_before, tokens_after=tokens_after,
         lines_before=lines_before, lines_after=count_lines(out), ref=ref, dropped_tokens=dropped_tokens,
         dropped_lines=dropped_lines, clipped=True, sniffed=sniffed, estimated=estimated,
         notes=tuple(notes + list(body.notes)),
@@ -151,20 +169,17 @@ def clip_with(
                 hard_cap_tokens=config.hard_cap, count=count)
 
 
-def _run(text: str, kind: str, budget: int, count: Count, offloaded: bool, binary: bool,
-         notes: list[str]) -> tuple[str, Body]:
+def _run(text: str, kind: str, budget: int, count: Count, binary: bool, notes: list[str]) -> tuple[str, Body]:
     """Run the clipper for ``kind``; any failure falls back to head+tail (never raises)."""
-    if offloaded or binary:
+    if binary:
         body = clip_preview(text, budget, count)
-        body = Body(defuse(printable(body.text) if binary else body.text), body.kept_lines, body.notes)
-        return ("text" if binary else kind), _fit(body, budget, count)
+        body = Body(defuse(printable(body.text)), body.kept_lines, body.notes)
+        return "text", _fit(body, budget, count)
     clean = defuse(text)
     try:
         return kind, _fit(CLIPPERS[kind](clean, budget, count), budget, count)
     except JSONClipError as exc:
         notes.append(str(exc))
-        if "shape alone" in str(exc):
-            return "json", _fit(clip_text(tightest_shape(clean), budget, count), budget, count)
     except (RecursionError, MemoryError, ValueError, IndexError) as exc:
         notes.append(f"{kind} clipper failed ({type(exc).__name__}); fell back to head+tail")
     fallback = "log" if log_score(clean[:16384].split("\n")[:200]) >= 0.01 else "text"
@@ -180,7 +195,7 @@ def _fit(body: Body, budget: int, count: Count) -> Body:
     if used <= budget:
         return dataclasses.replace(body, tokens=used)
     cut = clip_chars(body.text, budget, count)
-    return Body(cut.text, min(body.kept_lines, cut.kept_lines), body.notes)
+    return Body(cut.text, min(body.kept_lines, cut.kept_lines), body.notes, detail=body.detail)
 
 
 def _replace_text(part: ToolResultPart, text: str) -> ToolResultPart:

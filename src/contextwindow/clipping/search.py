@@ -8,8 +8,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .marker import MARKER_PREFIX
 from .measure import Count, safe_count
-from .select import Body, plain_gap, select_lines
+from .select import Body, fit_prefix, select_lines
+from .source import iter_lines
 
 FLAT_RE = re.compile(r"^(?P<path>[^\s:][^:\n]{0,400}?):(?P<ln>\d+)(?P<sep>[:-])")
 COUNT_RE = re.compile(r"^(?P<path>[^\s:][^:\n]{0,400}?):(?P<cnt>\d+)\s*$")
@@ -226,73 +228,256 @@ def expand_tree(lines: list[str]) -> list[str]:
     return out
 
 
-def _as_tree(lines: list[str], budget: int, count: Count) -> Body | None:
-    """A path list (find/ls/glob output) written as a tree, when that keeps every path within
-    the budget; else None (the line selection takes over)."""
-    idx: list[int] = []
-    others: list[str] = []
-    for i, ln in enumerate(lines):
-        if looks_like_path(ln.strip()):
-            idx.append(i)
-        elif ln.strip():
-            others.append(ln)
-            if len(others) > 5:  # not a path list (grep output and the like): stop looking
-                return None
-    if len(idx) < 20:
-        return None
-    tree = _tree([lines[i].strip() for i in idx])
-    if tree is None:
-        return None
-    footer = f"[search: {len(idx):,} paths in the full output, all listed above]"
-    text = "\n".join([f"{TREE_HEADER}{_TREE_HELP}", *tree, *others, footer])
-    used = safe_count(count, text)
-    if used > budget:
-        return None
-    return Body(text, len(idx) + len(others), (f"{len(idx):,} paths written as a tree",), used)
+MAX_FILES = 200_000
+MAX_PER_FILE = 40
+_MATCH_CHARS = 240
+LIST_HEADER = "[search: "
+
+
+@dataclass(slots=True)
+class _Hits:
+    count: int = 0
+    listed: bool = False  # a bare path (find/ls) or a "path:N" count line, not a match line
+    counted: bool = False  # a "path:N" line (grep -c)
+    lines: list[tuple[float, str]] = field(default_factory=list)  # (rank within the file, "  12: text")
+
+
+@dataclass(slots=True)
+class SearchScan:
+    """One streaming pass over search output: every file with its exact count (up to MAX_FILES),
+    its first matches (bounded), and the other lines' head and tail."""
+
+    files: dict[str, _Hits] = field(default_factory=dict)
+    other_head: list[str] = field(default_factory=list)
+    other_tail: list[str] = field(default_factory=list)
+    others: int = 0
+    total: int = 0
+    untracked_files: int = 0
+    untracked_matches: int = 0
+    kept_chars: int = 0
+
+    @property
+    def matches(self) -> int:
+        return sum(h.count for h in self.files.values()) + self.untracked_matches
+
+
+def scan_search(text: str, cap_chars: int = 400_000) -> SearchScan:
+    s = SearchScan()
+    seen_untracked: set[str] = set()
+    heading: str | None = None
+
+    def hit(path: str, ln: str | None, sep: str, body: str, n: int = 1, counted: bool = False) -> None:
+        h = s.files.get(path)
+        if h is None:
+            if len(s.files) >= MAX_FILES:
+                if path not in seen_untracked and len(seen_untracked) < MAX_FILES:
+                    seen_untracked.add(path)
+                    s.untracked_files += 1
+                s.untracked_matches += n if sep != "-" else 0
+                return
+            h = s.files[path] = _Hits()
+        if ln is None:
+            h.listed = True
+            h.counted = h.counted or n != 1 or counted
+            h.count += n
+            return
+        rank = float(h.count) if sep == ":" else max(0.0, h.count - 0.5)
+        if sep == ":":
+            h.count += n
+        if len(h.lines) < MAX_PER_FILE and s.kept_chars < cap_chars:
+            line = f"  {ln}{sep} {body[:_MATCH_CHARS]}" + ("…" if len(body) > _MATCH_CHARS else "")
+            h.lines.append((rank, line))
+            s.kept_chars += len(line) + 1
+
+    def other(line: str) -> None:
+        if not line.strip() or line.strip() == "--":
+            return
+        s.others += 1
+        if len(s.other_head) < 12:
+            s.other_head.append(line[:_MATCH_CHARS])
+        else:
+            s.other_tail.append(line[:_MATCH_CHARS])
+            if len(s.other_tail) > 3:
+                del s.other_tail[0]
+
+    pending: str | None = None  # a path-like line waiting for the next line (a heading or a listed path)
+    for i, line in iter_lines(text):
+        s.total = i + 1
+        if pending is not None:
+            if NUMLINE_RE.match(line):
+                heading = pending
+            else:
+                hit(pending, None, ":", "")
+                heading = None
+            pending = None
+        if heading is not None and (m := NUMLINE_RE.match(line)):
+            hit(heading, m.group("ln"), m.group("sep"), line[m.end():])
+            continue
+        if (m := FLAT_RE.match(line)) and looks_like_path(m.group("path")):
+            heading = None
+            hit(m.group("path"), m.group("ln"), m.group("sep"), line[m.end():])
+            continue
+        if (m := COUNT_RE.match(line)) and looks_like_path(m.group("path")):
+            hit(m.group("path"), None, ":", "", int(m.group("cnt")), counted=True)
+            continue
+        if (m := CONTEXT_RE.match(line)) and m.group("path") in s.files:
+            hit(m.group("path"), m.group("ln"), "-", line[m.end():])
+            continue
+        stripped = line.rstrip()
+        if looks_like_path(stripped):
+            pending = stripped
+            continue
+        if not stripped:
+            heading = None
+        other(line)
+    if pending is not None:
+        hit(pending, None, ":", "")
+    return s
+
+
+def _prefix(paths: list[str]) -> str:
+    if len(paths) < 2:
+        return ""
+    prefix = os.path.commonprefix(paths)  # noqa: RUF071 - cut at the last "/" below
+    prefix = prefix[: prefix.rfind("/") + 1]
+    return prefix if len(prefix) >= 8 else ""
+
+
+def _label(path: str, h: _Hits, prefix: str) -> str:
+    name = path[len(prefix):] if prefix else path
+    if h.listed and not h.lines and not h.counted and h.count <= 1:
+        return name
+    return f"{name} ({h.count:,})"
+
+
+def _condensed(paths: list[str], hits: dict[str, _Hits], prefix: str, depth: int) -> list[str]:
+    """Counts per directory, ``depth`` levels below the common prefix."""
+    groups: dict[str, list[int]] = {}
+    for p in paths:
+        parts = p[len(prefix):].split("/")
+        key = "/".join(parts[: min(depth, len(parts) - 1)]) + "/" if len(parts) > 1 and depth else "./"
+        g = groups.setdefault(key, [0, 0])
+        g[0] += 1
+        g[1] += hits[p].count
+    return [f"{k} ({f:,} file{'s' if f != 1 else ''}, {m:,} match{'es' if m != 1 else ''})" for k, (f, m) in groups.items()]
+
+
+def listed_files(clipped: str) -> dict[str, int | None]:
+    """Paths (and counts, when written) a clipped search body lists, prefix and tree undone.
+    (For tests and the benchmark.)"""
+    lines = clipped.split("\n")
+    prefix = ""
+    if lines and lines[0].startswith(LIST_HEADER) and "relative to " in lines[0]:
+        prefix = lines[0].split("relative to ", 1)[1].rstrip("]")
+    out: dict[str, int | None] = {}
+    if len(lines) > 1 and lines[1].startswith(TREE_HEADER):
+        end = next((i for i, ln in enumerate(lines) if i > 1 and ln.startswith(("[", "(and "))), len(lines))
+        entries = [e for e in expand_tree(lines[2:end]) if not e.endswith("/")]
+    else:
+        entries = []
+        for ln in lines[1:]:
+            if ln == "other output:" or ln.startswith(MARKER_PREFIX):
+                break
+            if ln and not ln.startswith((" ", "…", "[", "(and ")) and not re.search(r"/ \([\d,]+ files?, ", ln):
+                entries.append(ln)
+    for e in entries:
+        m = re.match(r"^(.*?)(?: \(([\d,]+)\))?$", e)
+        if m:
+            out[prefix + m.group(1)] = int(m.group(2).replace(",", "")) if m.group(2) else None
+    return out
 
 
 def clip_search(text: str, budget: int, count: Count) -> Body:
-    raw = text.split("\n")
-    tree = _as_tree(raw, budget, count)
-    if tree is not None:
-        return tree
-    lines = compact_path_list(raw)
-    p = parse(lines)
-    order = sorted(range(len(lines)), key=lambda i: p.keys[i])
-    # A gap names its omitted files (with exact counts) up to about a third of the budget: a
-    # file's name is worth more than a second file's first match.
-    list_chars = max(240, budget * 4 // 3)  # a third of the budget in tokens, at about 4 characters a token
+    s = scan_search(text, max(200_000, budget * 48))
+    paths = list(s.files)
+    prefix = _prefix(paths)
+    n_files = len(paths) + s.untracked_files
+    bare = not s.untracked_files and all(h.listed and not h.lines and not h.counted for h in s.files.values())
+    whole_lines = sum(1 for h in s.files.values() if h.listed)  # a path or "path:N" line stands whole in the list
+    what = f"{n_files:,} paths" if bare else f"{n_files:,} files, {s.matches:,} matches"
+    head = f"{LIST_HEADER}{what} in {s.total:,} lines" + (
+        f"; paths below are relative to {prefix}]" if prefix else "]")
+    untracked = (f"(and {s.untracked_files:,} more files with {s.untracked_matches:,} matches, not listed)"
+                 if s.untracked_files else "")
+    others = [*s.other_head, *([f"… [{s.others - len(s.other_head) - len(s.other_tail):,} other lines omitted] …"]
+                               if s.others > len(s.other_head) + len(s.other_tail) else []), *s.other_tail]
+    other_block = (["other output:", *others] if others else [])
+    labels = {p: _label(p, s.files[p], prefix) for p in paths}
+    # the matches, round robin: every file's first line, then every file's second, ...
+    ranked = sorted(((r, fi, j) for fi, p in enumerate(paths) for j, (r, _) in enumerate(s.files[p].lines)))
+    total_lines = len(ranked)
 
-    def gap(start: int, end: int) -> str | None:
-        omitted: dict[str, int] = {}
-        others = 0
-        for i in range(start, end):
-            path = p.owner[i]
-            if path is None:
-                if lines[i].strip() not in ("", "--"):
-                    others += 1
-            elif p.is_match[i]:
-                omitted[path] = omitted.get(path, 0) + p.weight[i]
-        if not omitted:
-            return plain_gap(start, end) if others else None
-        parts = []
-        size = 0
-        for path, k in omitted.items():  # name every omitted file while the list stays small
-            parts.append(f"{path} ({k:,} of {p.files[path].matches:,})")
-            size += len(parts[-1]) + 2
-            if size > list_chars and len(parts) >= 3:
-                break
-        more = len(omitted) - len(parts)
-        total = sum(omitted.values())
-        tail = f", and {more:,} more files" if more > 0 else ""
-        if len(omitted) == 1:
-            path, k = next(iter(omitted.items()))
-            total_here = p.files[path].matches
-            if start > 0 and p.owner[start - 1] == path:  # the file's name is on the line above
-                return f"… [+{k:,} more in this file, {total_here:,} in total]"
-            return f"… [{k:,} more match{'es' if k != 1 else ''} in {path} ({total_here:,} in total)]"
-        return f"… [{total:,} more matches in {len(omitted):,} files: {', '.join(parts)}{tail}]"
+    def render(k: int) -> str:
+        chosen: dict[int, list[int]] = {}
+        for _r, fi, j in ranked[:k]:
+            chosen.setdefault(fi, []).append(j)
+        out = [head]
+        for fi, p in enumerate(paths):
+            out.append(labels[p])
+            for j in sorted(chosen.get(fi, ())):
+                out.append(s.files[p].lines[j][1])
+        if untracked:
+            out.append(untracked)
+        out.extend(other_block)
+        return "\n".join(out)
 
-    total_matches = sum(f.matches for f in p.files.values())
-    footer = f"[search: {len(p.files):,} files, {total_matches:,} matches in the full output]"
-    return select_lines(lines, order, budget, count, gap, footer=footer, max_line_chars=240)
+    base = render(0)
+    base_tokens = safe_count(count, base)
+    tree_body = _tree_body(head, paths, labels, untracked, count) if paths and not ranked else None
+    if tree_body is not None and tree_body[1] <= budget and tree_body[1] < base_tokens * 0.9:
+        # a path list (find/ls/glob) is shorter as a tree
+        return Body(tree_body[0], whole_lines, (f"{n_files:,} paths written as a tree",), tree_body[1],
+                    _detail(s.matches, total_lines, n_files, 0))
+    if base_tokens <= budget:
+        ratio = max(0.05, base_tokens / max(1, len(base)))
+        costs = [(len(s.files[paths[fi]].lines[j][1]) + 1) * ratio for _r, fi, j in ranked]
+        k, out, used = fit_prefix(costs, render, budget, count)
+        shown_matches = sum(1 for r, _fi, _j in ranked[:k] if r == int(r))
+        return Body(out, whole_lines + k, (f"{n_files:,} files listed with their counts",), used,
+                    _detail(s.matches - shown_matches, total_lines - k, n_files, 0))
+    # Tier one does not fit as a list: a tree of the paths (with counts), else counts per
+    # directory followed by as many files as fit.
+    if tree_body is None and paths:
+        tree_body = _tree_body(head, paths, labels, untracked, count)
+    if tree_body is not None and tree_body[1] <= budget:
+        return Body(tree_body[0], whole_lines, (f"{n_files:,} paths written as a tree",), tree_body[1],
+                    _detail(s.matches, total_lines, n_files, 0))
+    dirs: list[str] = []
+    for depth in (3, 2, 1, 0):
+        dirs = _condensed(paths, s.files, prefix, depth)
+        if safe_count(count, "\n".join(dirs)) <= budget // 3:
+            break
+    intro = [head, "[too many files to list in full: counts per directory, then the first files]", *dirs,
+             *([untracked] if untracked else [])]
+
+    def render_condensed(k: int) -> str:
+        more = len(paths) - k
+        return "\n".join([*intro, *(labels[p] for p in paths[:k]),
+                          *([f"… [{more:,} more files, counted per directory above]"] if more else [])])
+
+    base_tokens = safe_count(count, render_condensed(0))
+    if base_tokens > budget:  # even the directory counts are too many: the lines that fit
+        cut = select_lines(intro, list(range(len(intro))), budget, count)
+        return Body(cut.text, -1, ("file list condensed to counts per directory",), cut.tokens,
+                    _detail(s.matches, total_lines, n_files, n_files))
+    ratio = max(0.05, base_tokens / max(1, len(render_condensed(0))))
+    k, out, used = fit_prefix([(len(labels[p]) + 1) * ratio for p in paths], render_condensed, budget, count)
+    return Body(out, -1, ("file list condensed to counts per directory",), used,
+                _detail(s.matches, total_lines, n_files, n_files - k))
+
+
+def _tree_body(head: str, paths: list[str], labels: dict[str, str], untracked: str, count: Count) -> tuple[str, int] | None:
+    tree = _tree([labels[p] for p in paths])
+    if tree is None:
+        return None
+    text = "\n".join([head, f"{TREE_HEADER}{_TREE_HELP}", *tree, *([untracked] if untracked else [])])
+    return text, safe_count(count, text)
+
+
+def _detail(matches: int, lines: int, files: int, files_dropped: int) -> str:
+    what = f"dropped {max(0, matches):,} match lines"
+    if files_dropped:
+        what += f" and the names of {files_dropped:,} of {files:,} files (counted per directory)"
+    else:
+        what += f"; all {files:,} files listed with their counts"
+    return what

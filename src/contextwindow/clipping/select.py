@@ -26,6 +26,10 @@ class Body:
     kept_lines: int
     notes: tuple[str, ...] = ()
     tokens: int = -1  # counted tokens of ``text`` when known, else -1
+    #: what kind of things were dropped, for the marker ("412 matches in 30 files, 3 warning lines")
+    detail: str = ""
+    #: positions (in the clipped text's own numbering) of the lines kept, when a selection made it
+    kept: tuple[int, ...] = ()
 
 
 def plain_gap(start: int, end: int) -> str:
@@ -59,6 +63,52 @@ def token_ratio(count: Count, lines: Sequence[str]) -> float:
     return max(0.05, safe_count(count, text) / len(text))
 
 
+def fit_prefix(costs: Sequence[float], render: Callable[[int], str], budget: int, count: Count) -> tuple[int, str, int]:
+    """The largest ``k`` such that ``render(k)`` fits ``budget`` tokens (``render`` grows with k).
+
+    ``costs`` are estimated tokens of each item in rank order; real counts of rendered output
+    correct the estimate (usually 2-4 counts of budget-sized text, never one of the whole
+    input). Stops early once a fitting render uses ≥ 97% of the budget. Returns (k, text, tokens).
+    """
+    prefix = list(accumulate(costs, initial=0.0))
+    total_items = len(costs)
+
+    def guess(scale: float) -> int:
+        return max(0, bisect_right(prefix, budget / scale) - 1)
+
+    best: tuple[int, str, int] | None = None
+    lo, hi = 0, total_items + 1  # render(lo) fits (or lo == 0), render(hi) does not
+    scale = 1.0
+    for _ in range(6):
+        k = min(max(guess(scale), lo + 1), hi - 1)
+        if k <= lo:
+            break
+        text = render(k)
+        used = safe_count(count, text)
+        if used <= budget:
+            lo = k
+            best = (k, text, used)
+            if used >= budget * 0.97:
+                return best
+        else:
+            hi = k
+        est = prefix[k] if prefix[k] > 0 else 1.0
+        scale = max(0.05, used / est)
+    while hi - lo > max(1, lo // 64):
+        mid = (lo + hi) // 2
+        text = render(mid)
+        used = safe_count(count, text)
+        if used <= budget:
+            lo = mid
+            best = (mid, text, used)
+        else:
+            hi = mid
+    if best is None or best[0] != lo:
+        text = render(lo)
+        best = (lo, text, safe_count(count, text))
+    return best
+
+
 def select_lines(
     lines: Sequence[str],
     order: Sequence[int],
@@ -66,12 +116,21 @@ def select_lines(
     count: Count,
     gap: Gap = plain_gap,
     *,
-    footer: str = "",
+    footer: str | Callable[[set[int]], str] = "",
+    header: str = "",
     ratio: float | None = None,
     max_line_chars: int | None = None,
+    index: Sequence[int] | None = None,
+    total: int | None = None,
 ) -> Body:
-    """Keep as many lines, in ``order`` of importance, as fit ``budget`` tokens once rendered."""
+    """Keep as many lines, in ``order`` of importance, as fit ``budget`` tokens once rendered.
+
+    ``lines`` may be a sparse selection of a longer text: ``index[i]`` is line i's position in
+    it and ``total`` its number of lines; ``gap(start, end)`` then names positions of the text.
+    ``footer`` may be a function of the kept entries (to count what was dropped)."""
     n = len(lines)
+    pos: Sequence[int] = index if index is not None else range(n)
+    size = total if total is not None else n
     ratio = ratio or token_ratio(count, lines)
     max_chars = max(120, int(budget / ratio / 6))
     if max_line_chars is not None:
@@ -80,62 +139,32 @@ def select_lines(
 
     def render(k: int) -> str:
         chosen = sorted(order[:k])
-        out: list[str] = []
+        out: list[str] = [header] if header else []
         prev = 0
         for i in chosen:
-            if i > prev:
-                g = gap(prev, i)
+            at = pos[i]
+            if at > prev:
+                g = gap(prev, at)
                 if g:
                     out.append(g)
             out.append(display[i])
-            prev = i + 1
-        if prev < n:
-            g = gap(prev, n)
+            prev = at + 1
+        if prev < size:
+            g = gap(prev, size)
             if g:
                 out.append(g)
-        if footer:
-            out.append(footer)
+        foot = footer(set(chosen)) if callable(footer) else footer
+        if foot:
+            out.append(foot)
         return "\n".join(out)
 
-    def fits(k: int) -> bool:
-        return safe_count(count, render(k)) <= budget
-
-    # Estimated cost of each prefix of the ranking, corrected by real counts of rendered output:
-    # usually 2-4 counts of budget-sized text, never a count of the whole input.
-    prefix = list(accumulate(((len(display[i]) + 1) * ratio for i in order), initial=0.0))
-
-    def guess(scale: float) -> int:
-        return max(0, bisect_right(prefix, budget / scale) - 1)
-
-    lo, hi = 0, len(order) + 1  # render(lo) fits (or lo == 0), render(hi) does not
-    scale = 1.0
-    close = False
-    for _ in range(6):
-        k = min(max(guess(scale), lo + 1), hi - 1)
-        if k <= lo:
-            break
-        used = safe_count(count, render(k))
-        if used <= budget:
-            lo = k
-            if used >= budget * 0.96:
-                close = True
-                break
-        else:
-            hi = k
-        est = prefix[k] if prefix[k] > 0 else 1.0
-        scale = max(0.05, used / est)
-    while not close and hi - lo > max(1, lo // 32):
-        mid = (lo + hi) // 2
-        if fits(mid):
-            lo = mid
-        else:
-            hi = mid
-    kept = sorted(order[:lo])
+    k, text, used = fit_prefix([(len(display[i]) + 1) * ratio for i in order], render, budget, count)
+    kept = order[:k]
     whole = sum(1 for i in kept if display[i] is lines[i])
     notes: tuple[str, ...] = ()
     if whole < len(kept):
         notes = (f"{len(kept) - whole} over-long line(s) shortened to head…tail",)
-    return Body(render(lo), whole, notes)
+    return Body(text, whole, notes, used, kept=tuple(sorted(pos[i] for i in kept)))
 
 
 def head_tail_order(n: int, tail_weight: float = 1.5) -> list[int]:

@@ -6,6 +6,7 @@ from .diff import diff_score
 from .html import html_score
 from .logs import log_score
 from .measure import SNIFF_CHARS
+from .outline import DEF, outline
 from .search import search_score
 from .text import is_numbered
 
@@ -31,7 +32,7 @@ def _hint(tool_name: str | None) -> str | None:
 
 
 def sniff(text: str, tool_name: str | None = None) -> str:
-    """One of search, log, json, diff, html, read, text — from at most SNIFF_CHARS of ``text``."""
+    """One of search, log, json, diff, html, read, source, text — from at most SNIFF_CHARS of ``text``."""
     head = text[:SNIFF_CHARS]
     stripped = head.lstrip()
     if stripped[:1] in ("{", "[") and text[-4096:].rstrip()[-1:] in ("}", "]"):
@@ -52,6 +53,9 @@ def sniff(text: str, tool_name: str | None = None) -> str:
         return "search"
     if is_numbered(sample):
         return "read"
+    defs = sum(1 for k in outline(sample).values() if k == DEF)
+    if defs >= 3 and defs >= 0.03 * len(sample):
+        return "source"
     # Log signals may sit anywhere: the whole sniffed head plus the last KBs (summaries live there).
     tail = text[-4096:].split("\n")[1:] if len(text) > len(head) else []
     if log_score(lines + tail) > 0 or hint == "log":

@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_left
+from collections import deque
 
 from .measure import Count, count_lines, safe_count
+from .outline import DEF, IMPORT, indent_of, outline
 from .select import Body, head_tail_order, plain_gap, select_lines
+from .source import line_chunks
 
 # "   12→text" (Claude Code Read), "    12\ttext" (cat -n), "12:text" / "12|text" (viewers)
 NUMBERED_RE = re.compile(r"^\s*(\d{1,9})(?:→|\t|: |:|\| ?)")
 
 
 def clip_text(text: str, budget: int, count: Count) -> Body:
-    """Head and tail by lines (about 60/40); over-long lines become head…tail themselves."""
+    """Head and tail by lines (about 60/40); source code keeps its outline first (imports,
+    class/def/function signatures with their line numbers). Over-long lines become head…tail."""
     if text.count("\n", 0, 1_000_000) < 3:
         return clip_chars(text, budget, count)
-    lines = text.split("\n")
-    return select_lines(lines, head_tail_order(len(lines)), budget, count)
+    return _clip_lines(text, budget, count, numbered=False)
 
 
 def is_numbered(lines: list[str]) -> bool:
@@ -34,23 +38,109 @@ def is_numbered(lines: list[str]) -> bool:
 
 
 def clip_numbered(text: str, budget: int, count: Count) -> Body:
-    """A file read with line numbers: numbered head and tail, and the gap says which lines to
-    read next (offset/limit) so a narrower read can target them."""
-    lines = text.split("\n")
-    numbers: list[int | None] = []
-    for ln in lines:
-        m = NUMBERED_RE.match(ln)
-        numbers.append(int(m.group(1)) if m else None)
+    """A file read with line numbers: the outline of source code first, then numbered head and
+    tail; the gap says which lines to read next (offset/limit) so a narrower read can target them."""
+    return _clip_lines(text, budget, count, numbered=True)
+
+
+#: A text with at least this many outline lines is read as source code.
+MIN_OUTLINE = 2
+
+
+class _Scan:
+    """Head, tail and outline lines of a text, in one streaming pass with bounded memory."""
+
+    def __init__(self, text: str, cap_chars: int, numbered: bool) -> None:
+        self.head: list[str] = []
+        self.tail: deque[tuple[int, str]] = deque()
+        self.tail_chars = 0
+        self.outline: dict[int, tuple[int, str]] = {}  # position -> (DEF | IMPORT, line)
+        self.indent: dict[int, int] = {}  # position -> indentation of the code (numbers stripped)
+        self.outline_chars = 0
+        self.outline_dropped = 0
+        self.numbers: dict[int, int] = {}
+        self.total = 0
+        head_chars = 0
+        for first, lines in line_chunks(text):
+            code = [NUMBERED_RE.sub("", ln, count=1) for ln in lines] if numbered else lines
+            for k, kind in sorted(outline(code).items()):
+                if self.outline_chars < cap_chars:
+                    self.outline[first + k] = (kind, lines[k])
+                    self.indent[first + k] = indent_of(code[k])
+                    self.outline_chars += len(lines[k]) + 1
+                else:
+                    self.outline_dropped += 1
+            for ln in lines:
+                if head_chars >= cap_chars:
+                    break
+                self.head.append(ln)
+                head_chars += len(ln) + 1
+            take = lines[-2000:]
+            base = first + len(lines) - len(take)
+            for q, ln in enumerate(take):
+                self.tail.append((base + q, ln))
+                self.tail_chars += len(ln) + 1
+            while self.tail_chars > cap_chars and len(self.tail) > 1:
+                self.tail_chars -= len(self.tail.popleft()[1]) + 1
+            self.total = first + len(lines)
+
+
+def _clip_lines(text: str, budget: int, count: Count, *, numbered: bool) -> Body:
+    sc = _Scan(text, max(200_000, budget * 48), numbered)
+    n = sc.total
+    lines: dict[int, str] = dict(enumerate(sc.head))
+    lines.update(sc.tail)
+    source = len(sc.outline) >= MIN_OUTLINE
+    if source:
+        lines.update((i, ln) for i, (_, ln) in sc.outline.items())
+    index = sorted(lines)
+    tw = 2.0 if numbered else 1.5
+
+    def key(e: int) -> tuple[float, ...]:
+        i = index[e]
+        hit = sc.outline.get(i) if source else None
+        if hit is not None:
+            # definitions before imports, outer before inner, then in file order
+            return (0.0, float(hit[0] == IMPORT), float(sc.indent[i]), float(i))
+        return (1.0, min(float(i), (n - 1 - i) * tw))
+
+    order = sorted(range(len(index)), key=key)
+    defs = sorted(i for i, (k, _) in sc.outline.items() if k == DEF) if source else []
+
+    def defs_in(start: int, end: int) -> int:
+        return bisect_left(defs, end) - bisect_left(defs, start)
+
+    numbers: dict[int, int] = {}
+    if numbered:
+        for i in index:
+            m = NUMBERED_RE.match(lines[i])
+            if m:
+                numbers[i] = int(m.group(1))
 
     def gap(start: int, end: int) -> str:
-        first = next((numbers[i] for i in range(start, end) if numbers[i] is not None), None)
-        last = next((numbers[i] for i in range(end - 1, start - 1, -1) if numbers[i] is not None), None)
-        if first is None or last is None:
-            return plain_gap(start, end)
-        n = last - first + 1
-        return f"… [lines {first}–{last} omitted ({n:,} lines): re-read with offset={first} limit={n}] …"
+        if source:  # the kept lines carry their numbers: a short gap keeps room for the outline
+            d = defs_in(start, end)
+            return f"… [{d:,} more definition{'s' if d != 1 else ''}]" if d else "…"
+        if numbered:
+            a = next((numbers[i] for i in range(start - 1, max(-1, start - 4), -1) if i in numbers), None)
+            b = next((numbers[i] for i in range(end, min(n, end + 3)) if i in numbers), None)
+            if a is not None and b is not None and b > a + 1:
+                k = b - a - 1
+                return f"… [lines {a + 1}–{b - 1} omitted ({k:,} lines): re-read with offset={a + 1} limit={k}] …"
+        return plain_gap(start, end)
 
-    return select_lines(lines, head_tail_order(len(lines), tail_weight=2.0), budget, count, gap)
+    shown = [lines[i] for i in index]
+    if source and not numbered:  # line numbers for the outline's signatures
+        shown = [f"{i + 1}: {ln}" for i, ln in zip(index, shown, strict=True)]
+    body = select_lines(shown, order, budget, count, gap, index=index, total=n)
+    if not source:
+        return Body(body.text, body.kept_lines, body.notes, body.tokens, kept=body.kept)
+    kept = set(body.kept)
+    d_total = len(defs) + sc.outline_dropped
+    d_kept = sum(1 for i in defs if i in kept)
+    detail = (f"kept {d_kept:,} of {d_total:,} definition lines (the outline first); … marks omitted lines,"
+              " re-read with offset/limit")
+    return Body(body.text, body.kept_lines, (*body.notes, "source outline kept first"), body.tokens, detail, body.kept)
 
 
 def clip_chars(text: str, budget: int, count: Count, *, label: str = "") -> Body:
