@@ -61,3 +61,24 @@ def test_errors_are_one_line(tmp_path: Path) -> None:
     ref = next(w for w in badre.stdout.replace('"', " ").split() if w.startswith("ofl_"))
     bad = runner.invoke(cli, ["retrieve", ref.rstrip(",)"), "--grep", "(", "--store", store])
     assert bad.exit_code == 1 and "not a valid regular expression" in bad.stderr
+
+
+def test_clip_counts_the_budget_in_the_models_tokens(tmp_path: Path) -> None:
+    """--model gpt-4o: the budget, marker included, holds in o200k tokens, and at least 90% of
+    it is used when the original was larger."""
+    from contextwindow.tokens import counter_for
+
+    store = f"sqlite:///{tmp_path / 's.db'}"
+    src = tmp_path / "doc.json"
+    src.write_text(json.dumps({f"key_{k}": [{"id": i, "note": "x " * (i % 40)} for i in range(300)] for k in range(9)},
+                              indent=2))
+    o200k = counter_for("gpt-4o").count_text
+    for budget in (1000, 4000):
+        res = CliRunner().invoke(cli, ["clip", str(src), "--budget-tokens", str(budget), "--model", "gpt-4o",
+                                       "--store", store, "--json"])
+        assert res.exit_code == 0, res.output
+        data = json.loads(res.stdout)
+        assert {"text", "tokens_after", "ref", "kind"} <= set(data) and data["kind"] == "json"
+        assert data["tokens_after"] == o200k(data["text"]) <= budget
+        assert data["tokens_after"] >= 0.9 * budget
+        assert all(f"key_{k}" in data["text"] for k in range(9))

@@ -147,7 +147,8 @@ def test_diff_keeps_file_and_hunk_headers() -> None:
     for line in parts:
         if line.startswith(("diff --git", "@@", "--- a/", "+++ b/")):
             assert line in r.text, line
-    assert "hunk lines omitted" in r.text
+    assert r.text.count("  [+22 −20]") == 36  # every hunk header carries its +/- counts
+    assert "[diff: 12 files, 36 hunks, +792 −720]" in r.text
 
 
 def test_html_becomes_text_and_links() -> None:

@@ -68,7 +68,7 @@ def test_real_logs_keep_their_error_lines_at_default_budget(results: list[tuple[
         if r.report.clipped and r.report.kind == "log":
             k, w = bench.error_lines_kept(text, r.text)
             kept, wanted = kept + k, wanted + w
-    assert wanted > 50 and kept / wanted >= 0.95
+    assert wanted > 20 and kept / wanted >= 0.95
 
 
 def test_retrieve_a_real_original(results: list[tuple[str, str, str]]) -> None:

@@ -8,6 +8,7 @@ import click
 
 from ..clipping import KINDS, clip, retrieve
 from ..errors import NotFoundError
+from ..tokens import counter_for
 from .common import (
     default_store_url,
     emit_json,
@@ -47,15 +48,18 @@ class _LazyStore:
 @click.command("clip")
 @click.argument("file", required=False, default="-", metavar="[FILE|-]")
 @click.option("--budget-tokens", type=click.IntRange(min=1), default=4000, show_default=True, help="Token budget of the clipped output.")
-@click.option("--hard-cap-tokens", type=click.IntRange(min=1), default=40000, show_default=True, help="Over this, only a preview stays.")
+@click.option("--hard-cap-tokens", type=click.IntRange(min=1), default=40000, show_default=True,
+              help="A retrieve output up to this size is never re-clipped (big outputs are clipped by structure at any size).")
 @click.option("--kind", type=click.Choice(KINDS), default="auto", show_default=True, help="Clipper to use (auto sniffs the content).")
 @click.option("--tool-name", default=None, help="Name of the tool that produced the output (a hint only).")
+@click.option("--model", default=None, metavar="M",
+              help="Count the budget in this model's tokens (exact o200k/cl100k for OpenAI models, the calibrated estimator otherwise).")
 @store_option
 @json_option
 @handle_errors
 def clip_command(
-    file: str, budget_tokens: int, hard_cap_tokens: int, kind: str, tool_name: str | None, store_url: str | None,
-    as_json: bool,
+    file: str, budget_tokens: int, hard_cap_tokens: int, kind: str, tool_name: str | None, model: str | None,
+    store_url: str | None, as_json: bool,
 ) -> None:
     """Clip one tool output (FILE or stdin) as an agent's tool result would be clipped.
 
@@ -69,12 +73,13 @@ def clip_command(
     data = read_input_bytes(file)
     sink = _LazyStore(store_url or default_store_url())
     try:
-        result = clip(data, budget_tokens, kind=kind, tool_name=tool_name, sink=sink, hard_cap_tokens=hard_cap_tokens)
+        result = clip(data, budget_tokens, kind=kind, tool_name=tool_name, sink=sink, hard_cap_tokens=hard_cap_tokens,
+                      count=counter_for(model).count_text)
     finally:
         sink.close()
     r = result.report
     if as_json:
-        emit_json({"text": result.text, **r.to_dict()})
+        emit_json({"text": result.text, "model": model, **r.to_dict()})
         return
     click.echo(result.text)
     summary = f"ctxw: {r.kind}: {r.tokens_before:,} → {r.tokens_after:,} tokens" + (f", original at {r.ref}" if r.ref else "")

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections import deque
 from html.parser import HTMLParser
 
 from .measure import Count
 from .select import Body
+from .source import CHUNK_CHARS
 from .text import clip_text
 
 _BLOCK = frozenset(
@@ -68,18 +70,45 @@ def html_score(head: str) -> float:
     return 1.0 if len(TAG_RE.findall(head)) >= 8 else 0.0
 
 
-def extract(html: str) -> str:
-    """Readable text of an HTML page, links inline as ``text <href>``, blank runs collapsed."""
+def extract(html: str, cap_chars: int | None = None) -> str:
+    """Readable text of an HTML page, links inline as ``text <href>``, blank runs collapsed.
+    Fed in chunks; with ``cap_chars`` only the first and last ``cap_chars`` of text are kept
+    (the middle is counted), so memory stays bounded on any page."""
     p = _Extractor()
-    p.feed(html)
+    head: list[str] = []
+    head_chars = 0
+    tail: deque[str] = deque()
+    tail_chars = 0
+    dropped = 0
+    for start in range(0, len(html), CHUNK_CHARS):
+        p.feed(html[start:start + CHUNK_CHARS])
+        for piece in p.out:
+            if cap_chars is None or head_chars < cap_chars:
+                head.append(piece)
+                head_chars += len(piece)
+            else:
+                tail.append(piece)
+                tail_chars += len(piece)
+                while tail_chars > cap_chars and len(tail) > 1:
+                    old = tail.popleft()
+                    tail_chars -= len(old)
+                    dropped += len(old)
+        p.out.clear()
     p.close()
-    title = " ".join("".join(p.title).split())
-    lines = [" ".join(ln.split()) for ln in "".join(p.out).split("\n")]
+    head.extend(tail)
+    head.extend(p.out)
+    title = " ".join("".join(p.title).split())[:500]
+    text = "".join(head)
+    if dropped:
+        mid = len("".join(head[: len(head) - len(tail) - len(p.out)]))
+        text = f"{text[:mid]}\n… [{dropped:,} chars of page text omitted] …\n{text[mid:]}"
+    lines = [" ".join(ln.split()) for ln in text.split("\n")]
     body = "\n".join(ln for ln in lines if ln)
     return (f"# {title}\n" if title else "") + body
 
 
 def clip_html(text: str, budget: int, count: Count) -> Body:
-    extracted = extract(text)
+    extracted = extract(text, max(200_000, budget * 48))
     body = clip_text(extracted, budget, count)
-    return Body(body.text, -1, ("HTML reduced to its text and links", *body.notes))
+    return Body(body.text, -1, ("HTML reduced to its text and links", *body.notes), body.tokens,
+                "dropped the markup, scripts and styles, and the middle of the page text")

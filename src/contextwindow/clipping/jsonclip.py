@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .jsonshape import ShapeScanError, render_shape, scan_shape, shape_of
 from .measure import Count, safe_count
-from .select import Body
+from .select import Body, select_lines
 
 MAX_DEPTH = 64
 # (items kept per array, characters kept per string), loosest first.
 LEVELS: tuple[tuple[int, int], ...] = (
-    (50, 2000), (20, 600), (10, 240), (5, 120), (3, 80), (2, 48), (1, 32), (1, 12),
+    (2000, 20000), (500, 8000), (200, 4000), (50, 2000), (20, 600), (10, 240), (5, 120), (3, 80), (2, 48), (1, 32), (1, 12),
 )
 
 
@@ -23,22 +24,20 @@ class JSONClipError(ValueError):
     """The text is not JSON the clipper can reduce (the router falls back to text)."""
 
 
-def _key_names(value: Any, out: set[str], depth: int = 0) -> None:
-    if depth > MAX_DEPTH:
-        return
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out.add(k)
-            _key_names(v, out, depth + 1)
-    elif isinstance(value, list):
-        for v in value:
-            _key_names(v, out, depth + 1)
-
-
 def key_names(value: Any) -> set[str]:
-    """Every key name at every level (down to MAX_DEPTH)."""
+    """Every key name at every level (down to MAX_DEPTH); iterative, scalars never visited."""
     out: set[str] = set()
-    _key_names(value, out)
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    containers = (dict, list)
+    while stack:
+        v, d = stack.pop()
+        if d > MAX_DEPTH:
+            continue
+        if type(v) is dict:
+            out.update(v)
+            stack.extend((x, d + 1) for x in v.values() if type(x) in containers)
+        elif type(v) is list:
+            stack.extend((x, d + 1) for x in v if type(x) in containers)
     return out
 
 
@@ -50,26 +49,61 @@ def _short_str(s: str, limit: int) -> str:
     return f"{s[:head]}…[{len(s) - head - tail:,} chars]…{s[-tail:]}"
 
 
-def reduce(value: Any, items: int, chars: int, depth: int = 0) -> Any:
+class KeyCache:
+    """Per array, the index of the first item holding each key name (at any depth), computed
+    once per clip: the keys only the dropped items have are then those first seen at or past
+    the cut, whatever the cut (the levels re-reduce the same value)."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[Any, dict[str, int]]] = {}
+
+    def first_seen(self, items: list[Any], depth: int) -> dict[str, int]:
+        hit = self._by_id.get(id(items))
+        if hit is not None and hit[0] is items:
+            return hit[1]
+        first: dict[str, int] = {}
+        if depth <= MAX_DEPTH:
+            for i, x in enumerate(items):
+                if type(x) is dict and all(type(y) not in (dict, list) for y in x.values()):
+                    for k in x:  # a flat record: its keys, no recursion
+                        if k not in first:
+                            first[k] = i
+                elif type(x) in (dict, list):
+                    for k in key_names(x):
+                        if k not in first:
+                            first[k] = i
+        self._by_id[id(items)] = (items, first)
+        return first
+
+    def extra(self, items: list[Any], cut: int, depth: int) -> list[str]:
+        return sorted(k for k, i in self.first_seen(items, depth).items() if i >= cut)
+
+
+def reduce(value: Any, items: int, chars: int, depth: int = 0, keys: KeyCache | None = None) -> Any:
     """A smaller value of the same shape (all keys kept; arrays and strings shortened)."""
     if isinstance(value, str):
         return _short_str(value, chars)
     if depth >= MAX_DEPTH and isinstance(value, (dict, list)) and value:
         return f"…[nested deeper than {MAX_DEPTH} levels omitted]"
+    keys = keys if keys is not None else KeyCache()
     if isinstance(value, dict):
-        return {k: reduce(v, items, chars, depth + 1) for k, v in value.items()}
+        return {k: reduce(v, items, chars, depth + 1, keys) for k, v in value.items()}
     if isinstance(value, list):
         if len(value) <= items + 1:
-            return [reduce(v, items, chars, depth + 1) for v in value]
-        kept = [reduce(v, items, chars, depth + 1) for v in value[:items]]
-        seen = key_names(value[:items])
-        extra = sorted(key_names(value[items:]) - seen)
+            return [reduce(v, items, chars, depth + 1, keys) for v in value]
+        kept = [reduce(v, items, chars, depth + 1, keys) for v in value[:items]]
+        extra = keys.extra(value, items, depth + 1)
         note = f"… {len(value) - items:,} more items"
         if extra:  # all of them: every key at every level is the point of this clipper
             note += f"; {EXTRA_KEYS}{', '.join(extra)}"
         kept.append(note)
         return kept
     return value
+
+
+#: Texts up to this many characters are parsed with the json module (fast, but its objects take
+#: several times the text's memory); longer ones are read by the streaming shape scanner.
+JSON_LOAD_CHARS = 8_000_000
 
 
 def parse_json(text: str) -> Any:
@@ -81,21 +115,111 @@ def parse_json(text: str) -> Any:
         raise JSONClipError(f"looked like JSON but did not parse: {exc}") from exc
 
 
-def clip_json(text: str, budget: int, count: Count) -> Body:
-    value = parse_json(text)
-    indent = 1 if "\n" in text.strip()[:2000] else None
+def _render(value: Any, items: int, chars: int, indent: int | None, keys: KeyCache | None = None) -> str:
     seps = (",", ": ") if indent else (", ", ": ")
-    last = ""
-    for items, chars in LEVELS:
+    try:
+        return json.dumps(reduce(value, items, chars, 0, keys), ensure_ascii=False, indent=indent, separators=seps)
+    except (RecursionError, ValueError) as exc:
+        raise JSONClipError(f"JSON could not be re-rendered: {exc}") from exc
+
+
+def clip_json(text: str, budget: int, count: Count) -> Body:
+    """Every key at every level with values shortened (valid JSON) when that fits; else the
+    shape (every top-level key, array lengths, element fields and types), then values."""
+    value: Any = None
+    parsed = False
+    keys = KeyCache()
+    notes: list[str] = []
+    if len(text) <= JSON_LOAD_CHARS:
         try:
-            out = json.dumps(reduce(value, items, chars), ensure_ascii=False, indent=indent, separators=seps)
-        except (RecursionError, ValueError) as exc:
-            raise JSONClipError(f"JSON could not be re-rendered: {exc}") from exc
-        last = out
-        if safe_count(count, out) <= budget:
-            return Body(out, -1, (f"JSON kept whole in shape: arrays ≤ {items} items, strings ≤ {chars} chars",))
-    # Even the tightest shape is over budget (very many keys): say so; the router cuts by lines.
-    raise JSONClipError(f"JSON shape alone is larger than the budget ({safe_count(count, last):,} tokens)")
+            value = json.loads(text)
+            parsed = True
+        except RecursionError:
+            notes.append("JSON nested too deeply for the parser; its shape was read by the streaming scanner")
+        except ValueError as exc:
+            raise JSONClipError(f"looked like JSON but did not parse: {exc}") from exc
+    else:
+        notes.append(f"JSON of {len(text):,} characters read by the streaming shape scanner")
+    if parsed:
+        indent = 1 if "\n" in text.strip()[:2000] else None
+        ratio = max(0.05, safe_count(count, text[:8000]) / max(1, len(text[:8000])))
+        tried: dict[int, tuple[str, int] | None] = {}
+
+        def attempt(i: int) -> tuple[str, int] | None:
+            """Level i rendered and counted, or None when it is clearly over (a compact render,
+            by the C encoder, already is)."""
+            if i not in tried:
+                items, chars = LEVELS[i]
+                red = reduce(value, items, chars, 0, keys)
+                compact = json.dumps(red, ensure_ascii=False)
+                if len(compact) * ratio > budget * 1.5 and i < len(LEVELS) - 1:
+                    tried[i] = None
+                else:
+                    out = compact if indent is None else json.dumps(red, ensure_ascii=False, indent=indent)
+                    tried[i] = (out, safe_count(count, out))
+            return tried[i]
+
+        def fits(i: int) -> bool:
+            got = attempt(i)
+            return got is not None and got[1] <= budget
+
+        lo, hi = 0, len(LEVELS) - 1  # the loosest level that fits, by bisection (sizes shrink with i)
+        if fits(hi):
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if fits(mid):
+                    hi = mid
+                else:
+                    lo = mid + 1
+            out, used = tried[hi] or ("", 0)
+            items, chars = LEVELS[hi]
+            if hi > 0 and used < budget * 0.9:
+                out, used, items, chars = _fill(value, LEVELS[hi], LEVELS[hi - 1], out, used, budget, count, indent, keys)
+            return Body(out, -1, (f"JSON kept whole in shape: arrays ≤ {items} items, strings ≤ {chars} chars",),
+                        used, "kept every key at every level; dropped array items and string middles")
+        shape = shape_of(value)
+    else:
+        try:
+            shape, depth = scan_shape(text)
+        except ShapeScanError as exc:
+            raise JSONClipError(f"looked like JSON but did not parse: {exc}") from exc
+        if depth > MAX_DEPTH:
+            notes.append(f"JSON nested {depth:,} levels deep")
+    head, used, named = render_shape(shape, budget, count)
+    n_keys = len(shape.keys or {}) + shape.extra_keys
+    detail = (f"kept all {n_keys:,} top-level keys and the shape; dropped the values" if named >= n_keys
+              else f"named {named:,} of {n_keys:,} top-level keys (all counted by type); dropped the values")
+    room = budget - used
+    if room > budget // 5:  # then values: the beginning of the (shortened) value itself
+        sample = _render(value, 1, 32, 1, keys) if parsed else text[: room * 4]
+        extra = "\n".join([head, "[the value begins:]", sample])
+        lines = extra.split("\n")
+        k = len(head.split("\n")) + 1
+        body = select_lines(lines, list(range(len(lines))), budget, count, lambda a, b: "…" if b > a else None)
+        if body.kept and max(body.kept) >= k:
+            return Body(body.text, -1, tuple(notes), body.tokens, detail.replace("dropped the values", "dropped most values"))
+    return Body(head, -1, tuple(notes), used, detail)
+
+
+def _fill(value: Any, fit: tuple[int, int], over: tuple[int, int], out: str, used: int, budget: int, count: Count,
+          indent: int | None, keys: KeyCache) -> tuple[str, int, int, int]:
+    """Between a level that fits and the looser one that does not, the loosest that still fits."""
+    lo, hi = 0.0, 1.0
+    best = (out, used, *fit)
+    for _ in range(5):
+        t = (lo + hi) / 2
+        items = round(fit[0] + t * (over[0] - fit[0]))
+        chars = round(fit[1] + t * (over[1] - fit[1]))
+        cand = _render(value, items, chars, indent, keys)
+        n = safe_count(count, cand)
+        if n <= budget:
+            lo = t
+            best = (cand, n, items, chars)
+            if n >= budget * 0.95:
+                break
+        else:
+            hi = t
+    return best
 
 
 def tightest_shape(text: str) -> str:
