@@ -56,6 +56,9 @@ class KeyCache:
 
     def __init__(self) -> None:
         self._by_id: dict[int, tuple[Any, dict[str, int]]] = {}
+        #: arrays (in document order) that keep one item more than the level says: a budget
+        #: between two levels is filled array by array
+        self.bonus = 0
 
     def first_seen(self, items: list[Any], depth: int) -> dict[str, int]:
         hit = self._by_id.get(id(items))
@@ -89,11 +92,15 @@ def reduce(value: Any, items: int, chars: int, depth: int = 0, keys: KeyCache | 
     if isinstance(value, dict):
         return {k: reduce(v, items, chars, depth + 1, keys) for k, v in value.items()}
     if isinstance(value, list):
-        if len(value) <= items + 1:
+        own = items
+        if keys.bonus > 0 and len(value) > items + 1:
+            keys.bonus -= 1
+            own = items + 1
+        if len(value) <= own + 1:
             return [reduce(v, items, chars, depth + 1, keys) for v in value]
-        kept = [reduce(v, items, chars, depth + 1, keys) for v in value[:items]]
-        extra = keys.extra(value, items, depth + 1)
-        note = f"… {len(value) - items:,} more items"
+        kept = [reduce(v, items, chars, depth + 1, keys) for v in value[:own]]
+        extra = keys.extra(value, own, depth + 1)
+        note = f"… {len(value) - own:,} more items"
         if extra:  # all of them: every key at every level is the point of this clipper
             note += f"; {EXTRA_KEYS}{', '.join(extra)}"
         kept.append(note)
@@ -192,18 +199,18 @@ def clip_json(text: str, budget: int, count: Count) -> Body:
     room = budget - used
     if room > budget // 5:  # then values: the beginning of the (shortened) value itself
         sample = _render(value, 1, 32, 1, keys) if parsed else text[: room * 4]
-        extra = "\n".join([head, "[the value begins:]", sample])
-        lines = extra.split("\n")
-        k = len(head.split("\n")) + 1
-        body = select_lines(lines, list(range(len(lines))), budget, count, lambda a, b: "…" if b > a else None)
-        if body.kept and max(body.kept) >= k:
+        lines = ["[the value begins:]", *sample.split("\n")]
+        body = select_lines(lines, list(range(len(lines))), budget, count, lambda a, b: "…" if b > a else None,
+                            header=head)
+        if body.kept and max(body.kept) >= 1:
             return Body(body.text, -1, tuple(notes), body.tokens, detail.replace("dropped the values", "dropped most values"))
     return Body(head, -1, tuple(notes), used, detail)
 
 
 def _fill(value: Any, fit: tuple[int, int], over: tuple[int, int], out: str, used: int, budget: int, count: Count,
           indent: int | None, keys: KeyCache) -> tuple[str, int, int, int]:
-    """Between a level that fits and the looser one that does not, the loosest that still fits."""
+    """Between a level that fits and the looser one that does not, the loosest that still fits:
+    first by interpolating the two, then one more item for as many arrays as fit."""
     lo, hi = 0.0, 1.0
     best = (out, used, *fit)
     for _ in range(5):
@@ -214,12 +221,44 @@ def _fill(value: Any, fit: tuple[int, int], over: tuple[int, int], out: str, use
         n = safe_count(count, cand)
         if n <= budget:
             lo = t
-            best = (cand, n, items, chars)
+            if n > best[1]:
+                best = (cand, n, items, chars)
             if n >= budget * 0.95:
-                break
+                return best
         else:
             hi = t
+    _, used, items, chars = best
+    blo, bhi = 0, 1
+    while True:  # how many arrays can take one more item: grow the bound, then bisect
+        n = _bonus_render(value, items, chars, indent, keys, bhi, count)
+        if n[1] > budget or bhi > 1 << 20:
+            break
+        best = (n[0], n[1], items, chars)
+        blo, bhi = bhi, bhi * 4
+        if n[1] >= budget * 0.95:
+            return best
+    for _ in range(8):
+        if bhi - blo <= 1:
+            break
+        mid = (blo + bhi) // 2
+        cand, n_tokens = _bonus_render(value, items, chars, indent, keys, mid, count)
+        if n_tokens <= budget:
+            blo = mid
+            if n_tokens > best[1]:
+                best = (cand, n_tokens, items, chars)
+        else:
+            bhi = mid
     return best
+
+
+def _bonus_render(value: Any, items: int, chars: int, indent: int | None, keys: KeyCache, bonus: int,
+                  count: Count) -> tuple[str, int]:
+    keys.bonus = bonus
+    try:
+        text = _render(value, items, chars, indent, keys)
+    finally:
+        keys.bonus = 0
+    return text, safe_count(count, text)
 
 
 def tightest_shape(text: str) -> str:

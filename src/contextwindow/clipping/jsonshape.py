@@ -204,7 +204,7 @@ def _decode_str(tok: str) -> str:
 # --- rendering --------------------------------------------------------------------------
 
 
-def describe(sh: Shape, depth: int = 0, limit: int = 2) -> str:
+def describe(sh: Shape, depth: int = 0, limit: int = 2, lengths: bool = True) -> str:
     """A compact type expression: ``{id: int, name: str, tags?: [str]}``, ``[4,321 × {…}]``."""
     parts: list[str] = []
     for t in sorted(sh.types - {"object", "array"}):
@@ -216,12 +216,12 @@ def describe(sh: Shape, depth: int = 0, limit: int = 2) -> str:
             fields = []
             for k, sub in sh.keys.items():
                 opt = "?" if sh.objects > 1 and sh.key_seen.get(k, 0) + 1 < sh.objects else ""
-                fields.append(f"{_key(k)}{opt}: {describe(sub, depth + 1, limit)}")
+                fields.append(f"{_key(k)}{opt}: {describe(sub, depth + 1, limit, lengths)}")
             more = f", +{sh.extra_keys:,} keys" if sh.extra_keys else ""
             parts.append("{" + ", ".join(fields) + more + "}")
     if "array" in sh.types and sh.elem is not None:
-        n = _len(sh)
-        inner = describe(sh.elem, depth + 1, limit) if sh.elem.types else "empty"
+        n = _len(sh) if lengths else "N"
+        inner = describe(sh.elem, depth + 1, limit, lengths) if sh.elem.types else "empty"
         parts.append(f"[{n} × {inner}]" if inner != "empty" else "[]")
     if sh.deeper:
         parts.append("…nested deeper")
@@ -244,7 +244,7 @@ def shape_lines(sh: Shape, limit: int = 2, samples: bool = False) -> list[str]:
         out = [f"[json object with {len(sh.keys) + sh.extra_keys:,} top-level keys; shape below: key: type,"
                " [N × T] is an array of N items of type T, k? a key only some items have]"]
         for k, sub in sh.keys.items():
-            line = f"{_key(k)}: {describe(sub, 1, limit)}"
+            line = f"{_key(k)}: {describe(sub, 0, limit)}"
             if samples and sub.sample is not None and not (sub.types & {"object", "array"}):
                 line += f" = {sub.sample}"
             out.append(line)
@@ -265,7 +265,7 @@ def render_shape(sh: Shape, budget: int, count: Count) -> tuple[str, int, int]:
     # even one line per key at the flattest is too long: keys grouped by their shape
     groups: dict[str, list[str]] = {}
     for k, sub in (sh.keys or {}).items():
-        groups.setdefault(describe(sub, 1, 0), []).append(k)
+        groups.setdefault(describe(sub, 0, 1, lengths=False), []).append(k)
     lines = [f"[json object with {n_keys:,} top-level keys, grouped by the type of their value]"]
     for desc, names in sorted(groups.items(), key=lambda kv: -len(kv[1])):
         lines.append(f"{len(names):,} keys of type {desc}: " + ", ".join(_key(k) for k in names))

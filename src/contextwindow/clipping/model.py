@@ -115,7 +115,10 @@ class MemoryOffload:
         self._lock = threading.Lock()
 
     def put_offload(self, content: str, meta: dict[str, Any] | None = None) -> str:
-        digest = hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
+        h = hashlib.sha256()
+        for start in range(0, len(content), 1 << 20):  # in slices: no second copy of a big original
+            h.update(content[start : start + (1 << 20)].encode("utf-8", "surrogatepass"))
+        digest = h.hexdigest()
         ref = f"ofl_{digest[:16]}"
         with self._lock:
             self._items.setdefault(ref, OffloadRecord(ref, content, dict(meta or {})))

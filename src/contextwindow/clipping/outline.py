@@ -8,8 +8,6 @@ patterns look at one line at a time, so they run in the streaming pass over any 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from itertools import accumulate
 
 _MODS = r"(?:(?:public|private|protected|internal|static|final|abstract|sealed|partial|synchronized|native|default|override|virtual|async|open|suspend|inline|readonly|export|declare|extern|unsafe|const|pub(?:\([\w:]+\))?)\s+)*"
 
@@ -17,28 +15,27 @@ DEF_RE = re.compile(
     "|".join(
         [
             r"^[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*[(\[]",  # Python
-            r"^[ \t]*(?:@\w+(?:\.\w+)*[ \t]+)?class[ \t]+\w+",  # Python, Ruby, many
+            r"^[ \t]*class[ \t]+\w+[ \t]*[(:]",  # Python
             r"^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:declare[ \t]+)?(?:async[ \t]+)?function[ \t]*\*?[ \t]*[\w$]+[ \t]*[(<]",  # JS/TS, PHP
-            r"^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:declare[ \t]+)?(?:abstract[ \t]+)?(?:class|interface|enum|namespace|module)[ \t]+[\w$.]+",
+            r"^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:declare[ \t]+)?(?:abstract[ \t]+)?(?:class|interface|enum|namespace|module)[ \t]+[\w$.:]+(?:<[^>]*>)?[ \t]*(?:[{(:<=]|extends\b|implements\b|$)",
             r"^[ \t]*(?:export[ \t]+)?(?:declare[ \t]+)?type[ \t]+\w+(?:<[^>]*>)?[ \t]*=",  # TS type aliases
             r"^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+[\w$]+[ \t]*(?::[^=]+)?=[ \t]*(?:async[ \t]+)?(?:function\b|\([^)]*\)[ \t]*(?::[^=]+)?=>|[\w$]+[ \t]*=>)",
             r"^func[ \t]|^type[ \t]+\w+[ \t]+(?:struct|interface)\b",  # Go
-            r"^[ \t]*" + _MODS + r"(?:fn|fun|func)[ \t]+[\w$<>]+",  # Rust, Kotlin, Swift
-            r"^[ \t]*(?:pub(?:\([\w:]+\))?[ \t]+)?(?:struct|enum|trait|union|impl|mod)\b(?![ \t]*[;=])",  # Rust
+            r"^[ \t]*" + _MODS + r"(?:fn|fun|func)[ \t]+(?:<[^>]*>[ \t]*)?[\w$.]+[ \t]*[(<]",  # Rust, Kotlin, Swift
+            r"^[ \t]*(?:pub(?:\([\w:]+\))?[ \t]+)?(?:struct|enum|trait|union|impl|mod)\b[^;=]*(?:[{(]|\bwhere)[ \t]*$",  # Rust
             r"^[ \t]*macro_rules!",
-            r"^[ \t]*" + _MODS + r"(?:class|interface|enum|record|@interface|struct|object|trait)[ \t]+\w+",  # Java, C#, Kotlin, Scala
+            r"^[ \t]*" + _MODS + r"(?:class|interface|enum|record|@interface|struct|object|trait)[ \t]+\w+(?:<[^>]*>)?[ \t]*(?:[{(:<]|extends\b|implements\b|$)",  # Java, C#, Kotlin, Scala
             # Java/C# methods: modifiers, a type, a name and "(" (at least one modifier keeps calls out)
             r"^[ \t]+(?:(?:public|private|protected|static|final|abstract|synchronized|native|override|virtual|async|internal)[ \t]+)+[\w<>\[\],.? ]+[ \t]+\w+[ \t]*\(",
             # C/C++ function definitions at column 0: a type, a name, "(" and no ";" after
-            r"^(?!(?:if|for|while|switch|return|else|do|case|goto|typedef|sizeof|print|assert|raise|await)\b)[A-Za-z_][\w\*&:<>,]*(?:[ \t]+[\w\*&:<>,]+)*[ \t\*&]+[\w~:]+[ \t]*\([^;]*$",
+            r"^(?!(?:if|for|while|switch|return|else|do|case|goto|typedef|sizeof|print|assert|raise|await)\b)[A-Za-z_][\w\*&:<>,]*(?:[ \t]+[\w\*&:<>,]+)*[ \t\*&]+[\w~:]+[ \t]*\([^;]*(?:\)|,|\{)[ \t]*(?:const[ \t]*)?(?:override[ \t]*)?\{?[ \t]*$",
             r"^(?:template[ \t]*<|typedef[ \t]+struct\b|namespace[ \t]+\w+|#define[ \t]+\w+\()",
-            r"^[ \t]*module[ \t]+[A-Z]\w*",  # Ruby
-            r"^[ \t]*(?:defmodule|defprotocol|defimpl|defstruct|defexception|defmacrop?|defguardp?|defdelegate|defp?)\b",  # Elixir
+            r"^[ \t]*(?:class|module)[ \t]+[A-Z][\w:]*(?:[ \t]*<[ \t]*[A-Z][\w:]*)?[ \t]*$",  # Ruby
+            r"^[ \t]*(?:defmodule|defprotocol|defimpl|defstruct|defexception|defmacrop?|defguardp?|defdelegate|defp?)[ \t]+[\w.!?]+[ \t]*(?:[(,]|do\b|$)",  # Elixir, Ruby def
             # TS/JS class methods: a name, "(...)" and an opening brace, not a control keyword
             r"^[ \t]+(?:(?:public|private|protected|static|readonly|async|override|get|set)[ \t]+)*(?!(?:if|for|while|switch|catch|return|else|do|try|function|with|new|await|throw)\b)[A-Za-z_$][\w$]*[ \t]*\([^)]*\)[ \t]*(?::[ \t]*[^{;]+)?\{[ \t]*$",
         ]
     ),
-    re.M,
 )
 
 IMPORT_RE = re.compile(
@@ -54,24 +51,27 @@ IMPORT_RE = re.compile(
             r"^[ \t]*(?:import|alias|use|require)[ \t]+[A-Z][\w.]*",  # Elixir
         ]
     ),
-    re.M,
 )
 
 DEF, IMPORT = 1, 2
 
 
 def outline(lines: list[str]) -> dict[int, int]:
-    """Positions of ``lines`` that are outline lines, mapped to DEF or IMPORT (one C-level scan
-    of the joined lines per pattern; positions mapped back by bisection)."""
-    if not lines:
-        return {}
-    joined = "\n".join(lines)
-    starts = list(accumulate((len(x) + 1 for x in lines), initial=0))
+    """Positions of ``lines`` that are outline lines, mapped to DEF or IMPORT (each pattern
+    tried once, at the start of the line; blank, comment and very long lines skipped)."""
     out: dict[int, int] = {}
-    for m in IMPORT_RE.finditer(joined):
-        out[bisect_right(starts, m.start()) - 1] = IMPORT
-    for m in DEF_RE.finditer(joined):
-        out[bisect_right(starts, m.start()) - 1] = DEF
+    imp = IMPORT_RE.match
+    dfn = DEF_RE.match
+    for i, line in enumerate(lines):
+        if not line or len(line) > 400:
+            continue
+        head = line.lstrip()[:1]
+        if not head or head in "/*'\"":  # comments (/* // *) and docstrings; "#" is kept for #include
+            continue
+        if imp(line):
+            out[i] = IMPORT
+        elif dfn(line):
+            out[i] = DEF
     return out
 
 

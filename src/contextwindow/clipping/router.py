@@ -118,11 +118,15 @@ def clip(
         kept = body.kept_lines if body.kept_lines >= 0 else min(lines_before, count_lines(body.text))
         dropped_lines = max(0, lines_before - kept)
         dropped_tokens = max(0, tokens_before - body_tokens)
-        marker = render_marker(kind=used, dropped_tokens=dropped_tokens, dropped_lines=dropped_lines,
-                               tokens_before=tokens_before, lines_before=lines_before, ref=ref, estimated=estimated,
-                               store_error=store_error, detail=body.detail)
-        out = f"{body.text}\n{marker}" if body.text else marker
-        return out, safe_count(counter, out), dropped_tokens, dropped_lines
+        for detail in (body.detail, ""):  # at a tiny budget the detail goes before the budget does
+            marker = render_marker(kind=used, dropped_tokens=dropped_tokens, dropped_lines=dropped_lines,
+                                   tokens_before=tokens_before, lines_before=lines_before, ref=ref,
+                                   estimated=estimated, store_error=store_error, detail=detail)
+            out = f"{body.text}\n{marker}" if body.text else marker
+            n = safe_count(counter, out)
+            if n <= budget_tokens or body_budget > MIN_BODY_TOKENS:
+                break
+        return out, n, dropped_tokens, dropped_lines
 
     out, tokens_after, dropped_tokens, dropped_lines = finish(body, used)
     for attempt in range(3):

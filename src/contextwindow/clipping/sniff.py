@@ -53,8 +53,9 @@ def sniff(text: str, tool_name: str | None = None) -> str:
         return "search"
     if is_numbered(sample):
         return "read"
-    defs = sum(1 for k in outline(sample).values() if k == DEF)
-    if defs >= 3 and defs >= 0.03 * len(sample):
+    marks = outline(sample)
+    defs = sum(1 for k in marks.values() if k == DEF)
+    if (defs >= 2 or len(marks) - defs >= 5) and len(marks) >= 4 and len(marks) >= 0.02 * len(sample):
         return "source"
     # Log signals may sit anywhere: the whole sniffed head plus the last KBs (summaries live there).
     tail = text[-4096:].split("\n")[1:] if len(text) > len(head) else []
