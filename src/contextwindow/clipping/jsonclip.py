@@ -230,12 +230,12 @@ def _fill(value: Any, fit: tuple[int, int], over: tuple[int, int], out: str, use
     _, used, items, chars = best
     blo, bhi = 0, 1
     while True:  # how many arrays can take one more item: grow the bound, then bisect
-        n = _bonus_render(value, items, chars, indent, keys, bhi, count)
-        if n[1] > budget or bhi > 1 << 20:
+        grown, grown_tokens = _bonus_render(value, items, chars, indent, keys, bhi, count)
+        if grown_tokens > budget or bhi > 1 << 20:
             break
-        best = (n[0], n[1], items, chars)
+        best = (grown, grown_tokens, items, chars)
         blo, bhi = bhi, bhi * 4
-        if n[1] >= budget * 0.95:
+        if grown_tokens >= budget * 0.95:
             return best
     for _ in range(8):
         if bhi - blo <= 1:
