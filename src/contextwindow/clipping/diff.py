@@ -29,6 +29,7 @@ def diff_score(lines: list[str]) -> float:
 HUNK_LINES = 80
 
 
+_BODY_START = frozenset(" +-\\")
 _FILE_ID = ("diff --git ", "*** Update File: ", "*** Add File: ", "*** Delete File: ")
 
 
@@ -68,6 +69,17 @@ def clip_diff(text: str, budget: int, count: Count) -> Body:
     for first, chunk in line_chunks(text):
         for k, line in enumerate(chunk):
             i = first + k
+            if in_body and line[:1] in _BODY_START and not line.startswith(("--- ", "+++ ")):
+                # the common case, a hunk body line, without any pattern
+                if line[:1] == "+":
+                    hunks[-1][1] += 1
+                elif line[:1] == "-":
+                    hunks[-1][2] += 1
+                if pos < HUNK_LINES:
+                    keep(i, line, (3, pos, i))
+                pos += 1
+                prev_line = line
+                continue
             nxt = chunk[k + 1] if k + 1 < len(chunk) else ""
             header = FILE_HEADER_RE.match(line) and not (
                 in_body and line.startswith(("--- ", "+++ "))

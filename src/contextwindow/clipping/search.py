@@ -300,6 +300,16 @@ def scan_search(text: str, cap_chars: int = 400_000) -> SearchScan:
             if len(s.other_tail) > 3:
                 del s.other_tail[0]
 
+    pathish: dict[str, bool] = {}  # paths repeat on every match line: judge each once
+
+    def is_path(p: str) -> bool:
+        hit = pathish.get(p)
+        if hit is None:
+            hit = looks_like_path(p)
+            if len(pathish) < 100_000:
+                pathish[p] = hit
+        return hit
+
     pending: str | None = None  # a path-like line waiting for the next line (a heading or a listed path)
     for i, line in iter_lines(text):
         s.total = i + 1
@@ -313,11 +323,11 @@ def scan_search(text: str, cap_chars: int = 400_000) -> SearchScan:
         if heading is not None and (m := NUMLINE_RE.match(line)):
             hit(heading, m.group("ln"), m.group("sep"), line[m.end():])
             continue
-        if (m := FLAT_RE.match(line)) and looks_like_path(m.group("path")):
+        if (m := FLAT_RE.match(line)) and is_path(m.group("path")):
             heading = None
             hit(m.group("path"), m.group("ln"), m.group("sep"), line[m.end():])
             continue
-        if (m := COUNT_RE.match(line)) and looks_like_path(m.group("path")):
+        if (m := COUNT_RE.match(line)) and is_path(m.group("path")):
             hit(m.group("path"), None, ":", "", int(m.group("cnt")), counted=True)
             continue
         if (m := CONTEXT_RE.match(line)) and m.group("path") in s.files:
