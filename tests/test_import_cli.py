@@ -46,15 +46,18 @@ def test_import_reports_bad_lines_and_files(tmp_path: Path) -> None:
     good.write_text('{"role": "user", "content": "hi"}\nnot json\n{"role": "assistant", "content": "hello"}\n')
     empty = tmp_path / "empty.json"
     empty.write_text("")
-    code, out, _ = _run("import", str(good), str(empty), str(tmp_path / "missing.jsonl"), str(tmp_path), "--store", url, "--json")
-    assert code == 0
+    nothing = tmp_path / "nothing"
+    nothing.mkdir()
+    code, out, _ = _run("import", str(good), str(empty), str(tmp_path / "missing.jsonl"), str(nothing), "--store", url, "--json")
+    assert code == 1  # some files failed: said in the exit status, the good one is imported anyway
     doc = json.loads(out)
+    assert sorted(doc["failed"]) == sorted([str(empty), str(tmp_path / "missing.jsonl"), str(nothing)])
     assert len(doc["conversations"]) == 1 and doc["conversations"][0]["messages"] == 2
     by_source = {(k["source"], k["line"]): k["reason"] for k in doc["skipped"]}
     assert by_source[(str(good), 2)].startswith("not valid JSON")
     assert "empty" in by_source[(str(empty), None)]
     assert "no such file" in by_source[(str(tmp_path / "missing.jsonl"), None)]
-    assert "directory" in by_source[(str(tmp_path), None)]
+    assert "directory" in by_source[(str(nothing), None)]
 
 
 def test_import_nothing_importable_exits_non_zero(tmp_path: Path) -> None:

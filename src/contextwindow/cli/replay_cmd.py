@@ -199,6 +199,11 @@ def replay_cmd(
         plot_report(report, plot_path)
     doc = report.to_dict()
     _report_summarizer(summ, doc)
+    from ..importers.report import import_report, report_line
+
+    doc["import_report"] = import_report(session)
+    if any(doc["import_report"].values()):
+        click.echo(f"ctxw: {session.source}: {report_line(doc['import_report'])}", err=True)
     if demo:
         doc["scripted"] = True
         doc["note"] = SCRIPTED_NOTE.removeprefix("[demo] ")

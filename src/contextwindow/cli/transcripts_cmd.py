@@ -1,12 +1,16 @@
 """``ctxw import FILE...``: put real agent sessions into the store. (``ctxw inspect`` lives here too.)
 
 Every file is imported on its own: a file that cannot be read or recognised is reported and the rest
-go on. Lines the importer could not use are reported with their number and reason. The exit status is
-non-zero only when nothing at all could be imported.
+go on; a directory is imported recursively (its ``*.jsonl``, ``*.json`` and ``*.traj`` files). What each
+importer dropped or repaired is reported by kind (stderr, and ``report`` in ``--json``). A session whose
+content was already imported (same content hash) is not stored twice. The exit status is non-zero when
+any file failed.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -16,6 +20,8 @@ import click
 
 from ..errors import ImportFormatError
 from ..importers import FORMATS, ImportedSession, load_all, load_raw, normalize_format, parse_input
+from ..importers.report import import_report, report_line
+from ..messages import messages_to_json
 from ..usage import Usage
 from .common import default_store_url, emit_json, handle_errors, json_option, read_input_bytes, store_option
 
@@ -30,7 +36,38 @@ def load_sessions(path: str, fmt: str | None) -> list[ImportedSession]:
     return load_raw(parse_input(data, "stdin"), fmt)
 
 
-def session_metadata(s: ImportedSession) -> dict[str, Any]:
+TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".traj")
+
+
+def content_hash(s: ImportedSession) -> str:
+    """A hash of what a session holds (format, messages, calls, checkpoints), not of where it came from."""
+    doc = {
+        "format": s.format,
+        "messages": messages_to_json(s.messages),
+        "calls": [asdict(c) for c in s.calls],
+        "checkpoints": [[cp.upto, messages_to_json([cp.summary])] for cp in s.checkpoints],
+    }
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
+
+
+def expand_paths(paths: tuple[str, ...] | list[str]) -> list[str]:
+    """Files to import: a directory stands for its transcript files, recursively, in name order."""
+    out: list[str] = []
+    for p in paths:
+        path = Path(p)
+        if p != "-" and path.is_dir():
+            found = sorted(
+                str(f)
+                for f in path.rglob("*")
+                if f.suffix in TRANSCRIPT_SUFFIXES and f.is_file() and not any(x.startswith(".") for x in f.relative_to(path).parts)
+            )
+            out.extend(found or [p])  # an empty directory is reported as such
+        else:
+            out.append(p)
+    return out
+
+
+def session_metadata(s: ImportedSession, digest: str | None = None) -> dict[str, Any]:
     """What the store keeps about an imported session besides its messages (JSON-safe)."""
     return {
         "imported": {
@@ -39,15 +76,27 @@ def session_metadata(s: ImportedSession) -> dict[str, Any]:
             "model": s.model,
             "calls": [asdict(c) for c in s.calls],
             "skipped": [{"line": k.line, "reason": k.reason} for k in s.skipped],
+            "report": import_report(s),
             "meta": s.meta,
+            "content_hash": digest or content_hash(s),
         }
     }
 
 
-def store_session(store: Any, s: ImportedSession) -> str:
+def imported_hashes(store: Any) -> dict[str, str]:
+    """content hash → conversation id of every imported conversation in the store."""
+    out: dict[str, str] = {}
+    for info in store.list_conversations():
+        imp = info.metadata.get("imported") if isinstance(info.metadata, dict) else None
+        if isinstance(imp, dict) and isinstance(imp.get("content_hash"), str):
+            out.setdefault(imp["content_hash"], info.id)
+    return out
+
+
+def store_session(store: Any, s: ImportedSession, digest: str | None = None, parent_id: str | None = None) -> str:
     """Create a conversation for ``s``: its messages, its checkpoints and the usage of its calls."""
     title = s.title or Path(s.source).name
-    conv = str(store.create_conversation(title, session_metadata(s)))
+    conv = str(store.create_conversation(title, session_metadata(s, digest), parent_id=parent_id))
     stored = store.append(conv, s.messages)
     for cp in s.checkpoints:
         upto_seq = stored[cp.upto - 1].seq if cp.upto > 0 else 0
@@ -107,17 +156,32 @@ def import_cmd(files: tuple[str, ...], store_url: str | None, fmt: str | None, a
 
     store = open_store(store_url or default_store_url())
     conversations: list[dict[str, Any]] = []
+    duplicates: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
+    failed: list[str] = []
+    paths = expand_paths(files)
     try:
-        with _progress(list(files), as_json) as bar:
+        known = imported_hashes(store)
+        with _progress(paths, as_json) as bar:
             for path in bar:
                 try:
                     sessions = load_sessions(path, fmt)
                 except ImportFormatError as exc:
                     skipped.append({"source": path, "line": None, "reason": str(exc)})
+                    failed.append(path)
                     continue
+                ids: dict[str, str] = {}
                 for s in sessions:
-                    conv = store_session(store, s)
+                    digest = content_hash(s)
+                    report = import_report(s)
+                    if digest in known:
+                        duplicates.append({"id": known[digest], "source": path, "format": s.format, "title": s.title})
+                        ids[s.source] = known[digest]
+                        continue
+                    parent = s.meta.get("parent")
+                    parent_id = ids.get(str(parent.get("source"))) if isinstance(parent, dict) else None
+                    conv = store_session(store, s, digest, parent_id)
+                    known[digest] = ids[s.source] = conv
                     conversations.append(
                         {
                             "id": conv,
@@ -127,23 +191,35 @@ def import_cmd(files: tuple[str, ...], store_url: str | None, fmt: str | None, a
                             "calls": len(s.calls),
                             "checkpoints": len(s.checkpoints),
                             "title": s.title,
+                            "parent_id": parent_id,
+                            "report": report,
                         }
                     )
                     skipped.extend({"source": path, "line": k.line, "reason": k.reason} for k in s.skipped)
     finally:
         store.close()
     if as_json:
-        emit_json({"conversations": conversations, "skipped": skipped})
+        emit_json({"conversations": conversations, "already_imported": duplicates, "skipped": skipped, "failed": failed})
     else:
         for c in conversations:
             extra = f", {c['checkpoints']} compaction(s)" if c["checkpoints"] else ""
-            click.echo(f"{c['source']}: {c['format']} → conversation {c['id']} ({c['messages']} messages, {c['calls']} calls{extra})")
+            sub = f", sub-agent of {c['parent_id']}" if c["parent_id"] else ""
+            click.echo(f"{c['source']}: {c['format']} → conversation {c['id']} ({c['messages']} messages, {c['calls']} calls{extra}{sub})")
+            if any(c["report"].values()):
+                click.echo(f"ctxw: {c['source']}: {report_line(c['report'])}", err=True)
+        for d in duplicates:
+            click.echo(f"{d['source']}: already imported as conversation {d['id']} (same content); not stored again")
         for k in skipped:
+            if str(k["reason"]).startswith("repaired: "):
+                continue  # counted by kind above
             where = f"{k['source']}:{k['line']}" if k["line"] is not None else k["source"]
             reason = str(k["reason"]).removeprefix(f"{k['source']}: ")
             click.echo(f"ctxw: skipped {where}: {reason}", err=True)
-    if not conversations:
+    if not conversations and not duplicates:
         click.echo("ctxw: error: nothing could be imported", err=True)
+        raise SystemExit(1)
+    if failed:
+        click.echo(f"ctxw: error: {len(failed)} of {len(paths)} file(s) could not be imported", err=True)
         raise SystemExit(1)
 
 
@@ -200,6 +276,8 @@ def inspect_cmd(file: str | None, fmt: str | None, model: str | None, window: in
         raise InputError(f"{file}: no such file")
     session = load_sessions(file, fmt)[0]
     doc = inspect_session(session, model=model, window=window, top=top)
+    if any(doc["import_report"].values()):
+        click.echo(f"ctxw: {session.source}: {report_line(doc['import_report'])}", err=True)
     if as_json:
         emit_json(doc)
     else:

@@ -38,34 +38,13 @@ from ..messages import (
     ToolResultPart,
     dump_arguments,
 )
+from .claude_tree import DUPLICATE, Rec, Selection, copies, select, sidechain_groups
 from .model import CallRecord, ImportedCheckpoint, ImportedSession, RawInput, Skipped, as_int, iter_records
 from .repair import finish_session
 
 FORMAT = "claude-code"
 _NON_MESSAGE_TYPES = frozenset({"summary", "progress", "file-history-snapshot", "queue-operation", "system"})
 _SYNTHETIC_MODEL = "<synthetic>"
-
-
-@dataclass(slots=True)
-class _Rec:
-    pos: int
-    line: int | None
-    obj: dict[str, Any]
-
-    @property
-    def type(self) -> str:
-        return str(self.obj.get("type"))
-
-    @property
-    def msg(self) -> dict[str, Any]:
-        m = self.obj.get("message")
-        return m if isinstance(m, dict) else {}
-
-    @property
-    def mid(self) -> str | None:
-        """``message.id`` when it is a non-empty string (anything else is no id, and never hashed)."""
-        i = self.msg.get("id")
-        return i if isinstance(i, str) and i else None
 
 
 @dataclass(slots=True)
@@ -156,7 +135,7 @@ def _add_assistant_blocks(reply: _Reply, content: Any) -> None:
             reply.parts.append(_other_block(b))
 
 
-def _user_message(rec: _Rec, names: dict[str, str]) -> Message:
+def _user_message(rec: Rec, names: dict[str, str]) -> Message:
     content = rec.msg.get("content")
     meta: dict[str, Any] = {}
     if rec.obj.get("isMeta"):
@@ -182,74 +161,21 @@ def _user_message(rec: _Rec, names: dict[str, str]) -> Message:
     return Message(role="user", parts=tuple(_plain_parts(content)), meta=meta)
 
 
-# --- the chain ---------------------------------------------------------------------------
-
-
-def _main_chain(msgs: list[_Rec], by_uuid: dict[str, _Rec]) -> set[int] | None:
-    """Positions of the records on the chain from the last main-line message to its root."""
-    main = [r for r in msgs if not r.obj.get("isSidechain")]
-    if not main:
-        return None
-    if not any("uuid" in r.obj for r in main):
-        return None  # no tree at all: take the file order
-    cur: _Rec | None = next((r for r in reversed(main) if "uuid" in r.obj), None)
-    chain: set[int] = set()
-    while cur is not None and cur.pos not in chain:
-        chain.add(cur.pos)
-        parent = cur.obj.get("parentUuid") or cur.obj.get("logicalParentUuid")
-        cur = by_uuid.get(parent) if isinstance(parent, str) else None
-    return chain
-
-
-def _call_ids(rec: _Rec) -> list[str]:
-    c = rec.msg.get("content")
-    if not isinstance(c, list):
-        return []
-    return [str(b.get("id")) for b in c if isinstance(b, dict) and b.get("type") == "tool_use"]
-
-
-def _result_ids(rec: _Rec) -> list[str]:
-    c = rec.msg.get("content")
-    if not isinstance(c, list):
-        return []
-    return [str(b.get("tool_use_id")) for b in c if isinstance(b, dict) and b.get("type") == "tool_result"]
-
-
-def _select(msgs: list[_Rec], chain: set[int] | None) -> list[_Rec]:
-    """The main conversation's records in file order: the chain, its split-response siblings and the
-    results of its calls."""
-    main = [r for r in msgs if not r.obj.get("isSidechain")]
-    if chain is None:
-        return main
-    on = [r for r in main if r.pos in chain]
-    ids = {r.mid for r in on if r.type == "assistant" and r.mid}
-    chosen = {r.pos for r in on}
-    for r in main:
-        if r.type == "assistant" and r.mid in ids:
-            chosen.add(r.pos)
-    calls = {cid for r in main if r.pos in chosen and r.type == "assistant" for cid in _call_ids(r)}
-    for r in main:
-        if r.type == "user" and r.pos not in chosen and (rids := _result_ids(r)) and all(x in calls for x in rids):
-            chosen.add(r.pos)
-    return [r for r in main if r.pos in chosen]
-
-
 # --- import ------------------------------------------------------------------------------
 
 
 def import_raw(raw: RawInput) -> list[ImportedSession]:
     skipped = raw.skipped  # shared: what an importer skips is reported even when nothing imports
     type_counts: Counter[str] = Counter()
-    msgs: list[_Rec] = []
-    boundaries: dict[str, _Rec] = {}
-    by_uuid: dict[str, _Rec] = {}
+    msgs: list[Rec] = []
+    by_uuid: dict[str, Rec] = {}
     titles: list[str] = []
     info: dict[str, Any] = {}
     for pos, (line, obj) in enumerate(iter_records(raw)):
         if not isinstance(obj, dict):
             skipped.append(Skipped(line, f"not a JSON object (got {type(obj).__name__})"))
             continue
-        rec = _Rec(pos, line, obj)
+        rec = Rec(pos, line, obj)
         t = obj.get("type") if isinstance(obj.get("type"), str) else None
         if isinstance(obj.get("uuid"), str):
             by_uuid[obj["uuid"]] = rec
@@ -263,7 +189,6 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
             msgs.append(rec)
         elif t == "system" and obj.get("subtype") == "compact_boundary":
             type_counts["system:compact_boundary"] += 1
-            boundaries[str(obj.get("uuid"))] = rec
             msgs.append(rec)
         elif t in _NON_MESSAGE_TYPES:
             type_counts[str(t) if t != "system" else f"system:{obj.get('subtype')}"] += 1
@@ -278,25 +203,65 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
         # A subagent's own log (``<session>/subagents/agent-*.jsonl``): its sidechain is the conversation.
         for r in msgs:
             r.obj = {**r.obj, "isSidechain": False}
+    main_sel = select(msgs, by_uuid, lambda r: not r.obj.get("isSidechain"))
+    side = [r for r in msgs if r.obj.get("isSidechain") and r.type in ("user", "assistant")]
+    groups = sidechain_groups(side, by_uuid)
+    parent = _build(raw.source, main_sel, msgs, skipped, info, type_counts, titles, subagent=subagent_file)
+    sessions = [parent]
+    for n, group in enumerate(groups, 1):
+        member = {r.pos for r in group}
+        sel = select(group, by_uuid, lambda r, m=member: r.pos in m)  # type: ignore[misc]
+        if not any(r.type == "assistant" for r in sel.records):
+            continue
+        child = _build(f"{raw.source}#subagent-{n}", sel, group, [], {"sessionId": info.get("sessionId")}, Counter(), [], subagent=True)
+        prompt = next((m.text for m in child.messages if m.role == "user"), "")
+        link = _spawning_call(parent.messages, prompt)
+        child.meta["parent"] = {"source": raw.source, "sessionId": info.get("sessionId"), "tool_call_id": link, "subagent": n}
+        sessions.append(child)
+    parent.meta["sidechain_records"] = len(side)
+    parent.meta["sidechain_responses"] = len({r.mid for r in side if r.type == "assistant" and r.mid})
+    if len(sessions) > 1:
+        parent.meta["subagents"] = len(sessions) - 1
+        parent.meta["subagent_calls"] = sum(len(c.calls) for c in sessions[1:])
+    return sessions
 
-    chain = _main_chain([r for r in msgs if r.type in ("user", "assistant")], by_uuid)
-    selected = _select([r for r in msgs if r.type in ("user", "assistant")], chain)
+
+def _spawning_call(messages: list[Message], prompt: str) -> str | None:
+    """The id of the parent's Task/Agent call whose prompt the sub-agent run starts with."""
+    if not prompt:
+        return None
+    for m in messages:
+        for c in m.tool_calls:
+            args = c.parsed_arguments()
+            if isinstance(args, dict) and isinstance(args.get("prompt"), str) and args["prompt"].strip() == prompt.strip():
+                return c.id
+    return None
+
+
+def _build(
+    source: str,
+    sel: Selection,
+    msgs: list[Rec],
+    skipped: list[Skipped],
+    info: dict[str, Any],
+    type_counts: Counter[str],
+    titles: list[str],
+    *,
+    subagent: bool,
+) -> ImportedSession:
+    """One conversation from the records ``sel`` chose."""
+    selected = sel.records
     chosen = {r.pos for r in selected}
-    # Boundaries on the chain (or every boundary when there is no tree), in file order.
-    for b in boundaries.values():
-        if chain is None or b.pos in chain:
-            selected.append(b)
-    selected.sort(key=lambda r: r.pos)
-
-    side = [r for r in msgs if r.obj.get("isSidechain")]
     abandoned = [r for r in msgs if r.type in ("user", "assistant") and not r.obj.get("isSidechain") and r.pos not in chosen]
+    if subagent:
+        abandoned = [r for r in msgs if r.type in ("user", "assistant") and r.pos not in chosen]
     chosen_ids = {r.mid for r in selected if r.type == "assistant"}
 
     messages: list[Message | _Reply] = []
     replies: dict[str, int] = {}
     names: dict[str, str] = {}
     checkpoints: list[ImportedCheckpoint] = []
-    pending_boundary: _Rec | None = None
+    pending_boundary: Rec | None = None
     for rec in selected:
         if rec.type == "system":
             pending_boundary = rec
@@ -350,12 +315,17 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
         if isinstance(item, Message):
             final.append(item)
             continue
-        final.append(Message(role="assistant", parts=tuple(item.parts)))
+        meta_a: dict[str, Any] = {}
+        if item.output_tokens is not None:
+            meta_a["output_tokens"] = item.output_tokens
+        final.append(Message(role="assistant", parts=tuple(item.parts), meta=meta_a))
         if item.model == _SYNTHETIC_MODEL:
             synthetic += 1
             continue
         u = item.usage or {}
         inp, cw, cr = as_int(u.get("input_tokens")), as_int(u.get("cache_creation_input_tokens")), as_int(u.get("cache_read_input_tokens"))
+        cc = u.get("cache_creation")
+        cw1h = as_int(cc.get("ephemeral_1h_input_tokens")) if isinstance(cc, dict) else None
         reported = None if inp is None else inp + (cw or 0) + (cr or 0)
         if item.model:
             models[item.model] += 1
@@ -369,35 +339,38 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
                 cache_write_tokens=cw,
                 model=item.model,
                 response_id=item.response_id,
+                cache_write_1h_tokens=cw1h,
             )
         )
+    abandoned_responses = len({r.mid for r in abandoned if r.type == "assistant" and r.mid and r.mid not in chosen_ids})
     session_meta: dict[str, Any] = {
         **info,
         "record_types": dict(type_counts),
-        "sidechain_records": len(side),
-        "sidechain_responses": len({r.mid for r in side if r.type == "assistant" and r.mid}),
         "abandoned_records": len(abandoned),
-        "abandoned_responses": len(
-            {r.mid for r in abandoned if r.type == "assistant" and r.mid and r.mid not in chosen_ids}
-        ),
+        "abandoned_responses": abandoned_responses,
     }
-    if subagent_file:
+    copied = copies(abandoned, selected)
+    repairs = [
+        *sel.repairs,
+        *(Skipped(r.line, "repaired: copy of a record already in the conversation (re-written history); kept once", kind=DUPLICATE) for r in copied),
+    ]
+    if len(abandoned) > len(copied):
+        session_meta["dropped"] = {"record of an abandoned branch": len(abandoned) - len(copied)}
+    if subagent:
         session_meta["subagent_log"] = True
     if synthetic:
         session_meta["synthetic_assistant_messages"] = synthetic
     if pending_boundary is not None:
         session_meta["compact_boundary_without_summary"] = True
     model = models.most_common(1)[0][0] if models else None
-    return [
-        finish_session(
-            format=FORMAT,
-            source=raw.source,
-            messages=final,
-            calls=calls,
-            checkpoints=checkpoints,
-            skipped=skipped,
-            model=model,
-            title=titles[-1] if titles else None,
-            meta=session_meta,
-        )
-    ]
+    return finish_session(
+        format=FORMAT,
+        source=source,
+        messages=final,
+        calls=calls,
+        checkpoints=checkpoints,
+        skipped=[*skipped, *repairs],
+        model=model,
+        title=titles[-1] if titles else None,
+        meta=session_meta,
+    )

@@ -105,6 +105,35 @@ def _reasoning(p: dict[str, Any]) -> ReasoningPart:
     )
 
 
+_USAGE_KEYS = ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens", "total_tokens")
+
+
+def _token_usage(p: dict[str, Any], meta: dict[str, Any], prev_total: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str | None]:
+    """The usage of one call from a ``token_count`` event, and a key that tells repeats apart.
+
+    ``info.last_token_usage`` when present; else the difference of ``info.total_token_usage`` from the
+    previous total; older CLIs put the usage fields on the payload itself. ``(None, None)`` when the
+    event carries no usage (``info: null``)."""
+    info = p.get("info")
+    if isinstance(info, dict):
+        if isinstance(info.get("model_context_window"), int):
+            meta["model_context_window"] = info["model_context_window"]
+        last = info.get("last_token_usage")
+        total = info.get("total_token_usage")
+        key = json.dumps([total, last], sort_keys=True)
+        if isinstance(last, dict):
+            return last, key
+        if isinstance(total, dict):
+            if prev_total is None:
+                return total, key
+            diff = {k: (as_int(total.get(k)) or 0) - (as_int(prev_total.get(k)) or 0) for k in _USAGE_KEYS if k in total}
+            return diff, key
+        return None, key
+    if any(k in p for k in ("input_tokens", "output_tokens")):
+        return {k: p[k] for k in _USAGE_KEYS if k in p}, json.dumps({k: p.get(k) for k in _USAGE_KEYS}, sort_keys=True)
+    return None, None
+
+
 def _item_messages(items: list[dict[str, Any]]) -> list[Message]:
     """Convert a list of response items (a ``replacement_history``) without calls/usage bookkeeping."""
     b = _Builder()
@@ -128,6 +157,12 @@ class _Builder:
         self.names: dict[str, str] = {}
         self.last_web_search_id: str | None = None
         self.web_searches = 0
+        self.closed_by_count = False  # the last call was closed by a token_count and no input came since
+        self.reopened: CallRecord | None = None
+        self.late_items = 0
+        self.early_usage: dict[str, Any] | None = None  # a token_count that came before its response's items
+        self.early_used = 0
+        self.early_lost = 0
 
     # A call's reply may span several messages (a web search splits it); close it as one record.
     def _open_call(self) -> None:
@@ -140,10 +175,34 @@ class _Builder:
             self.messages.append(Message(role="assistant", parts=tuple(self.pending)))
             self.pending = []
 
+    def _reopen_if_late(self) -> None:
+        """Output items after the token_count that closed a call, with no input between, belong to that
+        call's response (some CLIs write the usage before the response's last items)."""
+        if self.call_start is None and not self.pending and self.closed_by_count and self.calls and self.reopened is None:
+            self.reopened = self.calls.pop()
+            self.call_start = self.reopened.index
+
     def close_call(self, usage: dict[str, Any] | None) -> bool:
         self.flush()
+        if self.reopened is not None:
+            old, self.reopened = self.reopened, None
+            if usage is None:  # the late items end that response: one call, its own usage kept
+                self.calls.append(replace(old, reply_end=len(self.messages)))
+                self.late_items += 1
+                self.call_start = None
+                self.closed_by_count = False
+                return True
+            self.calls.append(old)  # a new usage: the late items are a response of their own
+            self.call_start = old.reply_end if old.reply_end < len(self.messages) else None
+        if self.call_start is not None and self.early_usage is not None:
+            if usage is None:
+                usage, self.early_used = self.early_usage, self.early_used + 1
+            else:
+                self.early_lost += 1
+            self.early_usage = None
         if self.call_start is None:
             return False
+        self.closed_by_count = usage is not None
         u = usage or {}
         inp = as_int(u.get("input_tokens"))
         self.calls.append(
@@ -164,9 +223,12 @@ class _Builder:
         """An input item (user message, tool output) ends the open call if no token_count did."""
         if self.pending or self.call_start is not None:
             self.close_call(None)
+        self.closed_by_count = False
 
     def item(self, p: dict[str, Any], line: int | None) -> None:
         t = p.get("type")
+        if t in _OUTPUT_TYPES or (t == "message" and p.get("role") == "assistant"):
+            self._reopen_if_late()
         if t == "message":
             role = p.get("role")
             parts = _content_parts(p.get("content"))
@@ -236,6 +298,8 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
     unattached = 0
     checkpoints: list[ImportedCheckpoint] = []
     instructions: str | None = None
+    prev_key: str | None = None
+    prev_total: dict[str, Any] | None = None
     records = list(iter_records(raw))
     # Some rollouts (Codex Desktop) keep what the user typed only as ``event_msg/user_message``.
     users_from_events = not any(
@@ -273,17 +337,20 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
         elif t == "event_msg":
             et = str(p.get("type"))
             if et == "token_count":
-                info = p.get("info")
-                if not isinstance(info, dict):
-                    events["token_count (info null)"] += 1
+                last, key = _token_usage(p, meta, prev_total)
+                if last is None:
+                    events["token_count (info null)" if key is None else "token_count (no usage)"] += 1
                     continue
+                if key == prev_key:
+                    events["token_count (repeat)"] += 1
+                    continue
+                prev_key = key
+                if isinstance(p.get("info"), dict) and isinstance(p["info"].get("total_token_usage"), dict):
+                    prev_total = p["info"]["total_token_usage"]
                 token_counts += 1
-                last = info.get("last_token_usage")
-                if isinstance(info.get("model_context_window"), int):
-                    meta["model_context_window"] = info["model_context_window"]
-                if not b.close_call(last if isinstance(last, dict) else None):
+                if not b.close_call(last):
                     # No open call: attach to the last call that has no usage yet, else it repeats one.
-                    if b.calls and b.calls[-1].reported_input_tokens is None and isinstance(last, dict):
+                    if b.calls and b.calls[-1].reported_input_tokens is None and b.early_usage is None:
                         c = b.calls[-1]
                         b.calls[-1] = replace(
                             c,
@@ -291,8 +358,10 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
                             output_tokens=as_int(last.get("output_tokens")),
                             cache_read_tokens=as_int(last.get("cached_input_tokens")),
                         )
-                    else:
-                        unattached += 1
+                    else:  # the response it measures has not been written yet: keep it for the next call
+                        if b.early_usage is not None:
+                            unattached += 1
+                        b.early_usage = last
             else:
                 events[et] += 1
                 if et == "user_message" and users_from_events and isinstance(p.get("message"), str):
@@ -329,12 +398,23 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
         else:
             b.skipped.append(Skipped(line, f"unknown Codex record type {t!r}"))
     b.input_boundary()
+    unattached += b.early_lost + (1 if b.early_usage is not None else 0)
+    if b.early_used:
+        b.skipped.append(
+            Skipped(None, f"repaired: {b.early_used} token_count(s) came before their response's items; attached to that response", kind="usage before its response")
+        )
     messages = b.messages
     calls = b.calls
     if instructions is not None and messages:
         messages = [Message(role="system", parts=(TextPart(instructions),), extra={PROVIDER: {"instructions": True}}, meta={"cw": "instructions"}), *messages]
         calls = [replace(c, index=c.index + 1, reply_end=c.reply_end + 1) for c in calls]
         checkpoints = [replace(cp, upto=cp.upto + 1) for cp in checkpoints]
+    if b.late_items:
+        b.skipped.append(
+            Skipped(None, f"repaired: {b.late_items} response(s) had items after their token_count; kept with that usage", kind="usage before its response's last items")
+        )
+    if unattached:
+        meta["dropped"] = {"token_count with no call to attach to": unattached}
     meta["event_types"] = dict(events)
     meta["token_count_events"] = token_counts
     if unattached:

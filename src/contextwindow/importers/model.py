@@ -37,6 +37,7 @@ class CallRecord:
     cache_write_tokens: int | None = None
     model: str | None = None
     response_id: str | None = None
+    cache_write_1h_tokens: int | None = None  # the part of cache_write_tokens written with a 1-hour TTL
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,7 @@ class Skipped:
 
     line: int | None
     reason: str
+    kind: str | None = None  # what kind of drop/repair, for counting (derived from ``reason`` when None)
 
 
 @dataclass(frozen=True, slots=True)

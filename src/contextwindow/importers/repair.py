@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ..clipping.images import image_size
 from ..errors import ImportFormatError
-from ..messages import JSON, Message, TextPart, ToolCallPart, ToolResultPart
+from ..messages import JSON, ImagePart, Message, TextPart, ToolCallPart, ToolResultPart
 from .model import NO_RESULT_TEXT, CallRecord, ImportedCheckpoint, ImportedSession, Skipped, first_reasons
 
 
@@ -176,6 +177,40 @@ def dedupe_call_ids(messages: list[Message]) -> tuple[list[Message], list[str]]:
     return out, notes
 
 
+def _repair_kind(note: str) -> str:
+    if "has no result in the log" in note:
+        return "unanswered tool call given a synthetic result"
+    if "moved up to its call" in note:
+        return "late tool result moved up to its call"
+    return "orphan tool result kept as user text"
+
+
+def _sized(p: ImagePart) -> ImagePart:
+    if (p.width and p.height) or p.source != "base64":
+        return p
+    size = image_size(p.data)
+    return replace(p, width=size[0], height=size[1]) if size else p
+
+
+def size_images(messages: list[Message]) -> list[Message]:
+    """Base64 images get ``width``/``height`` read from their own header (PNG, JPEG, GIF, WebP), so
+    token estimates use each provider's image formula instead of a flat fallback."""
+    out: list[Message] = []
+    for m in messages:
+        if not any(isinstance(p, ImagePart) or (isinstance(p, ToolResultPart) and any(isinstance(c, ImagePart) for c in p.content)) for p in m.parts):
+            out.append(m)
+            continue
+        parts: list[Any] = []
+        for p in m.parts:
+            if isinstance(p, ImagePart):
+                p = _sized(p)
+            elif isinstance(p, ToolResultPart) and any(isinstance(c, ImagePart) for c in p.content):
+                p = replace(p, content=tuple(_sized(c) if isinstance(c, ImagePart) else c for c in p.content))
+            parts.append(p)
+        out.append(replace(m, parts=tuple(parts)))
+    return out
+
+
 def finish_session(
     *,
     format: str,
@@ -189,16 +224,18 @@ def finish_session(
     meta: dict[str, JSON],
 ) -> ImportedSession:
     """Repair the history if needed, remap call/checkpoint indices, and build the session."""
+    messages = size_images(messages)
     messages, renames = dedupe_call_ids(messages)
     if renames:
         meta = {**meta, "renamed_call_ids": renames}
+        skipped = [*skipped, *(Skipped(None, f"repaired: {note}", kind="duplicate call id renamed") for note in renames)]
     if structure_problems(messages):
         fixed, imap, notes = repair_pairs(messages)
         calls = [replace(c, index=imap[c.index], reply_end=max(imap[c.index] + 1, imap[c.reply_end])) for c in calls]
         checkpoints = [replace(cp, upto=imap[cp.upto]) for cp in checkpoints]
         messages = fixed
         meta = {**meta, "repairs": notes}
-        skipped = [*skipped, *(Skipped(None, f"repaired: {note}") for note in notes)]
+        skipped = [*skipped, *(Skipped(None, f"repaired: {note}", kind=_repair_kind(note)) for note in notes)]
     if not messages:
         raise ImportFormatError(f"{source}: no messages could be imported as {format}" + first_reasons(skipped))
     return ImportedSession(

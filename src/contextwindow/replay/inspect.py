@@ -14,6 +14,7 @@ from typing import Any
 from ..budget import gauge
 from ..errors import UnknownModelError
 from ..importers import ImportedSession
+from ..importers.report import import_report
 from ..messages import Message, ToolCallPart, ToolResultPart
 from ..models import DEFAULT_WINDOW, get_model
 from ..tokens import counter_for
@@ -104,6 +105,7 @@ def inspect_session(session: ImportedSession, *, model: str | None = None, windo
         ],
         "constraints": [c.text for c in user_constraints(msgs)],
         "skipped": len(session.skipped),
+        "import_report": import_report(session),
         "gauge": {"used": g.used, "window": g.window, "percent": round(g.percent, 1), "severity": g.severity},
     }
 
