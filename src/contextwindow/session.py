@@ -40,6 +40,7 @@ from .budget import (
 from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, markers, total
 from .compaction.sticky import EMPTY_STATE, sticky_state, sticky_view
 from .compaction.view import is_synthetic, leading_markers, split_pinned
+from .cost import usage_cost
 from .errors import (
     CompactionError,
     ConfigError,
@@ -569,6 +570,8 @@ class Session:
         stored = self.add(msg)[0] if msg is not None else None
         if usage is not None:
             usage = replace(usage, model=usage.model or self.model)
+            if usage.cost_usd is None:  # the clients leave it empty: price it so the `$` limit binds
+                usage = replace(usage, cost_usd=usage_cost(usage))
             self.store.record_usage(self.id, usage)
             self._last_reported = usage.input_tokens
             self._appended_since = self._count_stored(stored) if stored else 0

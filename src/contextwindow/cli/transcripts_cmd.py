@@ -18,9 +18,11 @@ from typing import Any
 
 import click
 
+from ..cost import call_cost, calls_total
 from ..errors import ImportFormatError
 from ..importers import FORMATS, ImportedSession, load_all, load_raw, normalize_format, parse_input
 from ..importers.report import import_report, report_line
+from ..importers.window import session_window
 from ..messages import messages_to_json
 from ..usage import Usage
 from .common import default_store_url, emit_json, handle_errors, json_option, read_input_bytes, store_option
@@ -69,6 +71,7 @@ def expand_paths(paths: tuple[str, ...] | list[str]) -> list[str]:
 
 def session_metadata(s: ImportedSession, digest: str | None = None) -> dict[str, Any]:
     """What the store keeps about an imported session besides its messages (JSON-safe)."""
+    win, win_source = session_window(s)
     return {
         "imported": {
             "format": s.format,
@@ -79,6 +82,8 @@ def session_metadata(s: ImportedSession, digest: str | None = None) -> dict[str,
             "report": import_report(s),
             "meta": s.meta,
             "content_hash": digest or content_hash(s),
+            "window": {"tokens": win, "source": win_source},
+            "cost": calls_total(s.calls).to_dict(),
         }
     }
 
@@ -113,7 +118,8 @@ def store_session(store: Any, s: ImportedSession, digest: str | None = None, par
                 cache_write_tokens=c.cache_write_tokens or 0,
                 model=c.model,
                 role="main",
-                extra={"imported": True, "response_id": c.response_id},
+                cost_usd=call_cost(c),
+                extra={"imported": True, "response_id": c.response_id, "cache_write_1h_tokens": c.cache_write_1h_tokens},
             ),
         )
     return conv
@@ -250,11 +256,13 @@ def newest_session(home: Path | None = None) -> Path | None:
 @click.option("--model", default=None, metavar="M", help="Model for the tokenizer and window (default: the model the log names).")
 @click.option("--window", type=click.IntRange(min=1), default=None, metavar="N", help="Context window for the gauge (default: the model's).")
 @click.option("--top", type=click.IntRange(min=0), default=10, show_default=True, help="How many of the largest tool results to list.")
+@click.option("--calls", "show_calls", is_flag=True, help="Also print the per-call table (model, reported vs estimated input, dollars).")
 @json_option
 @handle_errors
-def inspect_cmd(file: str | None, fmt: str | None, model: str | None, window: int | None, top: int, as_json: bool) -> None:
-    """What a session's window held: tokens by role, part kind and tool; largest results; per-call
-    reported vs estimated input; compactions; the gauge at the end."""
+def inspect_cmd(file: str | None, fmt: str | None, model: str | None, window: int | None, top: int, show_calls: bool, as_json: bool) -> None:
+    """What a session cost and held: totals first (calls, input, cache, output, dollars, the window and
+    its source, peak share, import repairs), then tokens by role, kind and tool; largest results;
+    compactions; the gauge (the per-call table with --calls)."""
     from ..errors import InputError
     from ..replay.inspect import inspect_session, render_inspection
 
@@ -274,14 +282,16 @@ def inspect_cmd(file: str | None, fmt: str | None, model: str | None, window: in
         raise InputError(f"{file} is a directory, not a session file")
     if file != "-" and not p.exists():
         raise InputError(f"{file}: no such file")
-    session = load_sessions(file, fmt)[0]
-    doc = inspect_session(session, model=model, window=window, top=top)
+    sessions = load_sessions(file, fmt)
+    session = sessions[0]
+    children = [s for s in sessions[1:] if isinstance(s.meta.get("parent"), dict)]
+    doc = inspect_session(session, model=model, window=window, top=top, children=children)
     if any(doc["import_report"].values()):
         click.echo(f"ctxw: {session.source}: {report_line(doc['import_report'])}", err=True)
     if as_json:
         emit_json(doc)
     else:
-        click.echo(render_inspection(doc))
+        click.echo(render_inspection(doc, show_calls=show_calls))
 
 
 def register(group: click.Group) -> None:

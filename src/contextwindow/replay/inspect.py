@@ -1,5 +1,9 @@
 """What a session's window held (``ctxw inspect``): a JSON-able report over an imported session.
 
+A totals block comes first (calls, input, cache read/write, output, dollars at registry prices, the
+window and where it comes from, the peak share of the window, what the import dropped/repaired); the
+per-call table (model, reported vs estimated input, dollars) follows with ``--calls``.
+
 Per call, ``estimated_input_tokens`` is this project's count of the messages the provider was sent
 (an imported checkpoint's summary in place of what it folded), with no calibration learned from the
 session itself; the provider's number also holds the system prompt and tool definitions the log does
@@ -12,11 +16,13 @@ from collections import defaultdict
 from typing import Any
 
 from ..budget import gauge
+from ..cost import call_cost, calls_total
 from ..errors import UnknownModelError
 from ..importers import ImportedSession
-from ..importers.report import import_report
+from ..importers.report import import_report, report_line
+from ..importers.window import session_window, window_text
 from ..messages import Message, ToolCallPart, ToolResultPart
-from ..models import DEFAULT_WINDOW, get_model
+from ..models import get_model
 from ..tokens import counter_for
 from ..turns import group_turns
 from .engine import estimate_overhead, provider_view, user_constraints
@@ -30,20 +36,31 @@ def _first_line(text: str, limit: int = 100) -> str:
     return ""
 
 
-def inspect_session(session: ImportedSession, *, model: str | None = None, window: int | None = None, top: int = 10) -> dict[str, Any]:
-    """The inspection report of ``session`` (stable keys; see ``ctxw inspect --json``)."""
+def inspect_session(
+    session: ImportedSession,
+    *,
+    model: str | None = None,
+    window: int | None = None,
+    top: int = 10,
+    children: list[ImportedSession] | None = None,
+) -> dict[str, Any]:
+    """The inspection report of ``session`` (stable keys; see ``ctxw inspect --json``). The totals
+    count the ``children`` too (sub-agent sessions of the same log: their calls and spend)."""
     name = model or session.model
     counter = counter_for(name)
-    win = window
     model_known = False
     if name:
         try:
-            spec = get_model(name)
-            win = win or spec.context_window
+            get_model(name)
             model_known = True
         except UnknownModelError:
             pass
-    win = win or DEFAULT_WINDOW
+    if window is not None:
+        win, win_source = window, "option"
+    elif model is not None and model_known:
+        win, win_source = get_model(model).context_window, "registry"
+    else:
+        win, win_source = session_window(session)
     msgs = session.messages
     by_role: dict[str, int] = defaultdict(int)
     by_kind: dict[str, int] = defaultdict(int)
@@ -68,19 +85,47 @@ def inspect_session(session: ImportedSession, *, model: str | None = None, windo
     results.sort(key=lambda r: -int(r["tokens"]))
     calls = []
     for c in session.calls:
+        cost = call_cost(c)
         calls.append(
             {
                 "index": c.index,
+                "model": c.model,
                 "reported_input_tokens": c.reported_input_tokens,
                 "estimated_input_tokens": counter.count_messages(provider_view(session, c)),
                 "output_tokens": c.output_tokens,
                 "cache_read_tokens": c.cache_read_tokens,
                 "cache_write_tokens": c.cache_write_tokens,
+                "cache_write_1h_tokens": c.cache_write_1h_tokens,
+                "cost_usd": None if cost is None else round(cost, 6),
             }
         )
     last = calls[-1] if calls else None
     used = (last["reported_input_tokens"] or last["estimated_input_tokens"]) if last else counter.count_messages(msgs)
     g = gauge(int(used or 0), win)
+    prompts = [int(c["reported_input_tokens"] or c["estimated_input_tokens"] or 0) for c in calls]
+    peak = max(prompts, default=int(used or 0))
+    subs = children or []
+    every = [*session.calls, *(c for ch in subs for c in ch.calls)]
+    money = calls_total(every)
+    report = import_report(session)
+    totals = {
+        "calls": len(every),
+        "subagent_sessions": len(subs),
+        "subagent_calls": sum(len(ch.calls) for ch in subs),
+        "calls_with_usage": sum(1 for c in every if c.reported_input_tokens is not None),
+        "input_tokens": sum(c.reported_input_tokens or 0 for c in every),
+        "cache_read_tokens": sum(c.cache_read_tokens or 0 for c in every),
+        "cache_write_tokens": sum(c.cache_write_tokens or 0 for c in every),
+        "output_tokens": sum(c.output_tokens or 0 for c in every),
+        **money.to_dict(),
+        "cost_text": money.text(),
+        "window": win,
+        "window_source": win_source,
+        "peak_tokens": peak,
+        "peak_percent": round(100 * peak / win, 1) if win else None,
+        "dropped": sum(report["dropped"].values()),
+        "repaired": sum(report["repaired"].values()),
+    }
     turns = [t for t in group_turns(msgs) if not t.preamble]
     return {
         "source": session.source,
@@ -89,6 +134,9 @@ def inspect_session(session: ImportedSession, *, model: str | None = None, windo
         "model_known": model_known,
         "tokenizer": getattr(counter, "name", type(counter).__name__),
         "window": win,
+        "window_source": win_source,
+        "cost_usd": totals["cost_usd"],
+        "totals": totals,
         "messages": len(msgs),
         "turns": len(turns),
         "tool_calls": sum(len(m.tool_calls) for m in msgs),
@@ -105,21 +153,40 @@ def inspect_session(session: ImportedSession, *, model: str | None = None, windo
         ],
         "constraints": [c.text for c in user_constraints(msgs)],
         "skipped": len(session.skipped),
-        "import_report": import_report(session),
+        "import_report": report,
         "gauge": {"used": g.used, "window": g.window, "percent": round(g.percent, 1), "severity": g.severity},
     }
 
 
-def render_inspection(doc: dict[str, Any]) -> str:
-    """The report as text a person reads."""
-    out: list[str] = []
+def render_totals(doc: dict[str, Any]) -> list[str]:
+    """The totals block: what the session cost and how full its window got."""
+    t = doc["totals"]
+    rep = doc.get("import_report") or {}
+    lines = [
+        f"{doc['source']}",
+        f"format {doc['format']}, model {doc['model'] or 'unknown'}, {t['calls']} calls"
+        + (f" ({t['calls_with_usage']} with usage)" if t["calls_with_usage"] != t["calls"] else "")
+        + (f", of which {t['subagent_calls']} in {t['subagent_sessions']} sub-agent run(s)" if t.get("subagent_sessions") else ""),
+        f"  input        {t['input_tokens']:>14,} tokens (whole prompts, as reported)",
+        f"  cache read   {t['cache_read_tokens']:>14,}",
+        f"  cache write  {t['cache_write_tokens']:>14,}",
+        f"  output       {t['output_tokens']:>14,}",
+        f"  cost         {t['cost_text']}  (registry prices, per call at its model)",
+        f"  {window_text(t['window'], t['window_source'])}, peak {t['peak_tokens']:,} tokens = {t['peak_percent']}% of it",
+        f"  import       {report_line(rep) if rep else 'nothing dropped or repaired'}",
+    ]
+    return lines
+
+
+def render_inspection(doc: dict[str, Any], *, show_calls: bool = False) -> str:
+    """The report as text a person reads: totals first, details after (the per-call table with ``show_calls``)."""
+    out: list[str] = render_totals(doc)
     add = out.append
-    add(f"{doc['source']}")
-    add(
-        f"format {doc['format']}, model {doc['model'] or 'unknown'} ({doc['tokenizer']}), {doc['messages']} messages, "
-        f"{doc['turns']} turns, {doc['tool_calls']} tool calls, {len(doc['calls'])} model calls, ~{doc['total_tokens']:,} tokens in all"
-    )
     add("")
+    add(
+        f"{doc['messages']} messages, {doc['turns']} turns, {doc['tool_calls']} tool calls, "
+        f"~{doc['total_tokens']:,} tokens in all ({doc['tokenizer']})"
+    )
     add("tokens by role:  " + ", ".join(f"{k} {v:,}" for k, v in sorted(doc["by_role"].items(), key=lambda kv: -kv[1])))
     add("tokens by kind:  " + ", ".join(f"{k} {v:,}" for k, v in sorted(doc["by_kind"].items(), key=lambda kv: -kv[1])))
     if doc["by_tool"]:
@@ -131,11 +198,17 @@ def render_inspection(doc: dict[str, Any]) -> str:
         for r in doc["largest_results"]:
             err = " (error)" if r["is_error"] else ""
             add(f"  #{r['index']:<5} {r['tool']:<16} {r['tokens']:>8,} tokens{err}  {r['first_line'][:70]}")
-    if doc["calls"]:
+    if doc["calls"] and show_calls:
         add(f"per call: provider-reported input vs our estimate (fixed prefix not in the log ≈ {doc['fixed_prefix_tokens']:,} tokens):")
         for n, c in enumerate(doc["calls"]):
             rep = "—" if c["reported_input_tokens"] is None else f"{c['reported_input_tokens']:,}"
-            add(f"  call {n + 1:>3} @ message {c['index']:<5} reported {rep:>9}   estimated {c['estimated_input_tokens']:>9,}")
+            cost = "unpriced" if c["cost_usd"] is None else f"${c['cost_usd']:.4f}"
+            add(
+                f"  call {n + 1:>3} @ message {c['index']:<5} {c['model'] or '?'!s:<28} reported {rep:>9}   "
+                f"estimated {c['estimated_input_tokens']:>9,}   output {c['output_tokens'] or 0:>7,}   {cost}"
+            )
+    elif doc["calls"]:
+        add(f"per-call table: ctxw inspect --calls ({len(doc['calls'])} calls)")
     if doc["checkpoints"]:
         add("compactions in the log:")
         for cp in doc["checkpoints"]:

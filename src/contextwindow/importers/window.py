@@ -1,0 +1,52 @@
+"""The context window a session ran with, and where that number comes from (``log`` | ``registry`` |
+``assumed``), so every gauge of an imported session (inspect, sessions show, replay, the TUI) agrees.
+
+- Codex rollouts state it: ``token_count.info.model_context_window`` → ``log``.
+- Claude Code runs with a 200,000-token window unless the log shows more: a call whose reported
+  prompt is above 200k, or a logged compaction whose ``preTokens`` is, means the larger (1M) window
+  was in use → the registry's window of the model, source ``log``. Otherwise 200,000 → ``assumed``
+  (the registry lists 1,000,000 for some Claude models, which Claude Code only uses when asked).
+- Other logs: the registry's window of the model the log names → ``registry``; an unknown model →
+  the default window → ``assumed``.
+"""
+
+from __future__ import annotations
+
+from ..errors import ConfigError, UnknownModelError
+from ..models import DEFAULT_WINDOW, get_model
+from .model import ImportedSession
+
+CLAUDE_CODE_WINDOW = 200_000
+
+
+def _registry_window(model: str | None) -> int | None:
+    if not model:
+        return None
+    try:
+        return get_model(model).context_window
+    except (UnknownModelError, ConfigError):
+        return None
+
+
+def session_window(s: ImportedSession) -> tuple[int, str]:
+    """``(window, source)`` of an imported session."""
+    logged = s.meta.get("model_context_window")
+    if isinstance(logged, int) and not isinstance(logged, bool) and logged > 0:
+        return logged, "log"
+    reg = _registry_window(s.model)
+    if s.format == "claude-code":
+        seen = max(
+            [c.reported_input_tokens or 0 for c in s.calls] + [cp.pre_tokens or 0 for cp in s.checkpoints] + [0]
+        )
+        if seen > CLAUDE_CODE_WINDOW:
+            return max(reg or 0, 1_000_000 if seen <= 1_000_000 else seen), "log"
+        return CLAUDE_CODE_WINDOW, "assumed"
+    if reg is not None:
+        return reg, "registry"
+    return DEFAULT_WINDOW, "assumed"
+
+
+def window_text(window: int, source: str) -> str:
+    """``window 258,400 (from the log)`` and the like."""
+    where = {"log": "from the log", "registry": "from the model registry", "assumed": "assumed", "option": "given"}.get(source, source)
+    return f"window {window:,} ({where})"
