@@ -124,3 +124,28 @@ def test_compact_folds_only_when_mask_and_truncate_cannot_fit() -> None:
     out, rep = compact_conversation(msgs, budget=int(size * 0.1), counter=COUNTER, summarizer=ExtractiveSummarizer(COUNTER.count_text), rounds=3)
     assert rep.rounds >= 1 and rep.tokens_after <= int(size * 0.1)
     assert out[-1].text == "Now wire the retry queue. The retry limit is 5 attempts."  # the newest turn verbatim
+
+
+def test_session_folds_keep_paraphrased_memory_and_never_a_stale_value(tmp_path: Path) -> None:
+    from contextwindow.budget import BudgetConfig
+    from contextwindow.messages import Message
+    from contextwindow.session import Session, SessionConfig
+    from contextwindow.store import open_store
+
+    store = open_store(f"sqlite:///{tmp_path / 's.db'}")
+    cfg = SessionConfig(budget=BudgetConfig(output_cap=1_000, safety_buffer=200), clip_budget_tokens=None, restore_root=str(tmp_path))
+    s = Session(store, window=60_000, max_output=1_000, system="You are a careful coding agent.", config=cfg)
+    s.add(user(CODEX_FIRST), user("Port the CLI to click. We renamed the service to Orion-7. Dana is on call this week."))
+    s.record(assistant("Understood."))
+    later = ["Heads up, we are calling the service Vega now.", "Actually Omar is on call this week.", "From now on write every commit message in the imperative mood, under 60 characters."]
+    for r, text in enumerate(later):
+        s.add(user(text), assistant("", _call(r, "shell", '{"command": "make"}')), tool_result(f"c{r}", "ok\nExit code: 0", name="shell"))
+        s.record(assistant(f"Noted: the service is Orion-7 and Dana is on call (round {r})."))  # an echo of old values
+        s.fold()
+    text = "\n".join(m.text for m in s.build().messages if isinstance(m, Message) and not m.is_tool_result)
+    assert "Vega" in text and "Omar" in text and "under 60 characters" in text
+    assert "Orion-7" not in text and "Dana" not in text
+    assert "approval_policy" not in text.split("## Environment")[0]  # the environment is never the goal or a rule
+    assert {e.kind for e in s.constraints() if e.active} >= {"fact", "constraint"}
+    assert all("<" not in e.text for e in s.constraints())
+    store.close()

@@ -66,6 +66,15 @@ def ensure_constraints(text: str, constraints: Sequence[str], superseded: Sequen
     from . import ledger as ledger_mod
     from .constraints import scrub
 
+    if not ledger and superseded:
+        # the entries back from their texts: superseded ones first, then those in force, so each
+        # stale entry learns the value that replaced it and is scrubbed value by value
+        rebuilt: list[Any] = []
+        for t in [*superseded, *constraints]:
+            e = ledger_mod.parse(t)
+            if e is not None:
+                rebuilt = ledger_mod.add(rebuilt, e)
+        ledger = rebuilt
     text = scrub(text, superseded)
     if ledger:
         text = ledger_mod.scrub(text, ledger)

@@ -12,7 +12,9 @@ BRIEF = """Write a brief that lets an assistant with no other context continue t
 Use these sections, in this order, with these headings:
 
 ## Goal
-The user's task, in their words where possible.
+The user's task, in their words where possible. Blocks an agent harness injected into user
+messages (<environment_context>, <approval_policy>, <system-reminder>, AGENTS.md instructions)
+are not the task: put them, one short line each, under "## Environment" after the goal.
 ## Progress
 What is done, with real file paths, ids, commands, numbers and results. No vague claims.
 ## Remaining
@@ -22,11 +24,12 @@ Names, ids, values, URLs, error messages and anything else needed later, verbati
 ## Decisions
 Choices made and why, including approaches rejected.
 ## Constraints & preferences
-Every rule, limit, deadline and preference the user stated, copied verbatim.
+Every rule, limit, deadline, preference and fact the user stated, copied verbatim. When the user
+later changed a value, give only the newest one.
 
 Be dense and specific; prefer lists. Stay under {budget} tokens."""
 
-PRIOR = "\n\nAn earlier summary of the part before this transcript follows; merge it into your brief (it stays true unless the transcript changes it):\n<earlier-summary>\n{prior}\n</earlier-summary>"
+PRIOR = "\n\nAn earlier brief of the part before this transcript follows. Re-write it as ONE brief with the same sections, updated by the transcript (never nest it under a heading of its own; it stays true unless the transcript changes it):\n<earlier-summary>\n{prior}\n</earlier-summary>"
 PART = "\n\nThis transcript is part {i} of {n} of the session; summarize this part only."
 MERGE = "The following are briefs of consecutive parts of one session, oldest first. Merge them into ONE brief with the same sections; later parts win where they disagree.\n\n{parts}"
 INSTRUCTIONS = "\n\nAdditional instructions for this summary:\n{instructions}"
