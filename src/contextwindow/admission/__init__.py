@@ -118,10 +118,16 @@ def admit(
     Paths are made absolute, ``~`` expanded and symlinks resolved. Caps are in characters;
     ``max_file_bytes`` bounds every read. Bad files are left out and listed in ``omitted``.
     """
+    from ..argcheck import check_int, check_path
+
+    check_path(cwd, "admit(cwd)")
+    check_path(home, "admit(home)", optional=True)
+    check_path(scope_dir, "admit(scope_dir)", optional=True)
     for label, value in (("per_file_chars", per_file_chars), ("total_chars", total_chars), ("scope_chars", scope_chars)):
+        check_int(value, f"admit({label})")
         if value < 0:
             raise ConfigError(f"admit: {label} must be zero or more, got {value}")
-    if max_file_bytes < 1:
+    if check_int(max_file_bytes, "admit(max_file_bytes)") < 1:
         raise ConfigError(f"admit: max_file_bytes must be at least 1, got {max_file_bytes}")
     root = _real(cwd)
     if not root.is_dir():

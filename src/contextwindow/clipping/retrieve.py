@@ -16,6 +16,7 @@ from ..errors import InputError, NotFoundError
 from .marker import RETRIEVE_HEADER
 from .measure import Count, count_lines, default_count, safe_count
 from .model import OffloadSink
+from .safegrep import compile_grep
 
 REF_RE = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9_\-]{0,127}\Z")
 DEFAULT_LIMIT = 200
@@ -94,10 +95,7 @@ def retrieve(
         raise InputError(f"retrieve budget_tokens must be ≥ 1, got {budget_tokens!r}")
     pattern = None
     if grep is not None and grep != "":
-        try:
-            pattern = re.compile(grep, re.MULTILINE)
-        except re.error as exc:
-            raise InputError(f"retrieve grep {grep!r} is not a valid regular expression: {exc}") from exc
+        pattern = compile_grep(grep)  # bounded: nested quantifiers refused, a total time budget
     counter = count or default_count()
     record = sink.get_offload(ref)
     meta: dict[str, Any] = dict(getattr(record, "meta", None) or {})
@@ -185,7 +183,7 @@ def retrieve(
     last_end = start
     pos = start
     while pos <= len(content):
-        m = pattern.search(content, pos)
+        m = pattern.search(content, pos)  # InputError past the time budget
         if m is None:
             break
         line_no += content.count("\n", last_end, m.start())

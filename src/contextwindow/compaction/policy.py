@@ -108,6 +108,11 @@ def compact(
     ``force`` (the provider said "too long" although the estimate fit) aims at 70% of the current
     size as well, since the estimate is evidently low.
     """
+    from ..argcheck import check_int, check_sequence
+
+    check_sequence(items, "compact(items)")
+    check_int(budget, "compact(budget)", minimum=0)
+    check_int(target, "compact(target)", minimum=0)
     config = config or CompactionConfig()
     before = total(items)
     goal = min(target, int(before * 0.7)) if force else target

@@ -86,6 +86,10 @@ def load_all(path: str | Path, format: str | None = None) -> list[ImportedSessio
 
 def load_transcript(path: str | Path, format: str | None = None) -> ImportedSession:
     """The (first) session in ``path``; the format is detected by content unless ``format`` forces one."""
+    from ..argcheck import check_path, check_str
+
+    check_path(path, "load_transcript(path)")
+    check_str(format, "load_transcript(format)", optional=True)
     return load_all(path, format)[0]
 
 

@@ -21,6 +21,11 @@ from ..errors import ConfigError
 #: No correction ever goes below/above these (an estimator off by more is a bug, not a bias).
 MIN_FACTOR = 0.5
 MAX_FACTOR = 2.0
+#: Applying a factor below 1 lowers every later trigger, so it is bounded: the estimate is never
+#: scaled below APPLY_FLOOR of itself, and only after MIN_SAMPLES_BELOW_ONE observations agree
+#: (one provider that counts low once changes nothing). Factors above 1 apply at once.
+APPLY_FLOOR = 0.9
+MIN_SAMPLES_BELOW_ONE = 3
 #: Growth smaller than this many tokens is too noisy to learn from.
 MIN_GROWTH = 64
 
@@ -59,9 +64,20 @@ class Calibration:
         factor = ratio if self.samples == 0 else (1 - self.alpha) * self.factor + self.alpha * ratio
         return replace(moved, factor=min(MAX_FACTOR, max(MIN_FACTOR, factor)), samples=self.samples + 1)
 
+    @property
+    def applied_factor(self) -> float:
+        """The factor :meth:`apply` uses: the learned one when ≥ 1; below 1 only after
+        MIN_SAMPLES_BELOW_ONE observations, and never below APPLY_FLOOR."""
+        if self.factor >= 1.0:
+            return self.factor
+        if self.samples < MIN_SAMPLES_BELOW_ONE:
+            return 1.0
+        return max(self.factor, APPLY_FLOOR)
+
     def apply(self, estimate: int) -> int:
-        """The estimate corrected by the learned factor."""
-        return round(estimate * self.factor)
+        """The estimate corrected by the learned factor: scaled up freely, down by at most
+        1 - APPLY_FLOOR (see :attr:`applied_factor`)."""
+        return round(estimate * self.applied_factor)
 
 
 def calibrate(pairs: list[tuple[int, int]], family: str = "generic", alpha: float = 0.3) -> Calibration:

@@ -35,7 +35,6 @@ def tokenizer_family(model: str | None) -> str:
     return "estimate"
 
 
-@functools.lru_cache(maxsize=256)
 def counter_for(model: str | None) -> TokenCounter:
     """The counter for ``model`` (any name, with or without a provider prefix; None = unknown).
 
@@ -44,6 +43,13 @@ def counter_for(model: str | None) -> TokenCounter:
     Gemini-flavoured estimator; anything else → the generic estimator (Claude-like rates, the
     safer side). Counters are cached per name and share their per-message caches.
     """
+    from ..argcheck import check_str
+
+    return _counter_for(check_str(model, "counter_for(model)", optional=True))
+
+
+@functools.lru_cache(maxsize=256)
+def _counter_for(model: str | None) -> TokenCounter:
     family = tokenizer_family(model)
     if family in ("o200k_base", "cl100k_base"):
         return ExactCounter(family)
