@@ -262,10 +262,11 @@ class Session:
             m = unmap_ids(m, self._sent_ids)
             if m.role == "user" and not m.is_tool_result and len(self._steering):
                 m = replace(m, parts=(*m.parts, *(TextPart(t) for t in self._steering.drain())))
-            if m.role == "tool" and self.config.clip_budget_tokens:
+            if m.is_tool_result and self.config.clip_budget_tokens:  # wherever results are: tool or user role
                 m = self._clip(m)
-            if m.role == "user" and not m.meta.get("cw"):
-                new = ledger_mod.update(ledger, m.text, source=str(len(ledger)))
+            if m.role == "user" and not m.meta.get("cw"):  # the user's own words only, not tool output beside them
+                said = m.text if not m.is_tool_result else "\n".join(p.text for p in m.parts if isinstance(p, TextPart))
+                new = ledger_mod.update(ledger, said, source=str(len(ledger)))
                 ledger_changed = ledger_changed or new != ledger
                 ledger = new
             self._remember_calls(m)
