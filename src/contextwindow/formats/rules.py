@@ -87,6 +87,8 @@ def enforce(fmt: str, payload: dict[str, Any]) -> tuple[dict[str, Any], list[Fix
     Returns the (possibly new) payload and the repairs made; the input is not modified. Raises
     InvalidPayloadError (``index`` and ``rule`` set) for what cannot be repaired."""
     mod = _module(fmt)
+    if not mod.check(fmt, payload):  # the common case: nothing to repair, no copy of the whole payload
+        return payload, []
     fixed, fixes = mod.repair(fmt, copy.deepcopy(payload))
     left = mod.check(fmt, fixed)
     if left:

@@ -17,10 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..formats import get_format
-from ..messages import Message, ToolResultPart, dumps
+from ..messages import Message, ToolResultPart
 from ..session import FINGERPRINT_KEY
-from ..store.base import content_hash
 
 KEY = "cache_control"
 
@@ -111,22 +109,15 @@ def _to_mark(m: Message, fmt: str, j: int, k: int | None, value: Any) -> Mark | 
     return None if k in sub_ops else Mark(part, k - sum(1 for o in sub_ops if o < k), None, value)
 
 
-def fingerprint(m: Message) -> str:
-    return content_hash(dumps(m))
-
-
-def normalize(body: Mapping[str, Any], fmt: str) -> tuple[list[Message], list[str], dict[str, list[Mark]]]:
-    """The request's history without breakpoints, its fingerprints, and the breakpoints by fingerprint."""
-    stripped, raw = strip_payload(body, fmt)
-    history = get_format(fmt).from_payload(stripped)
-    fps = [fingerprint(m) for m in history]
+def marks_by_fingerprint(history: Sequence[Message], fps: Sequence[str], raw: Sequence[_RawMark], fmt: str) -> dict[str, list[Mark]]:
+    """The breakpoints found by :func:`strip_payload`, keyed by the fingerprint of their message."""
     marks: dict[str, list[Mark]] = {}
     for i, j, k, value in raw:
-        if i < len(history):
+        if i < len(fps):
             mk = _to_mark(history[i], fmt, j, k, value)
             if mk is not None:
                 marks.setdefault(fps[i], []).append(mk)
-    return history, fps, marks
+    return marks
 
 
 def _put(p: Any, fmt: str, value: Any) -> Any:

@@ -32,6 +32,7 @@ from ..session import Session, SessionConfig
 from ..store.base import ConversationStore
 from ..usage import Usage
 from . import breakpoints
+from .history import normalize
 from .identity import Identity, identify
 from .protocols import Protocol
 
@@ -61,7 +62,7 @@ class Parsed:
     """A request's history, normalized and identified (pure work, before any lock)."""
 
     request: Request
-    history: list[Message]
+    history: Sequence[Message]
     fingerprints: list[str]
     marks: dict[str, list[breakpoints.Mark]]
     identity: Identity
@@ -171,7 +172,7 @@ class Conversations:
     # --- one request -------------------------------------------------------------------------
     def parse(self, req: Request) -> Parsed:
         check_history(req)
-        history, fps, marks = breakpoints.normalize(req.body, req.protocol.name)
+        history, fps, marks = normalize(req.body, req.protocol.name)
         return Parsed(req, history, fps, marks, identify(req.headers, req.body, history, fps, req.protocol.name))
 
     def prepare(self, parsed: Parsed, *, force: bool = False) -> Prepared:

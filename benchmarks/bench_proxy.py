@@ -1,0 +1,239 @@
+"""What ``ctxw proxy`` adds: latency against the same local upstream called directly, in the same
+run; throughput; memory per live conversation.
+
+Three processes on loopback: an upstream (aiohttp; answers an OpenAI chat request after
+``--delay`` seconds, as JSON or as 12 server-sent events), ``ctxw proxy`` (its default SQLite
+store, in a temp dir) and this load generator (aiohttp client). Each simulated client holds one
+conversation and re-sends its whole, growing history on every request, as agents do. Direct and
+proxied batches alternate, so drift on a loaded machine hits both.
+
+    python benchmarks/bench_proxy.py                  # the table in docs/proxy.md
+    python benchmarks/bench_proxy.py --quick --json   # smaller, machine-readable
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+
+
+# --- the upstream (its own process) -------------------------------------------------------------
+
+
+def serve_upstream(delay: float) -> None:
+    from aiohttp import web
+
+    async def chat(request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        await asyncio.sleep(delay)
+        n = len(body.get("messages", []))
+        usage = {"prompt_tokens": 40 * n, "completion_tokens": 12, "total_tokens": 40 * n + 12}
+        if body.get("stream"):
+            resp = web.StreamResponse(headers={"content-type": "text/event-stream"})
+            await resp.prepare(request)
+            for i in range(10):
+                chunk = {"id": "c", "object": "chat.completion.chunk", "model": body["model"],
+                         "choices": [{"index": 0, "delta": {"content": f"part {i} "}, "finish_reason": None}]}
+                await resp.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
+            tail = {"id": "c", "object": "chat.completion.chunk", "model": body["model"], "choices": [], "usage": usage}
+            await resp.write(b"data: " + json.dumps(tail).encode() + b"\n\ndata: [DONE]\n\n")
+            await resp.write_eof()
+            return resp
+        answer = {"id": "c", "object": "chat.completion", "model": body["model"], "usage": usage,
+                  "choices": [{"index": 0, "message": {"role": "assistant", "content": "done " * 10}, "finish_reason": "stop"}]}
+        return web.json_response(answer)
+
+    async def main() -> None:
+        app = web.Application(client_max_size=64 << 20)
+        app.router.add_post("/v1/chat/completions", chat)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        print(f"port {port}", flush=True)
+        await asyncio.Event().wait()
+
+    asyncio.run(main())
+
+
+def start(cmd: list[str], pattern: str) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stream = proc.stdout if "port" in pattern else proc.stderr
+    assert stream is not None
+    line = stream.readline()
+    m = re.search(pattern, line)
+    if not m:
+        proc.kill()
+        raise SystemExit(f"could not start {cmd[:4]}: {line!r} {proc.stderr.read() if proc.stderr else ''}")
+    return proc, m.group(1)
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+# --- the load -----------------------------------------------------------------------------------
+
+
+def history(client: int, turn: int) -> list[dict[str, Any]]:
+    """A coding-agent-like history: system, task, then per turn an assistant call and a tool result."""
+    out: list[dict[str, Any]] = [{"role": "system", "content": "You are a careful coding agent. " * 20},
+                                 {"role": "user", "content": f"Client {client}: fix the failing test in module {client}."}]
+    for t in range(turn):
+        out.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": f"call_{t}", "type": "function", "function": {"name": "grep", "arguments": json.dumps({"pattern": f"retry{t}"})}}]})
+        out.append({"role": "tool", "tool_call_id": f"call_{t}", "content": "".join(f"src/m{client}_{t}.py:{i}: retry()\n" for i in range(40))})
+    return out
+
+
+async def one(session: Any, url: str, body: bytes) -> tuple[float, float]:
+    t0 = time.perf_counter()
+    async with session.post(url, data=body, headers={"content-type": "application/json", "authorization": "Bearer x"}) as r:
+        first = None
+        async for _ in r.content.iter_any():
+            if first is None:
+                first = time.perf_counter()
+        end = time.perf_counter()
+        if r.status != 200:
+            raise SystemExit(f"HTTP {r.status} from {url}")
+    return (first or end) - t0, end - t0
+
+
+async def run_batch(base: str, clients: int, turns: int, stream: bool, tag: int) -> tuple[list[float], list[float]]:
+    import aiohttp
+
+    ttfb: list[float] = []
+    total: list[float] = []
+    url = f"{base}/v1/chat/completions"
+    conn = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=conn) as session:
+
+        async def client(c: int) -> None:
+            for t in range(turns):
+                body = {"model": "gpt-4o-mini", "max_tokens": 256, "messages": history(c + tag, t)}
+                if stream:
+                    body.update(stream=True, stream_options={"include_usage": True})
+                a, b = await one(session, url, json.dumps(body).encode())
+                ttfb.append(a)
+                total.append(b)
+
+        await asyncio.gather(*(client(c) for c in range(clients)))
+    return ttfb, total
+
+
+def pct(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))] * 1000
+
+
+def compare(direct: str, proxy: str, clients: int, turns: int, stream: bool, rounds: int, tag0: int) -> dict[str, Any]:
+    d_f: list[float] = []
+    d_t: list[float] = []
+    p_f: list[float] = []
+    p_t: list[float] = []
+    for r in range(rounds):  # alternate, so load drift hits both
+        a, b = asyncio.run(run_batch(direct, clients, turns, stream, tag0 + 1000 * r))
+        d_f += a
+        d_t += b
+        a, b = asyncio.run(run_batch(proxy, clients, turns, stream, tag0 + 1000 * r + 500))
+        p_f += a
+        p_t += b
+    row: dict[str, Any] = {"clients": clients, "stream": stream, "requests": len(p_t)}
+    for name, d, p in (("ttfb", d_f, p_f), ("total", d_t, p_t)):
+        for q, label in ((0.5, "p50"), (0.99, "p99")):
+            dv, pv = pct(d, q), pct(p, q)
+            row[f"{name}_{label}_direct_ms"] = round(dv, 2)
+            row[f"{name}_{label}_proxy_ms"] = round(pv, 2)
+            row[f"{name}_{label}_added_pct"] = round(100 * (pv - dv) / dv, 1) if dv else None
+    return row
+
+
+def throughput(base: str, clients: int, turns: int, tag: int) -> float:
+    t0 = time.perf_counter()
+    _, total = asyncio.run(run_batch(base, clients, turns, False, tag))
+    return len(total) / (time.perf_counter() - t0)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--serve-upstream", type=float, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--quick", action="store_true", help="fewer requests")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    if args.serve_upstream is not None:
+        serve_upstream(args.serve_upstream)
+        return
+    rounds, turns1, turns50 = (2, 15, 3) if args.quick else (3, 40, 6)
+    tmp = Path(tempfile.mkdtemp(prefix="bench_proxy_"))
+    procs: list[subprocess.Popen[str]] = []
+    results: dict[str, Any] = {"cores": os.cpu_count(), "rows": []}
+    try:
+        for delay in (0.05, 0.0):
+            up, port = start([sys.executable, __file__, "--serve-upstream", str(delay)], r"port (\d+)")
+            procs.append(up)
+            upstream = f"http://127.0.0.1:{port}"
+            px, url = start([sys.executable, "-m", "contextwindow.cli.main", "proxy", "--upstream", upstream, "--port", "0",
+                             "--store", f"sqlite:///{tmp / f'proxy{delay}.db'}"], r"listening on (http://127\.0\.0\.1:\d+)")
+            procs.append(px)
+            # warm both paths (imports, connection pools, model registry)
+            asyncio.run(run_batch(upstream, 2, 2, False, 90_000))
+            asyncio.run(run_batch(url, 2, 2, False, 90_100))
+            if delay:
+                for clients, turns in ((1, turns1), (50, turns50)):
+                    for stream in (False, True):
+                        row = compare(upstream, url, clients, turns, stream, rounds, tag0=clients * 10 + stream)
+                        row["upstream_delay_ms"] = 50
+                        results["rows"].append(row)
+                before = rss_kib(px.pid)
+                n_conv = 300
+                asyncio.run(run_batch(url, n_conv, 1, False, 200_000))
+                results["kib_per_live_conversation"] = round((rss_kib(px.pid) - before) / n_conv, 1)
+                results["conversations_for_memory"] = n_conv
+            else:
+                row = compare(upstream, url, 1, turns1, False, rounds, tag0=7)
+                row["upstream_delay_ms"] = 0
+                results["rows"].append(row)
+                results["instant_added_ms_p50"] = round(row["total_p50_proxy_ms"] - row["total_p50_direct_ms"], 2)
+                results["rps_direct"] = round(throughput(upstream, 50, turns50, 300_000), 1)
+                results["rps_proxy"] = round(throughput(url, 50, turns50, 310_000), 1)
+            for p in procs:
+                p.terminate()
+                p.wait(timeout=30)
+            procs.clear()
+    finally:
+        for p in procs:
+            p.kill()
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return
+    print(f"bench_proxy ({results['cores']} cores; upstream, proxy and load generator share them)\n")
+    print("| upstream | clients | stream | requests | TTFB p50 direct → proxy | TTFB p99 | total p50 | total p99 |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in results["rows"]:
+        def cell(k: str, r: dict[str, Any] = r) -> str:
+            return f"{r[f'{k}_direct_ms']:.1f} → {r[f'{k}_proxy_ms']:.1f} ms ({r[f'{k}_added_pct']:+.1f}%)"
+        print(f"| {r['upstream_delay_ms']} ms | {r['clients']} | {'yes' if r['stream'] else 'no'} | {r['requests']} | "
+              f"{cell('ttfb_p50')} | {cell('ttfb_p99')} | {cell('total_p50')} | {cell('total_p99')} |")
+    print(f"\nadded against an instant upstream, p50: {results['instant_added_ms_p50']} ms per request")
+    print(f"requests/s, 50 clients, instant upstream: direct {results['rps_direct']}, through the proxy {results['rps_proxy']}")
+    print(f"memory per live conversation: {results['kib_per_live_conversation']} KiB (RSS growth over {results['conversations_for_memory']} new conversations)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""A client's history as the proxy reads it: fingerprinted from the raw request, converted to
+messages only where needed. Pure.
+
+An agent re-sends its whole conversation on every request; almost all of it is already stored.
+So each message is fingerprinted straight from its JSON (breakpoints taken out first, keys
+sorted), and only the messages the store does not hold yet — plus the few the identity reads —
+are converted (:mod:`contextwindow.formats`). Chat Completions and Anthropic map one request
+message to one message; the Responses API groups items into messages, so it is converted whole.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, overload
+
+from ..errors import PayloadError
+from ..formats import get_format
+from ..messages import Message, dumps
+from ..store.base import content_hash
+from . import breakpoints
+
+
+def _hash_json(value: Any) -> str:
+    return content_hash(json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True))
+
+
+class LazyHistory(Sequence[Message]):
+    """The request's messages, each converted on first access (errors name the request's index)."""
+
+    def __init__(self, fmt: str, items: Sequence[Any], system: Any = None) -> None:
+        self.fmt = fmt
+        self.items = list(items)
+        self.offset = 0 if system is None else 1
+        self.system = system
+        self._done: dict[int, Message] = {}
+
+    def __len__(self) -> int:
+        return len(self.items) + self.offset
+
+    def _convert(self, i: int) -> Message:
+        m = self._done.get(i)
+        if m is None:
+            conv = get_format(self.fmt).from_payload
+            if i < self.offset:
+                m = conv({"system": self.system, "messages": []})[0]
+            else:
+                n = i - self.offset
+                try:
+                    (m,) = conv([self.items[n]])
+                except PayloadError as exc:  # re-said with this message's index in the request
+                    text = str(exc).split(": ", 1)[1] if str(exc).startswith("message 0") else str(exc)
+                    raise PayloadError(text, index=n, field=exc.field) from None
+            self._done[i] = m
+        return m
+
+    @overload
+    def __getitem__(self, i: int) -> Message: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Message]: ...
+    def __getitem__(self, i: int | slice) -> Message | list[Message]:
+        if isinstance(i, slice):
+            return [self._convert(k) for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self._convert(i)
+
+
+def normalize(body: Mapping[str, Any], fmt: str) -> tuple[Sequence[Message], list[str], dict[str, list[breakpoints.Mark]]]:
+    """The request's history without breakpoints, its fingerprints, and the breakpoints by fingerprint."""
+    stripped, raw = breakpoints.strip_payload(body, fmt)
+    if fmt in ("openai", "anthropic"):
+        items = stripped["messages"]
+        system = stripped.get("system") if fmt == "anthropic" else None
+        history: Sequence[Message] = LazyHistory(fmt, items, system)
+        fps = ([_hash_json({"system": system})] if system is not None else []) + [_hash_json(d) for d in items]
+    else:
+        history = get_format(fmt).from_payload(stripped)
+        fps = [content_hash(dumps(m)) for m in history]
+    return history, fps, breakpoints.marks_by_fingerprint(history, fps, raw, fmt)
