@@ -50,7 +50,8 @@ def register(group: click.Group) -> None:
                 raise ConfigError(f"--token-env {token_env}: the variable is not set or empty")
         config = ProxyConfig(upstream=upstream, anthropic_upstream=anthropic_upstream, host=host, port=port, token=token, max_body=max_body)
         config.check()
-        logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="ctxw proxy: %(message)s")
+        logging.basicConfig(level=logging.WARNING, format="ctxw proxy: %(message)s")
+        logging.getLogger("contextwindow.proxy").setLevel(logging.DEBUG if verbose else logging.WARNING)
         url = store_url or default_store_url()
         store = open_store(url)
 

@@ -117,6 +117,16 @@ class Conversations:
         self._guard = threading.Lock()
         self._default_out: dict[str, int] = {}  # conversation id → output reserve when a request names none
 
+    def warm(self) -> None:
+        """Load what the first request would otherwise wait for (the model registry, the index)."""
+        from ..models import registry
+        from ..tokens import counter_for
+
+        registry()
+        counter_for("gpt-4o-mini").count_text("warm")
+        with self._guard:
+            self._load_index()
+
     # --- finding conversations ----------------------------------------------------------------
     def _load_index(self) -> dict[str, str]:
         if self._index is None:

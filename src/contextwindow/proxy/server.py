@@ -114,6 +114,7 @@ class ProxyServer:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def start(self) -> None:
+        await asyncio.to_thread(self.conversations.warm)
         self._idle = asyncio.Event()
         self._idle.set()
         timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.config.connect_timeout, sock_read=self.config.read_timeout)
@@ -243,6 +244,7 @@ class ProxyServer:
         lock = self._lock(key)
         try:
             async with lock:
+                t0 = time.perf_counter()
                 try:
                     prepared = await asyncio.to_thread(self.conversations.prepare, parsed)
                 except PayloadError as exc:
@@ -250,8 +252,11 @@ class ProxyServer:
                 except ContextWindowError as exc:
                     log.warning("request not managed (%s); forwarded as sent", exc)
                     prepared = None
-            if prepared is not None and prepared.changed:
-                self.stats["changed"] += 1
+            if prepared is not None:
+                self.stats["changed"] += prepared.changed
+                log.debug("conversation %s: %d known + %d new messages, %d clipped, compacted=%s, changed=%s, prepared in %.1f ms",
+                          prepared.conversation_id, prepared.known, prepared.added, prepared.clipped, prepared.compacted,
+                          prepared.changed, 1000 * (time.perf_counter() - t0))
             return await self._forward(request, req, prepared, (lock, parsed))
         finally:
             self._unlock(key)
