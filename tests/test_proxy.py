@@ -479,3 +479,27 @@ def test_proxied_conversations_show_in_sessions_list_and_show(tmp_path: Any) -> 
         show = CliRunner().invoke(cli, ["sessions", "show", cid, "--store", url])
         assert "usage[main]: 1 calls, 1000 in / 10 out tokens, $0.0002" in show.output
     store.close()
+
+
+def test_session_sync_recognises_the_stored_prefix_clips_once_and_reports_divergence() -> None:
+    from contextwindow import Session
+    from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPart
+    from contextwindow.session import SessionConfig
+
+    store = open_store("memory://")
+    s = Session(store, window=64_000, config=SessionConfig(clip_budget_tokens=200))
+    h = [Message("user", (TextPart("find retry"),)), Message("assistant", (ToolCallPart("c1", "grep", "{}"),)),
+         Message("tool", (ToolResultPart("c1", (TextPart(big_output(300)),)),))]
+    first = s.sync(h)
+    assert (first.known, len(first.added), first.diverged_at) == (0, 3, None)
+    clipped = store.list(s.id)[2].message.text
+    assert "ofl_" in clipped and len(clipped) < len(big_output(300)) // 4
+    again = s.sync([*h, Message("assistant", (TextPart("done"),))])
+    assert (again.known, len(again.added)) == (3, 1)
+    assert store.list(s.id)[2].message.text == clipped  # stored once, clipped once
+    # a fresh Session over the same conversation recognises it from the store alone
+    s2 = Session(store, s.id, window=64_000, config=SessionConfig(clip_budget_tokens=200))
+    assert s2.sync([*h, Message("assistant", (TextPart("done"),))]).added == []
+    rewritten = s2.sync([h[0], Message("assistant", (TextPart("other"),))])
+    assert rewritten.diverged_at == 1 and rewritten.added == []
+    assert len(store.list(s.id)) == 4
