@@ -49,7 +49,7 @@ from .errors import (
     InvalidPayloadError,
     StoreError,
 )
-from .events import EventBus
+from .events import ConversationEvents, Event, EventBus
 from .folding import constraints as ledger_mod
 from .folding.base import Summarizer, SummaryOutcome, SummaryRequest, fold_message, summary_text
 from .folding.disk import disk_reader
@@ -152,11 +152,12 @@ class Session:
         get_format(format)  # fail early on an unknown format
         self.counter = counter or counter_for(model)
         self.summarizer: Summarizer = summarizer or ExtractiveSummarizer(self.counter.count_text)
-        self.events = events or EventBus()
+        self.id = conversation_id or store.create_conversation(title=title, metadata={"model": model} if model else None)
+        # every event carries this conversation's id and is persisted (ctxw sessions events ID)
+        self.events = ConversationEvents(events.bus if isinstance(events, ConversationEvents) else events or EventBus(), self.id, self._persist_event)
         if self.admission is not None:
             for ev in self.admission.events():
                 self.events.emit(ev.name, **ev.data)
-        self.id = conversation_id or store.create_conversation(title=title, metadata={"model": model} if model else None)
         self.sink = ConversationSink(store, self.id)
         self._counts: dict[str, int] = {}  # message id -> tokens (kept in the store with the rows too)
         self._counts_loaded = False
@@ -196,6 +197,9 @@ class Session:
         return window or DEFAULT_WINDOW, max_output or DEFAULT_MAX_OUTPUT
 
     # --- state kept in the store ----------------------------------------------------------
+    def _persist_event(self, ev: Event) -> None:
+        self.store.record_event(self.id, ev.name, ev.data, ev.at)
+
     def _state(self) -> dict[str, Any]:
         st = self.store.get_state(self.id, STATE_KEY)
         return st if isinstance(st, dict) else dict(EMPTY_STATE)
@@ -322,7 +326,7 @@ class Session:
                 tool = p.name or names.get(p.call_id)
                 res = clip(p, self.config.clip_budget_tokens or 4_000, tool_name=tool, sink=self.sink, count=self.counter.count_text)
                 if res.report.ref:
-                    self.events.emit("clip.applied", **res.report.to_dict())
+                    self.events.emit("clip.applied", tool=tool, **res.report.to_dict())
                 parts.append(res.part or p)
             else:
                 parts.append(p)

@@ -149,6 +149,26 @@ def register(group: click.Group) -> None:
             click.echo(f"\nusage[{role}]: {tot['calls']} calls, {tot['input_tokens']} in / {tot['output_tokens']} out tokens, "
                        f"${tot['cost_usd']:.4f}" + (f" (+{tot['cost_unknown_calls']} calls without a price)" if tot["cost_unknown_calls"] else ""))
 
+    @sessions.command("events")
+    @click.argument("conversation_id")
+    @store_option
+    @json_option
+    @click.option("--limit", type=click.IntRange(min=1), default=None, help="Show at most N events (oldest first).")
+    @handle_errors
+    def events_cmd(conversation_id: str, store_url: str | None, as_json: bool, limit: int | None) -> None:
+        """The decision log of a conversation: every compaction, fold, clip, gauge and agent step."""
+        from ..events import describe
+
+        with _store(store_url) as store:
+            events = store.list_events(conversation_id, limit=limit)
+        if as_json:
+            emit_json([{"conversation_id": e.conversation_id, "at": e.at, "name": e.name, "data": e.data} for e in events])
+            return
+        if not events:
+            click.echo(f"{conversation_id}: no events recorded")
+        for e in events:
+            click.echo(f"{datetime.fromtimestamp(e.at, tz=UTC).strftime('%H:%M:%S')}  {e.name:<20} {describe(e.name, e.data)}")
+
     @sessions.command("export")
     @click.argument("conversation_id")
     @store_option

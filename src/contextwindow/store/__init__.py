@@ -25,6 +25,7 @@ from .base import (
     ConversationStore,
     Offload,
     Selection,
+    StoredEvent,
     StoredMessage,
 )
 from .memory import MemoryStore
@@ -38,6 +39,7 @@ __all__ = [
     "Offload",
     "SQLiteStore",
     "Selection",
+    "StoredEvent",
     "StoredMessage",
     "default_url",
     "open_store",

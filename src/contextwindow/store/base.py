@@ -116,6 +116,21 @@ def check_count(t: object) -> int:
     return t
 
 
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One persisted Session event: its name, JSON data and when it happened (epoch seconds)."""
+
+    conversation_id: str
+    name: str
+    data: dict[str, Any]
+    at: float
+
+
+def event_data_json(data: dict[str, Any]) -> str:
+    """An event's data as JSON; a value JSON cannot hold is kept as its text (never dropped)."""
+    return json.dumps(data, ensure_ascii=False, default=str)
+
+
 @runtime_checkable
 class ConversationStore(Protocol):
     """An append-only store of conversations. Implementations: memory, SQLite, PostgreSQL."""
@@ -143,6 +158,8 @@ class ConversationStore(Protocol):
     def get_offload(self, ref: str) -> Offload: ...
     def record_usage(self, conversation_id: str | None, usage: Usage) -> None: ...
     def list_usage(self, conversation_id: str | None = None) -> builtins.list[Usage]: ...
+    def record_event(self, conversation_id: str, name: str, data: dict[str, Any], at: float) -> None: ...
+    def list_events(self, conversation_id: str, limit: int | None = None) -> builtins.list[StoredEvent]: ...
     def usage_by_role(self, conversation_id: str | None = None) -> dict[str, dict[str, Any]]: ...
     def put_token_counts(self, conversation_id: str, counter: str, counts: dict[str, int]) -> None: ...
     def active_token_counts(self, conversation_id: str, counter: str) -> dict[str, int]: ...

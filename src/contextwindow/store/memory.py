@@ -20,6 +20,7 @@ from .base import (
     ConversationInfo,
     Offload,
     Selection,
+    StoredEvent,
     StoredMessage,
     TokenCounts,
     check_count,
@@ -32,6 +33,7 @@ from .base import (
     check_upto,
     dump_json,
     encode_message,
+    event_data_json,
     inherited,
     new_id,
     new_offload_ref,
@@ -68,6 +70,7 @@ class MemoryStore:
         self._decoded: dict[str, Message] = {}  # hash -> message, decoded once (values never change)
         self._offloads: dict[str, tuple[str, str]] = {}
         self._usage: list[tuple[str | None, Usage]] = []
+        self._events: list[StoredEvent] = []
 
     # --- conversations ------------------------------------------------------------------
     def _conv(self, conversation_id: str) -> _Conv:
@@ -227,6 +230,20 @@ class MemoryStore:
 
     def usage_by_role(self, conversation_id: str | None = None) -> dict[str, dict[str, Any]]:
         return totals_by_role(self.list_usage(conversation_id))
+
+    def record_event(self, conversation_id: str, name: str, data: dict[str, Any], at: float) -> None:
+        check_text(name, "event name", empty=False)
+        stored = StoredEvent(conversation_id, name, json.loads(event_data_json(data)), float(at))
+        with self._lock:
+            self._conv(conversation_id)
+            self._events.append(stored)
+
+    def list_events(self, conversation_id: str, limit: int | None = None) -> builtins.list[StoredEvent]:
+        limit = check_limit(limit)
+        with self._lock:
+            self._conv(conversation_id)
+            out = [e for e in self._events if e.conversation_id == conversation_id]
+        return out if limit is None else out[:limit]
 
     def put_token_counts(self, conversation_id: str, counter: str, counts: dict[str, int]) -> None:
         check_text(counter, "token counter name", empty=False)

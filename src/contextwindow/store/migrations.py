@@ -122,6 +122,24 @@ MIGRATIONS += (
     ),
 )
 
+MIGRATIONS += (
+    # every Session event (compaction, fold, clip, gauge, limits, agent steps), kept so the decision
+    # log and the compaction cards can be read after the fact (``ctxw sessions events ID``)
+    Migration(
+        "0007_events",
+        (
+            """CREATE TABLE events (
+                id TEXT PRIMARY KEY,
+                conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                at DOUBLE PRECISION NOT NULL,
+                name TEXT NOT NULL,
+                data TEXT NOT NULL
+            )""",
+            "CREATE INDEX events_conversation ON events (conversation_id, id)",
+        ),
+    ),
+)
+
 CREATE_MIGRATIONS_TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (
     name TEXT PRIMARY KEY,
     applied_at DOUBLE PRECISION NOT NULL

@@ -28,6 +28,7 @@ from .base import (
     ConversationInfo,
     Offload,
     Selection,
+    StoredEvent,
     StoredMessage,
     TokenCounts,
     check_conversation_id,
@@ -43,6 +44,7 @@ from .base import (
     dump_json,
     encode_message,
     encode_offload,
+    event_data_json,
     inherited,
     new_id,
     new_offload_ref,
@@ -430,6 +432,23 @@ class SqlStore(ABC):
 
     def usage_by_role(self, conversation_id: str | None = None) -> dict[str, dict[str, Any]]:
         return totals_by_role(self.list_usage(conversation_id))
+
+    def record_event(self, conversation_id: str, name: str, data: dict[str, Any], at: float) -> None:
+        check_text(name, "event name", empty=False)
+        with self._transaction(True) as q:
+            self._require(q, conversation_id)
+            q.run(
+                "INSERT INTO events (id, conversation_id, at, name, data) VALUES (?, ?, ?, ?, ?)",
+                (f"e_{time.time_ns():020d}_{secrets.token_hex(4)}", conversation_id, float(at), name, event_data_json(data)),
+            )
+
+    def list_events(self, conversation_id: str, limit: int | None = None) -> builtins.list[StoredEvent]:
+        limit = check_limit(limit)
+        with self._transaction(False) as q:
+            self._require(q, conversation_id)
+            sql = "SELECT name, data, at FROM events WHERE conversation_id = ? ORDER BY id"
+            rows = q.all(sql + (" LIMIT ?" if limit is not None else ""), (conversation_id, limit) if limit is not None else (conversation_id,))
+        return [StoredEvent(conversation_id, name, json.loads(data), float(at)) for name, data, at in rows]
 
     def put_token_counts(self, conversation_id: str, counter: str, counts: dict[str, int]) -> None:
         check_conversation_id(conversation_id)
