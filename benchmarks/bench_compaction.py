@@ -13,7 +13,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from contextwindow.budget import BudgetConfig
+from contextwindow.budget import BudgetConfig, Limits
 from contextwindow.compaction import CompactionConfig, compact, make_items, total
 from contextwindow.folding import ExtractiveSummarizer, LLMSummarizer
 from contextwindow.importers import load_transcript
@@ -83,7 +83,7 @@ def bench_sessions(all_sessions, window: int) -> None:
     saved_all: dict[str, int] = defaultdict(int)
     for name, msgs in all_sessions:
         store = open_store("memory:")
-        cfg = SessionConfig(budget=BudgetConfig())
+        cfg = SessionConfig(budget=BudgetConfig(), limits=Limits())  # a benchmark replays whole sessions: no session limits
         s = Session(store, window=window, max_output=8_000, config=cfg)
         shares: list[tuple[float, int]] = []
         reuses: list[float] = []

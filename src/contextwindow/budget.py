@@ -77,6 +77,9 @@ ENV_VARS: Mapping[str, str] = {
     "fold_threshold": "CONTEXTWINDOW_FOLD_THRESHOLD",
 }
 
+# other agents' names for the same settings; the CONTEXTWINDOW_ variable wins when both are set
+ENV_ALIASES: Mapping[str, str] = {"trigger": "COMPRESSION_THRESHOLD"}
+
 _OFF = frozenset({"off", "none", "no", "false", "disabled"})
 _AUTO = frozenset({"auto", "default"})
 
@@ -143,6 +146,9 @@ class BudgetConfig:
         source: dict[str, str] = {}
         for name, var in ENV_VARS.items():
             raw = env.get(var)
+            if (raw is None or not raw.strip()) and name in ENV_ALIASES:  # e.g. COMPRESSION_THRESHOLD for the trigger
+                var = ENV_ALIASES[name]
+                raw = env.get(var)
             if raw is None or not raw.strip():
                 continue
             values[name] = _parse_env(name, var, raw.strip())
@@ -427,6 +433,14 @@ def gauge(used: int, window: int) -> Gauge:
 
 # --- session limits --------------------------------------------------------------------------
 
+LIMIT_ENV_VARS: Mapping[str, str] = {
+    "max_turns": "CONTEXTWINDOW_MAX_TURNS",
+    "max_tokens": "CONTEXTWINDOW_MAX_TOKENS",
+    "max_tool_calls": "CONTEXTWINDOW_MAX_TOOL_CALLS",
+    "max_cost_usd": "CONTEXTWINDOW_MAX_COST_USD",
+    "max_wall_s": "CONTEXTWINDOW_MAX_WALL_S",
+}
+
 _LIMIT_FIELDS = (
     ("turns", "max_turns"),
     ("tokens", "max_tokens"),
@@ -457,6 +471,34 @@ class Limits:
             v = getattr(self, attr)
             if v is not None:
                 _number(attr, v)
+
+    @classmethod
+    def defaults(cls) -> Limits:
+        """The limits that bind out of the box: 200 turns, 1M tokens (input + output, summed over
+        the calls), 200 tool calls, $2, 30 minutes."""
+        return cls(max_turns=200, max_tokens=1_000_000, max_tool_calls=200, max_cost_usd=2.0, max_wall_s=1_800.0)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Limits:
+        """:meth:`defaults`, each replaced by its variable when set (a number, or ``off``):
+        CONTEXTWINDOW_MAX_TURNS, _MAX_TOKENS, _MAX_TOOL_CALLS, _MAX_COST_USD, _MAX_WALL_S."""
+        values: dict[str, Any] = {attr: getattr(cls.defaults(), attr) for _, attr in _LIMIT_FIELDS}
+        for _, attr in _LIMIT_FIELDS:
+            var = LIMIT_ENV_VARS[attr]
+            raw = (env.get(var) or "").strip()
+            if not raw:
+                continue
+            if raw.lower() in _OFF:
+                values[attr] = None
+                continue
+            try:
+                v = float(raw.lstrip("$")) if attr in ("max_cost_usd", "max_wall_s") else int(raw.replace("_", "").replace(",", ""))
+            except ValueError:
+                raise ConfigError(f"{var}={raw!r}: expected a number or 'off'") from None
+            if v < 0 or not math.isfinite(v):
+                raise ConfigError(f"{var}={raw!r}: expected a number >= 0 or 'off'")
+            values[attr] = v
+        return cls(**values)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,16 +23,17 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import turns
-from .admission import Admission, runtime_section
+from .admission import Admission, runtime_section, wants_batching
 from .admission.steering import SteeringQueue, can_steer
 from .budget import (
     Budget,
     BudgetConfig,
     Decision,
     Gauge,
+    LimitHit,
     Limits,
-    check_limits,
     compute_budget,
+    exceeded,
     gauge,
     should_compact,
     should_fold,
@@ -76,6 +77,7 @@ log = logging.getLogger("contextwindow.session")
 STATE_KEY = "compaction"
 LEDGER_KEY = "constraints"
 CALIBRATION_KEY = "calibration"
+IMAGES_KEY = "images"  # image key → offload ref of images already answered about
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +91,7 @@ class SessionConfig:
     restore_file_tokens: int = 5_000
     restore_total_tokens: int = 50_000  # and never more than a quarter of the history budget
     restore_root: str | None = None  # restored files are read from disk here (default: cwd) when they still exist
-    limits: Limits = field(default_factory=Limits)
+    limits: Limits = field(default_factory=lambda: Limits.from_env(os.environ))  # 200 turns, 1M tokens, 200 tool calls, $2, 30 min
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +183,7 @@ class Session:
         self._tool_calls = 0
         self._cost = 0.0
         self._fps: list[str | None] | None = None  # fingerprints of the stored messages, for sync
+        self._tokens_used = 0  # input + output of every main call of this Session (the tokens limit)
 
     # --- setup --------------------------------------------------------------------------
     @staticmethod
@@ -374,8 +377,24 @@ class Session:
         turn = messages[start:]
         iteration = 1 + sum(1 for m in turn if m.role == "assistant")
         called = [c.name for m in turn for c in m.tool_calls]
-        section = runtime_section(iteration, called)
+        asked = turn[0].text if turn and turn[0].role == "user" else ""
+        section = runtime_section(iteration, called, batching=wants_batching(asked))
         return Message("user", (TextPart(section.text),), meta={"cw": "runtime"})
+
+    # --- limits ---------------------------------------------------------------------------------
+    def _limit_hits(self) -> list[LimitHit]:
+        return exceeded(
+            self.config.limits, turns=self._turns, tokens=self._tokens_used, tool_calls=self._tool_calls,
+            cost_usd=self._cost, wall_s=time.monotonic() - self._started,
+        )
+
+    def check_limits(self) -> None:
+        """Raise LimitExceeded when a session limit is already passed: every build checks it, so
+        a call over a limit is refused before it is made (and paid), not after."""
+        hits = self._limit_hits()
+        if hits:
+            self.events.emit("limit.exceeded", limit=hits[0].limit, value=hits[0].value, maximum=hits[0].maximum)
+            raise hits[0].error()
 
     # --- the view ----------------------------------------------------------------------------
     def view(self) -> list[ViewItem]:
@@ -386,7 +405,23 @@ class Session:
         if cp is not None:  # pinned means pinned: leading system messages a fold covered stay first
             items = [ViewItem(sm.id, sm.message, self._count_stored(sm)) for sm in self._pinned() if sm.seq <= cp.upto_seq] + items
         self._save_counts()
-        return items
+        return self._elide_answered_images(items)
+
+    def _elide_answered_images(self, items: list[ViewItem]) -> list[ViewItem]:
+        """Images the model already answered about become a marker with a retrieve ref (once; the
+        ref map is kept in the store so the marker is the same bytes on every later call)."""
+        from .clipping.images import elide_answered_images, has_image
+
+        if not any(has_image(it.message) for it in items):
+            return items
+        seen = dict(self.store.get_state(self.id, IMAGES_KEY) or {})
+        messages, new = elide_answered_images([it.message for it in items], seen, self.sink)
+        if new:
+            self.store.set_state(self.id, IMAGES_KEY, seen)
+        out = [it if m is it.message else it.with_message(m, self._count) for it, m in zip(items, messages, strict=True)]
+        if new:
+            self.events.emit("images.elided", images=new, tokens_before=total(items), tokens_after=total(out))
+        return out
 
     def _pinned(self) -> list[StoredMessage]:
         """The conversation's leading system messages (read once per Session)."""
@@ -441,6 +476,7 @@ class Session:
         (e.g. the cache breakpoints a proxied client placed on this request); it must not change
         what they say."""
         get_format(format or self.format)  # fail early on an unknown format
+        self.check_limits()
         self._drain_steering()
         rules = _provider_rules(format or self.format)
         items = self.view()
@@ -584,16 +620,11 @@ class Session:
                 self._calibration = self._calibration.observe(self._last_prompt_estimate, usage.input_tokens)
                 self.store.set_state(self.id, CALIBRATION_KEY, {"family": self._calibration.family, "factor": self._calibration.factor, "samples": self._calibration.samples})
             self._cost += usage.cost_usd or 0.0
+            self._tokens_used += usage.input_tokens + usage.output_tokens
             g = gauge(usage.input_tokens, self.window)
             self.events.emit("gauge", used=g.used, window=g.window, percent=round(g.percent, 1), severity=g.severity)
-        check_limits(
-            self.config.limits,
-            turns=self._turns,
-            tokens=self._last_reported or 0,
-            tool_calls=self._tool_calls,
-            cost_usd=self._cost,
-            wall_s=time.monotonic() - self._started,
-        )
+        for hit in self._limit_hits():  # the next build refuses; the answer paid for is kept
+            self.events.emit("limit.reached", limit=hit.limit, value=hit.value, maximum=hit.maximum)
         if auto_fold and self.fold_due():
             self.fold(reason="auto")
         return stored

@@ -18,17 +18,30 @@ RUNTIME_SECTION = "runtime"
 BATCHING_INSTRUCTION = (
     "This task applies the same work to every item of a list. Work in batches: handle several items per "
     "step (issue independent tool calls together), keep a checklist of the items done and the items left, "
-    "and do not stop until every item is done or you say which are left and why."
+    "and do not stop until every item is done or you say which are left and why. \"Read all\" (or \"each\", "
+    "\"every\") means all of them, not a sample."
 )
 _EVERY_ITEM = re.compile(
-    r"\b(for (each|every|all)( of)?|each (of|one of) (the|these|those)|every (one|single) of|all of the \w+ (in|under|listed))\b",
+    r"\b(for (each|every|all)( of)?|each (of|one of) (the|these|those)|every (one|single) of|all of the \w+ (in|under|listed))\b"
+    r"|\b\d{2,} (files|items|pages|tests|issues|rows|records|urls|links|documents|images|entries|functions|endpoints)\b",
     re.IGNORECASE,
 )
+# "every test", "each endpoint"; "all 40 files", "all the logs", "all .py files" (the noun is checked below)
+_EVERY_NOUN = re.compile(r"\b(every|each) (single )?([a-z][\w-]{2,})\b", re.IGNORECASE)
+_ALL_NOUNS = re.compile(r"\ball( of)?( the| these| those| my| your| our)?( \d+)?( [\w.*/-]+)? ([a-z][\w-]+s)\b", re.IGNORECASE)
+_NOT_ITEMS = frozenset({"other", "time", "day", "week", "month", "year", "now", "once", "way", "is", "was", "has", "does", "this", "yes", "plus", "thanks", "its", "his", "as"})
+_LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+\S", re.MULTILINE)
+MANY_LISTED = 5  # a task that lists this many bullet or numbered items asks for many items
 
 
 def wants_batching(task: str) -> bool:
-    """A cheap guess: does ``task`` ask to do something for every item of a list?"""
-    return bool(_EVERY_ITEM.search(task))
+    """A cheap guess: does ``task`` ask to do something for many items (every item of a set, a
+    count of ten or more, or a list of five or more bullet/numbered lines)?"""
+    if _EVERY_ITEM.search(task) or len(_LIST_LINE.findall(task)) >= MANY_LISTED:
+        return True
+    if any(m.group(3).lower() not in _NOT_ITEMS for m in _EVERY_NOUN.finditer(task)):
+        return True
+    return any(m.group(5).lower() not in _NOT_ITEMS and (m.group(4) or "").strip().lower() not in _NOT_ITEMS for m in _ALL_NOUNS.finditer(task))
 
 
 def runtime_section(

@@ -117,6 +117,38 @@ def elide_seen_images(
     return out
 
 
+def has_image(m: Message) -> bool:
+    return any(
+        isinstance(p, ImagePart) or (isinstance(p, ToolResultPart) and any(isinstance(c, ImagePart) for c in p.content)) for p in m.parts
+    )
+
+
+def elide_answered_images(
+    messages: Sequence[Message], seen: MutableMapping[str, str], sink: OffloadSink
+) -> tuple[list[Message], int]:
+    """Replace every base64 image the model has already answered about (one that comes before
+    the last assistant message) by a marker with its ``retrieve`` ref; images after it are kept.
+
+    ``seen`` (image key → offload ref) persists between calls, so an image is offloaded once and
+    its marker is the same bytes on every later call. Returns the messages and how many images
+    were offloaded now (0 when nothing new was elided)."""
+    last = max((i for i, m in enumerate(messages) if m.role == "assistant"), default=-1)
+    if last < 1:
+        return list(messages), 0
+    new = 0
+    for m in messages[:last]:
+        if not has_image(m):
+            continue
+        for p in m.parts:
+            inner = p.content if isinstance(p, ToolResultPart) else (p,)
+            for c in inner:
+                if isinstance(c, ImagePart) and c.source == "base64" and image_key(c) not in seen:
+                    seen[image_key(c)] = _offload(c, sink)
+                    new += 1
+    head = elide_seen_images(messages[:last], seen, sink) if any(has_image(m) for m in messages[:last]) else list(messages[:last])
+    return head + list(messages[last:]), new
+
+
 def load_image(sink: OffloadSink, ref: str) -> ImagePart:
     """The image offloaded under ``ref`` as an :class:`ImagePart` again."""
     record = sink.get_offload(check_ref(ref))

@@ -38,7 +38,7 @@ class SessionPolicy:
     name = "default"
 
     def __init__(self, ctx: ReplayContext) -> None:
-        from ..budget import BudgetConfig
+        from ..budget import BudgetConfig, Limits
         from ..session import Session, SessionConfig
         self.ctx = ctx
         self.store = MemoryStore(deterministic=True)
@@ -48,7 +48,7 @@ class SessionPolicy:
             max_output=ctx.max_output,
             counter=ctx.counter,
             summarizer=ctx.summarizer,
-            config=SessionConfig(budget=BudgetConfig.from_env(os.environ, output_cap=output_cap(ctx.window))),
+            config=SessionConfig(budget=BudgetConfig.from_env(os.environ, output_cap=output_cap(ctx.window)), limits=Limits()),  # a replay measures: no session limits
             title="replay",
         )
         self.cursor = 0
