@@ -98,6 +98,12 @@ def _k(n: Any) -> str:
     return f"{n / 1000:.1f}k" if abs(n) >= 10_000 else f"{int(n):,}"
 
 
+def _saved(n: int | None) -> str:
+    if not n:
+        return ""
+    return f", saved {_k(n)}" if n > 0 else f", {_k(-n)} more (the summary is longer than what it replaced)"
+
+
 def describe(name: str, data: dict[str, Any]) -> str:
     """One line for an event, as the decision log and the TUI's cards show it."""
     d = data
@@ -112,7 +118,7 @@ def describe(name: str, data: dict[str, Any]) -> str:
         head = "compaction applied" if name == "compaction.applied" else "compaction found nothing to cut"
         dur = d.get("duration_s")
         tail = f" in {dur:.2f} s" if isinstance(dur, int | float) else ""
-        return f"{head}: {_k(before)} → {_k(after)} tokens" + (f", saved {_k(saved)}" if saved else "") + tail + (f" ({'; '.join(parts)})" if parts else "")
+        return f"{head}: {_k(before)} → {_k(after)} tokens" + _saved(saved) + tail + (f" ({'; '.join(parts)})" if parts else "")
     if name == "compaction.reactive":
         return f"provider said the context is too long (attempt {d.get('attempt')}): compacting harder"
     if name == "fold.started":
@@ -121,7 +127,7 @@ def describe(name: str, data: dict[str, Any]) -> str:
         before, after = d.get("tokens_before"), d.get("tokens_after")
         saved = before - after if isinstance(before, int) and isinstance(after, int) else None
         ok = "" if d.get("ok", True) else f" (fallback: {d.get('error')})"
-        return f"fold applied ({d.get('reason')}, {d.get('method')}): {_k(before)} → {_k(after)} tokens" + (f", saved {_k(saved)}" if saved else "") + ok
+        return f"fold applied ({d.get('reason')}, {d.get('method')}): {_k(before)} → {_k(after)} tokens" + _saved(saved) + ok
     if name == "fold.discarded":
         return f"fold discarded: another fold already covers up to seq {d.get('boundary')}"
     if name == "clip.applied":

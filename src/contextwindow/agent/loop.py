@@ -95,31 +95,59 @@ class Agent:
 
     def _tool_done(self, call: ToolCallPart, part: ToolResultPart, seconds: float) -> None:
         self.session.events.emit(
-            "agent.tool", conversation_id=self.session.id, call_id=call.id, tool=call.name, call=describe_call(call),
+            "agent.tool", call_id=call.id, tool=call.name, call=describe_call(call),
             ok=not part.is_error, chars=len(part.text), seconds=round(seconds, 3),
         )
+
+    def _start(self, task: str | None) -> RunResult:
+        self._cancel.clear()
+        if task is not None:
+            self.session.add(Message("user", (TextPart(task),)))
+        return RunResult(self.session.id, "", "answer")
+
+    def _stop(self, result: RunResult) -> bool:
+        if self._cancel.is_set():
+            result.stopped = "cancelled"
+            return True
+        if self.max_steps is not None and len(result.steps) >= self.max_steps:
+            result.stopped = "max_steps"
+            return True
+        return False
+
+    def _answered(self, result: RunResult, done: Completion, on_step: Callable[[Completion], Any] | None) -> list[ToolCallPart]:
+        calls = list(done.message.tool_calls) if done.message is not None else []
+        result.steps.append(Step(priced(done.usage, self.session.model), len(calls)))
+        self.session.events.emit("agent.step", step=len(result.steps), tool_calls=len(calls), finish_reason=done.finish_reason)
+        if on_step is not None:
+            on_step(done)
+        if not calls:
+            result.answer = done.text
+        return calls
 
     def run(self, task: str | None = None, *, on_step: Callable[[Completion], Any] | None = None) -> RunResult:
         """Add ``task`` as the user's message (None: continue the conversation as it is) and run
         until the model answers without calling a tool."""
-        self._cancel.clear()
-        if task is not None:
-            self.session.add(Message("user", (TextPart(task),)))
-        result = RunResult(self.session.id, "", "answer")
-        while True:
-            if self._cancel.is_set():
-                result.stopped = "cancelled"
-                return result
-            if self.max_steps is not None and len(result.steps) >= self.max_steps:
-                result.stopped = "max_steps"
-                return result
+        result = self._start(task)
+        while not self._stop(result):
             done = self.session.call(self.model, max_tokens=self.max_tokens)
-            calls = list(done.message.tool_calls) if done.message is not None else []
-            result.steps.append(Step(priced(done.usage, self.session.model), len(calls)))
-            self.session.events.emit("agent.step", conversation_id=self.session.id, step=len(result.steps), tool_calls=len(calls), finish_reason=done.finish_reason)
-            if on_step is not None:
-                on_step(done)
+            calls = self._answered(result, done, on_step)
             if not calls:
-                result.answer = done.text
                 return result
             self.session.add(self.toolbox.run_all(calls, self._retrieve, self._tool_done))
+        return result
+
+    async def arun(self, task: str | None = None, *, on_step: Callable[[Completion], Any] | None = None) -> RunResult:
+        """:meth:`run` for an event loop (the TUI): the call is awaited and the tools run in a
+        thread, so cancelling the task aborts the HTTP request; an answer is stored only once it
+        is complete, and tool results only once all of a response's calls are done."""
+        import asyncio
+
+        result = self._start(task)
+        while not self._stop(result):
+            done = await self.session.acall(self.model, max_tokens=self.max_tokens)
+            calls = self._answered(result, done, on_step)
+            if not calls:
+                return result
+            answer = await asyncio.to_thread(self.toolbox.run_all, calls, self._retrieve, self._tool_done)
+            self.session.add(answer)
+        return result

@@ -82,3 +82,27 @@ def register(group: click.Group) -> None:
             agent.session.store.close()
         if result.stopped == "max_steps":
             fail(f"stopped after --max-turns {max_turns} model calls without a final answer (conversation {result.conversation_id}; continue with --resume)", 2)
+
+    @group.command("chat")
+    @agent_options
+    @handle_errors
+    def chat_cmd(**kw: Any) -> None:
+        """The agent in a terminal UI: status bar, gauge, spend ledger, compaction cards, /compact,
+        /context, /sessions, steering while a turn runs (needs the ``tui`` extra)."""
+        try:
+            import textual  # noqa: F401
+        except ModuleNotFoundError as exc:
+            from ..errors import ConfigError
+
+            raise ConfigError("ctxw chat needs textual; install it with: pip install 'contextwindow[tui]'") from exc
+        from ..agent import open_agent
+        from ..events import EventBus
+        from ..tui.chat import ChatApp
+
+        opts = options_from(kw)
+        bus = EventBus()
+        agent = open_agent(opts, events=bus)  # a bad option, model or store fails here, in one line
+        try:
+            ChatApp(agent, opts, bus=bus).run()
+        finally:
+            agent.session.store.close()
