@@ -203,3 +203,26 @@ def test_corrupt_store_refused_untouched(work: Path) -> None:
     assert r.exit_code != 0 and "refusing to touch it" in r.stderr
     assert bad.read_bytes() == before and not srv.requests
     assert not [p for p in os.listdir(work.parent) if p.startswith("corrupt.db-")]
+
+
+def test_auto_fold_at_the_threshold_reaches_the_next_call(work: Path) -> None:
+    summary = "## Goal\nCount the files.\n## State & done\nCounted: 2 files in /work.\n## Next steps\nReport.\n## Constraints & preferences\n-\n## Data\n-"
+
+    def reply(req: ReceivedRequest) -> Reply | str:
+        if "tools" not in req.body:
+            return summary  # the summarizer's call
+        if len(srv.requests) == 1:
+            return Reply(text="there are 2 files", input_tokens=15_500)  # 97% of a 16k window: fold due
+        return "still 2"
+
+    with LocalProviderServer(reply) as srv:
+        assert run(srv, work, "count the files", "--window", "16000").exit_code == 0
+        r = run(srv, work, "sure?", "--window", "16000", "--resume", "last", "--json")
+    assert r.exit_code == 0, r.stderr
+    kinds = ["main" if "tools" in b else "summarizer" for b in srv.bodies]
+    assert kinds == ["main", "summarizer", "main"]
+    last = json.dumps(srv.bodies[2]["messages"])
+    assert "Counted: 2 files in /work." in last  # the next call starts from the fold's summary
+    assert not [m for m in srv.bodies[2]["messages"] if m.get("content") in ("count the files", "there are 2 files")]
+    events = CliRunner().invoke(cli, ["sessions", "events", json.loads(r.output)["conversation_id"], "--store", f"sqlite:///{work.parent / 'store.db'}"])
+    assert "fold applied (auto" in events.output

@@ -263,3 +263,25 @@ async def test_snapshot_main_screen(tmp_path: Path) -> None:
     if os.environ.get("CTXW_UPDATE_SNAPSHOTS"):
         path.write_text(got + "\n")
     assert got + "\n" == path.read_text(), "rerun with CTXW_UPDATE_SNAPSHOTS=1 if the change is intended"
+
+
+@sync
+async def test_snapshot_context_screen(tmp_path: Path) -> None:
+    with LocalProviderServer(lambda req: "done" if "tools" in req.body else "## Goal\nShip the parser.\n## State & done\nNothing yet.") as srv:
+        app = make_app(srv, tmp_path)
+        async with app.run_test(size=(120, 30)) as pilot:
+            await send(app, pilot, "write the parser")
+            await send(app, pilot, "/compact")
+            await send(app, pilot, "now the tests")
+            await send(app, pilot, "/context")
+            assert isinstance(app.screen, ContextScreen)
+            await pilot.press("space")  # the fold is the first row: select it
+            await pilot.press("down", "space")  # one of its own turns: the fold is unselected
+            rows = app.screen.query_one("#context-rows")
+            got = "\n".join(str(rows.get_option_at_index(i).prompt) for i in range(rows.option_count))  # type: ignore[attr-defined]
+            got += "\n" + str(app.screen.query_one("#context-say", Static).render())
+    got = re.sub(r"\d[\d,]* tok", "N tok", got)
+    path = SNAPSHOTS / "chat_context.txt"
+    if os.environ.get("CTXW_UPDATE_SNAPSHOTS"):
+        path.write_text(got + "\n")
+    assert got + "\n" == path.read_text(), "rerun with CTXW_UPDATE_SNAPSHOTS=1 if the change is intended"
