@@ -171,6 +171,7 @@ async def test_typing_during_a_turn_steers_at_the_next_safe_point(tmp_path: Path
             assert any(t.startswith("⧗ queued: also check a.txt") for t in texts(app))
             go.set()
             await settle(app, pilot)
+            assert any(t.startswith("✓ delivered: also check a.txt") for t in texts(app))
     second = main_calls(srv)[1]["messages"]
     tool_at = max(i for i, m in enumerate(second) if m["role"] == "tool")
     assert any("also check a.txt" in json.dumps(m) for m in second[tool_at + 1 :] if m["role"] == "user")
@@ -230,6 +231,10 @@ async def test_set_help_cost_model_and_sessions(tmp_path: Path) -> None:
             assert app.session.config.budget.fold_threshold == pytest.approx(0.5)
             await send(app, pilot, "/set autoHandoffPct off")
             assert app.session.config.budget.fold_threshold is None
+            await send(app, pilot, "/set limit cost_usd 5")
+            assert app.session.config.limits.max_cost_usd == 5.0
+            await send(app, pilot, "/set limit wall_s off")
+            assert app.session.config.limits.max_wall_s is None
             await send(app, pilot, "/set autoHandoffPct 500")
             assert app.query_one("#notice", Static).has_class("error")
             await send(app, pilot, "/help")

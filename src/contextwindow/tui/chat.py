@@ -145,7 +145,7 @@ class ChatApp(App[None]):
         self.bus.subscribe(self._from_bus)
         self.turn_task: Any = None
         self.last_usage: Usage | None = None
-        self._steps_seen = 0
+        self._queued: list[tuple[Static, str]] = []
 
     def _from_bus(self, ev: Event) -> None:
         self.post_message(BusEvent(ev))  # thread-safe: events come from worker threads too
@@ -270,12 +270,15 @@ class ChatApp(App[None]):
             return
         if self.busy:
             self.session.steer(text)
-            self.add_line(f"⧗ queued: {text}  (delivered at the next safe point)", "queued")
+            self._queued.append((self.add_line(f"⧗ queued: {text}  (delivered at the next safe point)", "queued"), text))
             return
         self.add_line("› " + text, "user")
         self.turn_task = self.run_worker(self.turn(text), group="turn", exclusive=True, exit_on_error=False)
 
     def on_step(self, done: Completion) -> None:
+        for widget, text in self._queued:  # the build of this call took them in (Session.steer)
+            widget.update(f"✓ delivered: {text}")
+        self._queued.clear()
         self.last_usage = done.usage
         if done.text.strip():
             self.add_line(done.text, "answer")
@@ -354,8 +357,11 @@ class ChatApp(App[None]):
 
     def set_option(self, arg: str) -> None:
         key, _, value = arg.partition(" ")
+        if key.lower() == "limit":
+            self.set_limit(value)
+            return
         if key.lower() not in ("autohandoffpct", "autohandoff"):
-            self.say(f"unknown setting {key!r}; known: autoHandoffPct N|off", error=True)
+            self.say(f"unknown setting {key!r}; known: autoHandoffPct N|off, limit NAME N|off", error=True)
             return
         value = value.strip().rstrip("%").lower()
         if value in ("off", "none", "no"):
@@ -375,6 +381,24 @@ class ChatApp(App[None]):
             self.say(f"{type(exc).__name__}: {exc}", error=True)
             return
         self.say("auto-fold off" if threshold is None else f"auto-fold when the last call used {threshold * 100:g}% of the window")
+
+    def set_limit(self, arg: str) -> None:
+        """``/set limit turns|tokens|tool_calls|cost_usd|wall_s N|off`` for this session."""
+        names = {"turns": "max_turns", "tokens": "max_tokens", "tool_calls": "max_tool_calls", "cost_usd": "max_cost_usd", "wall_s": "max_wall_s"}
+        name, _, value = arg.strip().partition(" ")
+        attr = names.get(name.lower())
+        value = value.strip().lstrip("$").lower()
+        if attr is None or not value:
+            self.say(f"/set limit NAME N|off with NAME one of {', '.join(names)}", error=True)
+            return
+        try:
+            new: float | int | None = None if value == "off" else (float(value) if attr in ("max_cost_usd", "max_wall_s") else int(value))
+            cfg = self.session.config
+            self.session.config = replace(cfg, limits=replace(cfg.limits, **{attr: new}))
+        except (ValueError, ContextWindowError) as exc:
+            self.say(f"/set limit {name}: {exc}", error=True)
+            return
+        self.say(f"limit {name}: {'off' if new is None else new}")
 
     def _reopen(self, **changes: Any) -> bool:
         opts = replace(self.opts, **changes)

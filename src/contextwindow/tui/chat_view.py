@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "/compact [instructions]": "fold the conversation now into a checkpoint (alias /handoff)",
     "/context": "the curation viewer: folds and turns; space selects, b builds a new conversation from them",
     "/set autoHandoffPct N|off": "fold automatically when the last call used N% of the window (off: never)",
+    "/set limit NAME N|off": "session limits: turns, tokens, tool_calls, cost_usd, wall_s (defaults 200, 1M, 200, $2, 30 min)",
     "/sessions": "switch to another conversation of the store",
     "/model [NAME [WINDOW]]": "show or switch the model (WINDOW for one the registry does not know)",
     "/cost": "spend of this conversation per role",
