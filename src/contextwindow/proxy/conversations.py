@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..budget import Limits
 from ..errors import ConfigError, ContextWindowError, PayloadError, UnknownModelError
 from ..formats import get_format
 from ..messages import Message
@@ -110,7 +111,9 @@ class Conversations:
     ) -> None:
         self.store = store
         self.window = window
-        self.config = replace(config or SessionConfig(), clip_budget_tokens=clip_budget)
+        # a relay, not an agent: the client's own loop decides when to stop, and a live Session here
+        # outlives the default 30-minute / 1M-token session limits, so none apply unless configured
+        self.config = replace(config or SessionConfig(limits=Limits()), clip_budget_tokens=clip_budget)
         self.max_live = max_live
         self._live: OrderedDict[str, Session] = OrderedDict()
         self._index: dict[str, str] | None = None  # key → newest conversation id
