@@ -18,7 +18,7 @@ def agent_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--provider", type=click.Choice(["openai", "anthropic"]), default="openai", show_default=True, help="Wire protocol: OpenAI chat completions or Anthropic Messages."),
         click.option("--api-key-env", default=None, metavar="VAR", help="Environment variable holding the key (default OPENAI_API_KEY / ANTHROPIC_API_KEY; a local --base-url needs none)."),
         store_option,
-        click.option("--cwd", default=".", show_default=True, type=click.Path(file_okay=False), help="Working directory; the tools cannot leave it."),
+        click.option("--cwd", default=".", show_default=True, type=click.Path(file_okay=False), help="Working directory: file tools cannot leave it; bash starts in it."),
         click.option("--resume", default=None, metavar="ID|last", help="Continue a stored conversation (its id, or 'last')."),
         click.option("--window", type=click.IntRange(min=1), default=None, metavar="TOKENS", help="Context window of a model the registry does not know."),
         click.option("--max-output", type=click.IntRange(min=1), default=None, metavar="TOKENS", help="Output cap per call (default: the model's)."),
