@@ -149,3 +149,22 @@ def test_session_folds_keep_paraphrased_memory_and_never_a_stale_value(tmp_path:
     assert {e.kind for e in s.constraints() if e.active} >= {"fact", "constraint"}
     assert all("<" not in e.text for e in s.constraints())
     store.close()
+
+
+def test_user_messages_stay_verbatim_while_they_fit_then_condensed_values_kept() -> None:
+    chatter = "Some context about how we got here, what we tried and why it did not work out in the end. " * 3
+    msgs = [user("Port the importer to asyncio.")]
+    for i in range(8):
+        msgs += [user(f"{chatter}The batch size for stage {i} is {100 + i} rows."), assistant(f"ok {i}")]
+    msgs.append(user("Now run the whole pipeline."))
+    summ = ExtractiveSummarizer(COUNTER.count_text)
+    roomy = summ.summarize(SummaryRequest(messages=msgs, budget_tokens=4000)).text
+    assert roomy.count(chatter.strip()) == 8  # every earlier message verbatim
+    tight = summ.summarize(SummaryRequest(messages=msgs, budget_tokens=700)).text
+    assert COUNTER.count_text(tight) <= 700
+    assert "The batch size for stage 7 is 107 rows." in tight and "(condensed)" in tight
+    # a condensed message keeps its values: what is left of an older one still names its batch size
+    assert all(f"{100 + i} rows" in tight for i in range(8) if f"stage {i}" in tight)
+    # the next fold reads the section back instead of nesting it
+    again = summ.summarize(SummaryRequest(messages=[user("Continue."), assistant("done")], prior_summary=tight, budget_tokens=700)).text
+    assert again.count("## User messages") == 1 and "107 rows" in again

@@ -130,7 +130,7 @@ def sections(summary: str) -> dict[str, str]:
     for m in _SECTION.finditer(summary):
         name = m.group("name").strip().lower()
         key = next((k for k in ("goal", "environment", "memory", "constraints", "latest user request", "state & done", "progress",
-                               "errors", "files touched", "next steps", "remaining", "focus", "earlier") if name.startswith(k)), name)
+                               "errors", "files touched", "next steps", "remaining", "focus", "earlier", "user messages") if name.startswith(k)), name)
         out[key] = (out.get(key, "") + "\n" + m.group("body").strip()).strip()
     return out
 
@@ -139,6 +139,45 @@ def _no_headings(text: str) -> str:
     """User text inside a section: its own markdown headings escaped, so the next fold reads the
     brief's sections back intact."""
     return re.sub(r"^(#+)(?=\s)", lambda m: "\\" + m.group(1), text, flags=re.MULTILINE)
+
+
+USER_SHARE = 0.4  # of the brief's budget for the user's own earlier messages
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"\s*\n\s*", " / ", text.strip())
+
+
+def _condensed_line(line: str) -> str:
+    """A user message reduced to its clauses that state an entry or carry a value."""
+    from .clauses import find_values, sentences
+    from .ledger import parse
+
+    body = line[2:].removeprefix("(condensed) ")
+    keep = [c for c in sentences(body.replace(" / ", "\n")) if parse(c) is not None or find_values(c)]
+    return f"- (condensed) {' '.join(keep)}" if keep else ""
+
+
+def _user_section(said: Sequence[str], limit: int, count: CountText) -> str:
+    """The user's earlier messages: verbatim newest first while they fit ``limit`` tokens, then
+    condensed (values kept), then counted as left out."""
+    if not said or limit <= 0:
+        return f"## User messages\n[{len(said)} earlier user messages left out of this brief; the store keeps them]" if said else ""
+    kept: list[str] = []
+    used, dropped = 0, 0
+    for line in reversed(said):
+        for cand in (line, _condensed_line(line)):
+            n = count(cand) if cand else 0
+            if cand and used + n <= limit:
+                kept.append(cand)
+                used += n
+                break
+        else:
+            dropped += 1
+    body = "\n".join(reversed(kept))
+    if dropped:
+        body = f"[{dropped} older user messages left out of this brief; the store keeps them]\n" + body
+    return "## User messages (verbatim, older ones condensed)\n" + body
 
 
 def _lines(body: str) -> list[str]:
@@ -175,10 +214,13 @@ def brief(request: SummaryRequest, count: CountText) -> str:
     goal = prior.get("goal") or (users[0] if users else "(no user request in this part)")
     latest = users[-1] if users else prior.get("latest user request", "")
     # what a model-written prior brief said outside the known sections: kept once, clipped
-    known = {"goal", "environment", "memory", "constraints", "latest user request", "state & done", "progress", "errors", "files touched", "focus"}
+    known = {"goal", "environment", "memory", "constraints", "latest user request", "state & done", "progress", "errors", "files touched", "focus",
+             "user messages"}
+    earlier_latest = prior.get("latest user request", "")
+    said = _lines(prior.get("user messages", "")) + [f"- {_one_line(u)}" for u in [earlier_latest, *users] if u and u not in (goal, latest)]
     notes = "\n".join(f"{k}: {v}" if k != "earlier" else v for k, v in prior.items() if k not in known and v)
 
-    def render(n_calls: int, goal_limit: int, notes_limit: int) -> str:
+    def render(n_calls: int, goal_limit: int, notes_limit: int, user_limit: int) -> str:
         out = ["## Goal\n" + _clip(_no_headings(goal), goal_limit)]
         if env_lines:
             out.append("## Environment (harness/system blocks, not user requests)\n" + "\n".join(env_lines))
@@ -186,6 +228,9 @@ def brief(request: SummaryRequest, count: CountText) -> str:
             out.append(constraints_block(request.constraints))
         if latest and latest != goal:
             out.append("## Latest user request\n" + _clip(_no_headings(latest), goal_limit))
+        said_text = _user_section(said, user_limit, count)
+        if said_text:
+            out.append(said_text)
         if calls and n_calls:
             shown = calls[-n_calls:]
             more = len(calls) - len(shown)
@@ -204,15 +249,16 @@ def brief(request: SummaryRequest, count: CountText) -> str:
             out.append("## Focus requested\n" + request.instructions.strip())
         return "\n\n".join(out)
 
-    n_calls, goal_limit, notes_limit = len(calls), 4000, 3000
-    text = render(n_calls, goal_limit, notes_limit)
+    n_calls, goal_limit, notes_limit, user_limit = len(calls), 4000, 3000, int(request.budget_tokens * USER_SHARE)
+    text = render(n_calls, goal_limit, notes_limit, user_limit)
     for _ in range(14):
         if count(text) <= request.budget_tokens:
             break
         n_calls //= 2
         goal_limit = max(300, goal_limit * 2 // 3)
         notes_limit = notes_limit * 2 // 3 if notes_limit > 300 else 0
-        text = render(n_calls, goal_limit, notes_limit)
+        user_limit = user_limit * 2 // 3 if user_limit > 60 else 0
+        text = render(n_calls, goal_limit, notes_limit, user_limit)
     return ensure_constraints(text, request.constraints, request.superseded, request.ledger)
 
 
