@@ -155,8 +155,11 @@ def test_session_prices_client_usage_so_the_dollar_limit_binds(tmp_path: Path) -
             s.add(Message("user", (TextPart("more"),)))
             s.call(model)
             s.add(Message("user", (TextPart("and more"),)))
+            s.call(model)  # 2 calls' worth spent, under 2.5: this one is made (limits are checked before a call)
+            s.add(Message("user", (TextPart("once more"),)))
             with pytest.raises(LimitExceeded, match="cost_usd"):
-                s.call(model)
+                s.call(model)  # 3 calls' worth spent, over 2.5: refused before the call is made and paid
+        assert len(srv.requests) == 3
         rows = store.list_usage(s.id)
         assert len(rows) == 3 and all(r.cost_usd is not None and abs(r.cost_usd - per_call) < 1e-12 for r in rows)
     finally:
