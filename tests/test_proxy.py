@@ -503,3 +503,20 @@ def test_session_sync_recognises_the_stored_prefix_clips_once_and_reports_diverg
     rewritten = s2.sync([h[0], Message("assistant", (TextPart("other"),))])
     assert rewritten.diverged_at == 1 and rewritten.added == []
     assert len(store.list(s.id)) == 4
+
+
+def test_a_conversation_that_needs_nothing_is_forwarded_byte_identical_request_after_request() -> None:
+    sent, http = recorder()
+    with stack(tool_script, window=200_000) as (up, px, store):
+        agent_turns(oai(px, http), 8, output=lambda i: f"src/http.py:{i}: def retry(): ...")
+        assert len(up.requests) == 8
+        assert [r.raw for r in up.requests] == sent  # every request as the client sent it, byte for byte
+        px.wait_idle()
+        (conv,) = store.list_conversations()
+        assert len(store.list_usage(conv.id)) == 8 and len(store.list(conv.id)) == 2 + 2 * 7
+    # ... and once a tool result must be clipped, the same conversation is built again (and stays valid)
+    sent, http = recorder()
+    with stack(tool_script, window=200_000, clip_budget=300) as (up, px, store):
+        agent_turns(oai(px, http), 5, output=lambda i: "short" if i < 3 else big_output(300, i))
+        assert [r.raw == s for r, s in zip(up.requests, sent, strict=True)] == [True, True, True, True, False]
+        assert "ofl_" in json.dumps(up.requests[-1].body) and valid(up.requests[-1].body, "openai") == []

@@ -83,6 +83,7 @@ class Prepared:
     compacted: bool = False
     tokens: int = 0  # the history as sent, estimated
     restarted: bool = False  # the client rewrote its history: a new store conversation
+    fast: bool = False  # forwarded as sent without a build (see Conversations.prepare)
     notes: list[str] = field(default_factory=list)
 
 
@@ -119,6 +120,8 @@ class Conversations:
         self._index: dict[str, str] | None = None  # key → newest conversation id
         self._guard = threading.Lock()
         self._default_out: dict[str, int] = {}  # conversation id → output reserve when a request names none
+        self._pristine: set[str] = set()  # conversations whose last build was the client's own history
+        self._reported: set[str] = set()  # conversations whose Session has a provider-reported prompt size
 
     def warm(self) -> None:
         """Load what the first request would otherwise wait for (the model registry, the index)."""
@@ -201,6 +204,9 @@ class Conversations:
         reserve = req.protocol.reserve(req.body) or self._default_out.get(session.id, DEFAULT_RESERVE)
         session.max_output = min(reserve, max(1, session.window // 2))
         session.tools = get_format(req.protocol.name).tools_from_payload(req.body)
+        if not force and not restarted and self._quiet(session, req, history, res):
+            return Prepared(data=req.raw, changed=False, conversation_id=session.id, identity=ident, known=res.known,
+                            added=len(res.added), tokens=session.gauge().used, fast=True)
         build = session.build(req.protocol.name, force=force, decorate=lambda ms: breakpoints.apply(ms, marks, req.protocol.name))
         body = dict(req.body)
         for k in req.protocol.history_keys:
@@ -211,19 +217,46 @@ class Conversations:
         same = all(body.get(k) == req.body.get(k) for k in req.protocol.history_keys) and not force
         data = req.raw if same else json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
         clipped = sum(1 for sm in res.added for p in sm.message.tool_results if "ofl_" in p.text)
+        compacted = build.compaction is not None and build.compaction.changed
+        if same and not compacted:
+            self._pristine.add(session.id)
+        else:
+            self._pristine.discard(session.id)
         return Prepared(
             data=data, changed=not same, conversation_id=session.id, identity=ident, known=res.known, added=len(res.added),
-            clipped=clipped, compacted=build.compaction is not None and build.compaction.changed, tokens=build.tokens, restarted=restarted,
+            clipped=clipped, compacted=compacted, tokens=build.tokens, restarted=restarted,
         )
 
-    def record(self, conversation_id: str, usage: Usage) -> None:
-        """The usage of one answer, priced, into the conversation's ledger (calibration and gauge too)."""
+    def _quiet(self, session: Session, req: Request, history: Sequence[Message], res: Any) -> bool:
+        """True when the request needs no build: the last build of this conversation was the
+        client's own history (nothing clipped or compacted, no repair), what this request added
+        was stored as given, the provider's last reported prompt plus everything appended since
+        stays under 90% of the compaction trigger, and the client's body passes the provider rules.
+        The Session is not told about such a request's usage (its calibration learns from builds
+        only); the store is."""
+        if session.id not in self._pristine or session.id not in self._reported:
+            return False
+        for sm, m in zip(res.added, history[res.known :], strict=True):
+            if sm.message.parts != m.parts:  # clipped at the door
+                self._pristine.discard(session.id)
+                return False
+        b = session.budget()
+        if session.gauge().used - b.tools >= 0.9 * b.trigger_tokens:
+            return False
+        from ..formats.rules import check
+
+        return not check(req.protocol.name, req.body)
+
+    def record(self, conversation_id: str, usage: Usage, *, fast: bool = False) -> None:
+        """The usage of one answer, priced, into the conversation's ledger; after a build also into
+        its Session (calibration against that build's estimate, gauge)."""
         with self._guard:
             s = self._live.get(conversation_id)
         usage = price(usage)
-        if s is None:
+        if s is None or fast:
             self.store.record_usage(conversation_id, usage)
             return
+        self._reported.add(conversation_id)
         try:
             s.record(None, usage, auto_fold=False)
         except ContextWindowError as exc:  # a session limit: the proxy reports, the client's agent decides

@@ -254,9 +254,9 @@ class ProxyServer:
                     prepared = None
             if prepared is not None:
                 self.stats["changed"] += prepared.changed
-                log.debug("conversation %s: %d known + %d new messages, %d clipped, compacted=%s, changed=%s, prepared in %.1f ms",
+                log.debug("conversation %s: %d known + %d new messages, %d clipped, compacted=%s, changed=%s, fast=%s, prepared in %.1f ms",
                           prepared.conversation_id, prepared.known, prepared.added, prepared.clipped, prepared.compacted,
-                          prepared.changed, 1000 * (time.perf_counter() - t0))
+                          prepared.changed, prepared.fast, 1000 * (time.perf_counter() - t0))
             return await self._forward(request, req, prepared, (lock, parsed))
         finally:
             self._unlock(key)
@@ -345,14 +345,14 @@ class ProxyServer:
         if usage is None or prepared is None or ctx is None:
             return None
         # recorded under the conversation's lock, so the next request of the conversation builds with it
-        done = asyncio.ensure_future(self._record(ctx[0], prepared.conversation_id, replace(usage, latency_s=time.monotonic() - started)))
+        done = asyncio.ensure_future(self._record(ctx[0], prepared, replace(usage, latency_s=time.monotonic() - started)))
         self._tasks.add(done)
         done.add_done_callback(self._tasks.discard)
         return done
 
-    async def _record(self, lock: asyncio.Lock, conversation_id: str, usage: Any) -> None:
+    async def _record(self, lock: asyncio.Lock, prepared: Prepared, usage: Any) -> None:
         async with lock:
-            await asyncio.to_thread(self.conversations.record, conversation_id, usage)
+            await asyncio.to_thread(self.conversations.record, prepared.conversation_id, usage, fast=prepared.fast)
 
     async def _passthrough(self, request: web.Request) -> web.StreamResponse:
         assert self._client is not None
