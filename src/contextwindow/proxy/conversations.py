@@ -191,7 +191,9 @@ class Conversations:
         history, fps, marks = normalize(req.body, req.protocol.name)
         return Parsed(req, history, fps, marks, identify(req.headers, req.body, history, fps, req.protocol.name))
 
-    def prepare(self, parsed: Parsed, *, force: bool = False) -> Prepared:
+    def prepare(self, parsed: Parsed, *, force: bool = False, build: bool = True) -> Prepared | None:
+        """What goes upstream for ``parsed``; with ``build=False``, None when that needs a build
+        (the caller then runs the build where a slow compaction blocks nobody)."""
         req, history, fps, marks, ident = parsed.request, parsed.history, parsed.fingerprints, parsed.marks, parsed.identity
         session = self._session(ident, req, history)
         restarted = False
@@ -207,24 +209,26 @@ class Conversations:
         if not force and not restarted and self._quiet(session, req, history, res):
             return Prepared(data=req.raw, changed=False, conversation_id=session.id, identity=ident, known=res.known,
                             added=len(res.added), tokens=session.gauge().used, fast=True)
-        build = session.build(req.protocol.name, force=force, decorate=lambda ms: breakpoints.apply(ms, marks, req.protocol.name))
+        if not build:
+            return None
+        built = session.build(req.protocol.name, force=force, decorate=lambda ms: breakpoints.apply(ms, marks, req.protocol.name))
         body = dict(req.body)
         for k in req.protocol.history_keys:
-            if k in build.payload:
-                body[k] = build.payload[k]
+            if k in built.payload:
+                body[k] = built.payload[k]
             else:
                 body.pop(k, None)
         same = all(body.get(k) == req.body.get(k) for k in req.protocol.history_keys) and not force
         data = req.raw if same else json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
         clipped = sum(1 for sm in res.added for p in sm.message.tool_results if "ofl_" in p.text)
-        compacted = build.compaction is not None and build.compaction.changed
+        compacted = built.compaction is not None and built.compaction.changed
         if same and not compacted:
             self._pristine.add(session.id)
         else:
             self._pristine.discard(session.id)
         return Prepared(
             data=data, changed=not same, conversation_id=session.id, identity=ident, known=res.known, added=len(res.added),
-            clipped=clipped, compacted=compacted, tokens=build.tokens, restarted=restarted,
+            clipped=clipped, compacted=compacted, tokens=built.tokens, restarted=restarted,
         )
 
     def _quiet(self, session: Session, req: Request, history: Sequence[Message], res: Any) -> bool:
