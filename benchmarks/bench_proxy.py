@@ -181,7 +181,7 @@ def main() -> None:
     rounds, turns1, turns50 = (2, 15, 3) if args.quick else (3, 40, 6)
     tmp = Path(tempfile.mkdtemp(prefix="bench_proxy_"))
     procs: list[subprocess.Popen[str]] = []
-    results: dict[str, Any] = {"cores": os.cpu_count(), "rows": []}
+    results: dict[str, Any] = {"cores": os.cpu_count(), "load_before": round(os.getloadavg()[0], 1), "rows": []}
     try:
         for delay in (0.05, 0.0):
             up, port = start([sys.executable, __file__, "--serve-upstream", str(delay)], r"port (\d+)")
@@ -218,10 +218,12 @@ def main() -> None:
     finally:
         for p in procs:
             p.kill()
+    results["load_after"] = round(os.getloadavg()[0], 1)
     if args.json:
         print(json.dumps(results, indent=2))
         return
-    print(f"bench_proxy ({results['cores']} cores; upstream, proxy and load generator share them)\n")
+    print(f"bench_proxy ({results['cores']} cores; upstream, proxy and load generator share them; "
+          f"1-min load average {results['load_before']} before, {results['load_after']} after)\n")
     print("| upstream | clients | stream | requests | TTFB p50 direct → proxy | TTFB p99 | total p50 | total p99 |")
     print("|---|---|---|---|---|---|---|---|")
     for r in results["rows"]:
