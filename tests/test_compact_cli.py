@@ -78,10 +78,19 @@ def test_compact_errors(tmp_path: Path, transcripts_dir: Path) -> None:
         [str(tmp_path / "bad.json"), "--input-format", "openai", "--budget-tokens", "100"],
         [f, "--budget-tokens", "100", "--format", "xml"],
         [f, "--budget-tokens", "0"],
-        [f, "--budget-tokens", "50", "--rounds", "1"],  # not even the newest user message fits
+        [f, "--budget-tokens", "5", "--rounds", "1"],  # not even the newest user message fits
     ]
     for args in cases:
         res = runner.invoke(cli, ["compact", *args])
         assert res.exit_code == 1, (args, res.output)
         lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
         assert len(lines) == 1 and lines[0].startswith("ctxw: error:"), (args, res.stderr)
+
+
+def test_compact_answers_small_budgets_with_the_memory_instead_of_an_error(transcripts_dir: Path) -> None:
+    """At 50 tokens the 125k-token session still has an answer: the newest user message and one line
+    naming the memory entries left out, with the ref that reads them back."""
+    doc = _run(str(transcripts_dir / CLAUDE), "--budget-tokens", "50", "--rounds", "1")
+    assert doc["report"]["tokens_after"] <= 50
+    msgs = openai_chat.from_payload(doc["messages"])
+    assert "retrieve(ref=" in msgs[0].text and validate(msgs, "openai") == []

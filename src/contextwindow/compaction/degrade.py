@@ -31,6 +31,7 @@ from ..folding.extractive import sections
 from ..messages import Message, TextPart, ToolCallPart, ToolResultPart
 
 CountMessages = Callable[[Sequence[Message]], int]
+MEMORY_HEADER = "[Earlier context folded to fit the budget.]"
 RUNGS = ("old_tool_output", "old_assistant", "summary_detail", "old_user_text", "newest_steps", "ledger_condensed", "ledger_entries")
 
 
@@ -104,7 +105,10 @@ def memory_message(goal: str, entries: Sequence[ledger_mod.Entry], *, condense: 
         parts.append(block)
     if extra:
         parts.append(extra)
-    return fold_message("\n\n".join(parts) or left_out, method="memory")
+    body = "\n\n".join(parts) or left_out
+    if condense:  # the tightest rungs: a one-line header instead of the fold's long one
+        return Message("user", (TextPart(f"{MEMORY_HEADER}\n{body}"),), meta={"cw": "fold_summary", "method": "memory"})
+    return fold_message(body, method="memory")
 
 
 def left_out_line(dropped: Sequence[ledger_mod.Entry], ref: str) -> str:
@@ -114,7 +118,7 @@ def left_out_line(dropped: Sequence[ledger_mod.Entry], ref: str) -> str:
     for e in dropped:
         kinds[e.kind] = kinds.get(e.kind, 0) + 1
     what = ", ".join(f"{n} {k}{'s' if n > 1 else ''}" for k, n in kinds.items())
-    return f"[{len(dropped)} older memory entries left out to fit the budget ({what}); retrieve(ref=\"{ref}\") reads the original messages.]"
+    return f"[{len(dropped)} memory entries left out ({what}); retrieve(ref=\"{ref}\")]"
 
 
 def degrade(

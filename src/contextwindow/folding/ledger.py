@@ -462,8 +462,8 @@ def _subject_phrase(e: Entry) -> str:
 
 def render(entries: Sequence[Entry], *, condense: bool = False, left_out: str = "") -> str:
     """The ledger block: safety rules and constraints first, then goals, preferences, facts."""
-    if not entries and not left_out:
-        return ""
+    if not entries:
+        return left_out
     order = {k: i for i, k in enumerate(KINDS)}
     seen: set[str] = set()
     lines = []

@@ -138,7 +138,7 @@ def compact_conversation(
     rules = [e.text for e in live]
     before = counter.count_messages(messages)
     head = leading_system(messages)
-    fixed = counter.count_messages(head)
+    fixed = counter.count_messages(head) - counter.count_messages([]) if head else 0  # the priming is counted once, with the body
     room = budget - fixed
     if room <= 0:
         raise CompactionError(f"the system prompt alone takes {fixed} tokens, over the budget of {budget}", tokens=fixed, budget=budget)
