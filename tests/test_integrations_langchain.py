@@ -307,3 +307,20 @@ def test_bad_input_is_a_typed_error_naming_it() -> None:
         from_langchain([HumanMessage("hi"), ChatMessage("x", role="critic")])
     with pytest.raises(ConfigError, match="model must be a LangChain chat model"):
         ContextWindowMiddleware(model=42)  # type: ignore[arg-type]
+
+
+def test_an_adapter_session_has_no_default_limits_but_keeps_the_ones_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A middleware lives as long as the app: the Session's out-of-the-box limits (30 minutes from
+    construction, 1M tokens) would refuse every call of a long-lived agent. Only limits set by
+    variable or by a passed config bind."""
+    from contextwindow.budget import Limits
+    from contextwindow.session import SessionConfig
+
+    for var in ("CONTEXTWINDOW_MAX_TURNS", "CONTEXTWINDOW_MAX_TOKENS", "CONTEXTWINDOW_MAX_TOOL_CALLS",
+                "CONTEXTWINDOW_MAX_COST_USD", "CONTEXTWINDOW_MAX_WALL_S"):
+        monkeypatch.delenv(var, raising=False)
+    assert ContextWindowMiddleware(window=WINDOW, store="memory:").session.config.limits == Limits()
+    monkeypatch.setenv("CONTEXTWINDOW_MAX_COST_USD", "3")
+    assert ContextWindowMiddleware(window=WINDOW, store="memory:").session.config.limits == Limits(max_cost_usd=3.0)
+    cfg = SessionConfig(limits=Limits(max_turns=7))
+    assert ContextWindowMiddleware(window=WINDOW, store="memory:", config=cfg).session.config.limits.max_turns == 7

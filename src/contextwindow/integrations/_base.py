@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
+from ..budget import LIMIT_ENV_VARS, Limits
 from ..errors import ConfigError
 from ..folding.base import Summarizer
 from ..messages import Message, Part, part_to_dict
-from ..session import Session
+from ..session import Session, SessionConfig
 from ..store import ConversationStore, open_store
 
 __all__ = ["Mirror", "fingerprint", "missing_extra", "open_session", "resolve_window"]
@@ -107,10 +110,21 @@ def open_session(
             meta["model"] = model
         conversation_id = st.create_conversation(title=session_config.get("title"), metadata=meta)
     opts = {k: v for k, v in session_config.items() if k != "title"}
+    # The framework's own loop decides when a run stops (LangChain's recursion limit, the Agents SDK's
+    # max_turns, pydantic-ai's UsageLimits), and an adapter object lives as long as the app: the
+    # Session's out-of-the-box limits (30 minutes from construction, 1M tokens summed) would refuse
+    # every call of a long-lived app, so only the limits set by variable or by a passed config apply.
+    opts.setdefault("config", SessionConfig(limits=explicit_limits(os.environ)))
     try:
         return Session(st, conversation_id, model=model, window=window, max_output=max_output, summarizer=summarizer, **opts)
     except TypeError as exc:
         raise ConfigError(f"unknown Session option: {exc}") from exc
+
+
+def explicit_limits(env: Mapping[str, str]) -> Limits:
+    """The session limits the environment sets by name (CONTEXTWINDOW_MAX_*); none of the defaults."""
+    named = Limits.from_env(env)
+    return replace(Limits(), **{attr: getattr(named, attr) for attr, var in LIMIT_ENV_VARS.items() if (env.get(var) or "").strip()})
 
 
 class Mirror:
