@@ -181,3 +181,57 @@ def test_imported_usage_rows_carry_their_dollars(tmp_path: Path, transcripts_dir
     want = expected_codex([json.loads(x) for x in path.read_text().splitlines() if x.strip()])
     assert want is not None and abs(sum(r.cost_usd or 0 for r in rows) - want) < 0.005
     assert info.metadata["imported"]["window"] == {"tokens": 258_400, "source": "log"}
+
+
+def test_one_window_and_dollars_across_inspect_replay_sessions_show_and_tui(tmp_path: Path, transcripts_dir: Path) -> None:
+    from contextwindow.tui import view
+
+    path = transcripts_dir / "codex" / "rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl"
+    lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    want = expected_codex(lines)
+    assert want is not None
+    doc = _inspect(path)
+    assert (doc["window"], doc["window_source"]) == (258_400, "log")
+    res = CliRunner().invoke(cli, ["replay", str(path), "--policy", "none", "--json"])
+    assert res.exit_code == 0, res.output
+    rep = json.loads(res.stdout)
+    assert rep["window"] == 258_400 and rep["window_source"] == "log"
+    assert rep["as_logged"]["calls"] == len(doc["calls"]) and abs(rep["as_logged"]["total_cost_usd"] - want) < 0.005
+    text = CliRunner().invoke(cli, ["replay", str(path), "--policy", "none", "-q"]).stdout
+    assert text.index("as logged") < text.index("none ")
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    conv = json.loads(CliRunner().invoke(cli, ["import", str(path), "--store", url, "--json"]).stdout)["conversations"][0]["id"]
+    show = CliRunner().invoke(cli, ["sessions", "show", conv, "--store", url, "--json"])
+    sdoc = json.loads(show.stdout)
+    assert (sdoc["window"], sdoc["window_source"]) == (258_400, "log")
+    assert abs(sdoc["cost_by_role"]["main"]["cost_usd"] - want) < 0.005
+    assert sdoc["gauge"]["percent"] == doc["gauge"]["percent"]
+    human = CliRunner().invoke(cli, ["sessions", "show", conv, "--store", url]).stdout
+    assert "window 258,400 (from the log)" in human and f"${want:,.4f}"[:6] in human
+    store = open_store(url)
+    try:
+        info = store.get_conversation(conv)
+        from contextwindow.curation import segments
+        from contextwindow.tokens import counter_for
+
+        g = view.account_gauge(segments(store, conv), info, counter_for("gpt-5.5"))
+    finally:
+        store.close()
+    assert (g.window, round(g.percent, 1)) == (258_400, doc["gauge"]["percent"])
+    assert view.window_source(info) == "log"
+    assert view.spend_lines({"main": {"calls": 2, "cost_usd": 0.0, "cost_unknown_calls": 2}}) == ["  main: 2 calls, in 0, out 0, unpriced"]
+
+
+def test_claude_code_window_is_200k_unless_the_log_shows_more(tmp_path: Path, transcripts_dir: Path) -> None:
+    doc = _inspect(transcripts_dir / "claude_code" / "codemie_session-624a4a58.jsonl")
+    assert (doc["window"], doc["window_source"]) == (200_000, "assumed")
+    lines = [
+        {"type": "user", "uuid": "u1", "parentUuid": None, "sessionId": "s", "message": {"role": "user", "content": "a"}},
+        {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "s", "message": {
+            "id": "m1", "role": "assistant", "model": "claude-opus-4-6", "content": [{"type": "text", "text": "ok"}],
+            "usage": {"input_tokens": 10, "cache_read_input_tokens": 420_000, "output_tokens": 5}}},
+    ]
+    path = tmp_path / "big.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    doc = _inspect(path)
+    assert doc["window"] == get_model("claude-opus-4-6").context_window and doc["window_source"] == "log"

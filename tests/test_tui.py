@@ -155,7 +155,7 @@ def test_account_panel_shows_spend_checkpoints_and_gauge(filled: tuple[Conversat
         assert expected.describe() in account and expected.severity == "ok"
         assert "checkpoints 1" in account and "window 128,000" in account
         assert "main: 1 calls, in 1,000 (60% cache hit), out 50, $0.0100" in account
-        assert "summarizer: 1 calls" in account and "+1 unpriced" in account
+        assert "summarizer: 1 calls" in account and "out 100, unpriced" in account  # never "$0.0000"
         # the severity is shown as color on the gauge line
         content = app.query_one("#account", Static).content
         styles = {str(span.style) for span in content.spans}  # type: ignore[union-attr]

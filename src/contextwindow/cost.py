@@ -190,3 +190,12 @@ def usage_total(rows: Iterable[Any]) -> CostTotal:
         cost = u.cost_usd if u.cost_usd is not None else usage_cost(u)
         t.add(cost, u.model)
     return t
+
+
+def role_totals(rows: Iterable[Any]) -> dict[str, CostTotal]:
+    """Stored usage rows' dollars per role (``main``, ``summarizer``, …)."""
+    out: dict[str, CostTotal] = {}
+    for u in rows:
+        t = out.setdefault(str(u.role), CostTotal())
+        t.add(u.cost_usd if u.cost_usd is not None else usage_cost(u), u.model)
+    return out

@@ -93,8 +93,8 @@ def _fmt_int(n: int | float) -> str:
     return f"{round(n):,}"
 
 
-def render_table(rows: list[dict[str, Any]]) -> str:
-    """The per-policy table a person reads."""
+def render_table(rows: list[dict[str, Any]], first: list[str] | None = None) -> str:
+    """The per-policy table a person reads (``first``: an already formatted row on top, "as logged")."""
     head = ["policy", "calls", "peak", "over win", "invalid", "compact", "folds", "billed in", "floor", "above floor", "cache hit", "cost $", "constraints"]
     body = [
         [
@@ -114,6 +114,8 @@ def render_table(rows: list[dict[str, Any]]) -> str:
         ]
         for r in rows
     ]
+    if first is not None:
+        body.insert(0, first)
     widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(head)]
     lines = ["  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(head, widths, strict=True)))]
     lines.append("  ".join("-" * w for w in widths))
@@ -179,6 +181,13 @@ def replay_cmd(
         session = load_sessions(_existing(file), fmt)[0]
     if not session.calls:
         raise InputError(f"{session.source}: the log shows no model calls to replay")
+    window_source = "option" if window is not None else None
+    if window is None and not demo:  # the window the log states (or Claude Code's 200k), as inspect gauges it
+        from ..importers.window import session_window
+
+        stated, source = session_window(session)
+        if source != "assumed" or session.format == "claude-code":  # a model-less log still needs --model/--window
+            window, window_source = stated, source
     spec = resolve_model(model or session.model, window)
     counter = counter_for(spec.id if spec.known else (model or session.model))
     summ = _summarizer(summarizer_url, summarizer_model, counter.count_text)
@@ -200,7 +209,11 @@ def replay_cmd(
     doc = report.to_dict()
     _report_summarizer(summ, doc)
     from ..importers.report import import_report, report_line
+    from ..replay.as_logged import as_logged, as_logged_cells
 
+    logged = as_logged(session, report.window)
+    doc["as_logged"] = logged
+    doc["window_source"] = window_source or "registry"
     doc["import_report"] = import_report(session)
     if any(doc["import_report"].values()):
         click.echo(f"ctxw: {session.source}: {report_line(doc['import_report'])}", err=True)
@@ -214,11 +227,13 @@ def replay_cmd(
     if demo:
         click.echo(SCRIPTED_NOTE.removeprefix("[demo] "))
     click.echo(
-        f"model: {report.model}  window: {report.window:,}  calls: {len(session.calls)}  "
+        f"model: {report.model}  window: {report.window:,} ({doc['window_source']})  calls: {len(session.calls)}  "
         f"fixed prefix not in the log: {report.overhead:,} tokens  summarizer: {report.summarizer}"
     )
     click.echo("")
-    click.echo(render_table(doc["policies"]))
+    click.echo(render_table(doc["policies"], None if demo else as_logged_cells(logged)))
+    if not demo:
+        click.echo(f"as logged = what the session really cost: {logged['cost_text']} in all (input, cache and output at registry prices)")
     click.echo("")
     click.echo("billed in = input cost in input-price tokens (cache reads/writes weighted by their prices); floor = what any policy")
     click.echo("must pay (the fixed prefix read from the cache on every call, each new token written once); see docs/replay.md")

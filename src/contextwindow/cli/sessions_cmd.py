@@ -10,8 +10,11 @@ from typing import Any
 
 import click
 
+from ..cost import role_totals
 from ..curation import Segment, build_from_selection, segments
 from ..errors import ConfigError
+from ..importers.stored import last_reported_input, stored_window
+from ..importers.window import window_text
 from ..messages import Message, message_to_dict
 from ..store import ConversationStore, open_store
 from .common import default_store_url, emit_json, handle_errors, json_option, open_existing_store, store_option
@@ -123,10 +126,16 @@ def register(group: click.Group) -> None:
             info = store.get_conversation(conversation_id)
             segs = segments(store, conversation_id)
             usage = store.usage_by_role(conversation_id)
+            dollars = role_totals(store.list_usage(conversation_id))
+        model, window, source = stored_window(info.metadata)
+        used = last_reported_input(info.metadata)
         if as_json:
             emit_json({"id": info.id, "title": info.title, "parent_id": info.parent_id, "metadata": info.metadata,
                        "created_at": info.created_at, "messages": info.message_count,
-                       "segments": [_segment_json(s) for s in segs], "usage_by_role": usage})
+                       "segments": [_segment_json(s) for s in segs], "usage_by_role": usage,
+                       "cost_by_role": {r: t.to_dict() for r, t in dollars.items()},
+                       "window": window, "window_source": source,
+                       "gauge": None if used is None else {"used": used, "window": window, "percent": round(100 * used / window, 1)}})
             return
         folds = sum(1 for s in segs if s.kind == "archived")
         click.echo(f"{info.id}  {info.title or '(untitled)'}")
@@ -145,9 +154,12 @@ def register(group: click.Group) -> None:
                 tag = " [preamble]" if t.preamble else ""
                 click.echo(f"  turn {t.index:>3}{tag}  seqs {t.first_seq}-{t.last_seq}  "
                            f"{len(t.messages)} msgs, {calls} tool calls  {t.headline}")
+        gauge_text = f", at the end {used:,} = {100 * used / window:.1f}% of it" if used is not None else ""
+        click.echo(f"\nmodel {model or '(not recorded)'}, {window_text(window, source)}{gauge_text}")
         for role, tot in sorted(usage.items()):
-            click.echo(f"\nusage[{role}]: {tot['calls']} calls, {tot['input_tokens']} in / {tot['output_tokens']} out tokens, "
-                       f"${tot['cost_usd']:.4f}" + (f" (+{tot['cost_unknown_calls']} calls without a price)" if tot["cost_unknown_calls"] else ""))
+            money = dollars.get(role)
+            click.echo(f"usage[{role}]: {tot['calls']} calls, {tot['input_tokens']:,} in / {tot['output_tokens']:,} out tokens, "
+                       + (money.text() if money else "unpriced"))
 
     @sessions.command("events")
     @click.argument("conversation_id")

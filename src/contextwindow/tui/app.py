@@ -187,7 +187,7 @@ class CurateApp(App[None]):
     ) -> None:
         lines = [
             f"{info.title or info.id}",
-            f"model {model or '(not recorded)'} · window {g.window:,}",
+            f"model {model or '(not recorded)'} · window {g.window:,} ({view.window_source(info)})",
             f"checkpoints {n_checkpoints}",
             "spend by role:",
             *view.spend_lines(by_role),

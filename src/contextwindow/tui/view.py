@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from ..budget import Gauge, gauge
 from ..curation import CuratedTurn, Segment, first_line_title
-from ..models import DEFAULT_WINDOW, get_model
+from ..importers.stored import last_reported_input, stored_window
 from ..store.base import ConversationInfo
 from ..tokens.base import TokenCounter
 
@@ -62,11 +62,14 @@ def record_rows(segs: Sequence[Segment], counter: TokenCounter) -> list[Row]:
 
 
 def window_of(info: ConversationInfo) -> tuple[str | None, int]:
-    """The model the conversation's metadata names (if any) and its context window (else 128k)."""
-    model = info.metadata.get("model")
-    if isinstance(model, str) and model.strip():
-        return model, get_model(model, default=True).context_window
-    return None, DEFAULT_WINDOW
+    """The model the conversation's metadata names (if any) and its context window: the one an
+    imported log stated, else the registry's, else the default (see importers/stored.py)."""
+    model, window, _ = stored_window(info.metadata)
+    return model, window
+
+
+def window_source(info: ConversationInfo) -> str:
+    return stored_window(info.metadata)[2]
 
 
 def view_tokens(segs: Sequence[Segment], counter: TokenCounter) -> int:
@@ -84,8 +87,10 @@ def gauge_bar(g: Gauge) -> str:
 
 
 def account_gauge(segs: Sequence[Segment], info: ConversationInfo, counter: TokenCounter) -> Gauge:
+    """An imported session: its last reported prompt (as inspect and replay gauge it); else our count."""
     _, window = window_of(info)
-    return gauge(view_tokens(segs, counter), window)
+    reported = last_reported_input(info.metadata)
+    return gauge(reported if reported is not None else view_tokens(segs, counter), window)
 
 
 def spend_lines(by_role: dict[str, dict[str, Any]]) -> list[str]:
@@ -101,8 +106,9 @@ def spend_lines(by_role: dict[str, dict[str, Any]]) -> list[str]:
         if write:
             parts.append(f"cache write {write:,}")
         parts.append(f"out {t.get('output_tokens', 0):,}")
-        cost = f"${t.get('cost_usd', 0.0):.4f}"
-        if t.get("cost_unknown_calls"):
+        priced = t.get("calls", 0) - t.get("cost_unknown_calls", 0)
+        cost = f"${t.get('cost_usd', 0.0):.4f}" if priced else "unpriced"
+        if priced and t.get("cost_unknown_calls"):
             cost += f" +{t['cost_unknown_calls']} unpriced"
         parts.append(cost)
         out.append(f"  {role}: " + ", ".join(parts))
