@@ -158,7 +158,7 @@ def register(group: click.Group) -> None:
         click.echo(f"\nmodel {model or '(not recorded)'}, {window_text(window, source)}{gauge_text}")
         for role, tot in sorted(usage.items()):
             money = dollars.get(role)
-            click.echo(f"usage[{role}]: {tot['calls']} calls, {tot['input_tokens']:,} in / {tot['output_tokens']:,} out tokens, "
+            click.echo(f"usage[{role}]: {tot['calls']} calls, {tot['input_tokens']} in / {tot['output_tokens']} out tokens, "
                        + (money.text() if money else "unpriced"))
 
     @sessions.command("events")
