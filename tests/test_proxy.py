@@ -520,3 +520,33 @@ def test_a_conversation_that_needs_nothing_is_forwarded_byte_identical_request_a
         agent_turns(oai(px, http), 5, output=lambda i: "short" if i < 3 else big_output(300, i))
         assert [r.raw == s for r, s in zip(up.requests, sent, strict=True)] == [True, True, True, True, False]
         assert "ofl_" in json.dumps(up.requests[-1].body) and valid(up.requests[-1].body, "openai") == []
+
+
+def test_a_running_proxied_conversation_shows_in_the_tui(tmp_path: Any) -> None:
+    pytest.importorskip("textual")
+    import asyncio
+
+    from textual.widgets import OptionList, Static
+
+    from contextwindow.tui import CurateApp
+
+    store = open_store(f"sqlite:///{tmp_path / 'tui.db'}")
+    with stack(tool_script, store=store) as (_, px, _s):
+        agent_turns(oai(px), 3, output=lambda i: f"found {i}")
+        px.wait_idle()
+        (conv,) = store.list_conversations()
+        app = CurateApp(store)
+
+        async def main() -> None:
+            async with app.run_test(size=(160, 50)) as pilot:
+                await pilot.pause()
+                titles = [o.prompt.plain for o in app.query_one("#conversations", OptionList).options]  # type: ignore[union-attr]
+                assert any(t.startswith("proxy: Find the retry logic") for t in titles)
+                await pilot.press("tab")
+                await pilot.pause()
+                assert app.conversation_id == conv.id
+                account = app.query_one("#account", Static).content.plain  # type: ignore[union-attr]
+                assert "main: 3 calls" in account and "$" in account
+
+        asyncio.run(main())
+    store.close()
