@@ -19,7 +19,6 @@ Message-level preparation (call ids, media types) is in :mod:`.prepare`.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,7 +88,7 @@ def enforce(fmt: str, payload: dict[str, Any]) -> tuple[dict[str, Any], list[Fix
     mod = _module(fmt)
     if not mod.check(fmt, payload):  # the common case: nothing to repair, no copy of the whole payload
         return payload, []
-    fixed, fixes = mod.repair(fmt, copy.deepcopy(payload))
+    fixed, fixes = mod.repair(fmt, _copy(payload))
     left = mod.check(fmt, fixed)
     if left:
         first = left[0]
@@ -100,6 +99,17 @@ def enforce(fmt: str, payload: dict[str, Any]) -> tuple[dict[str, Any], list[Fix
             rule=first.rule,
         )
     return fixed, fixes
+
+
+def _copy(payload: dict[str, Any]) -> dict[str, Any]:
+    """A copy the repairs may change: the top level and each message/item (one level deep — the
+    repairs replace content lists, never edit them in place). Linear and cheap, unlike deepcopy."""
+    out = dict(payload)
+    for key in ("messages", "contents", "input"):
+        items = out.get(key)
+        if isinstance(items, list):
+            out[key] = [dict(m) if isinstance(m, dict) else m for m in items]
+    return out
 
 
 def _module(fmt: str) -> Any:
