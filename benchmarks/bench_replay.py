@@ -1,6 +1,15 @@
 """Replay every fixture session under every policy; print the tables docs/replay.md holds.
 
     python benchmarks/bench_replay.py [--room N]... [--transcripts DIR]
+    python benchmarks/bench_replay.py --cost        # the held-out cost table (below)
+
+``--cost``: the long sessions (>= 40 calls) at 100k and 200k windows, HELD OUT from the fit of the
+default policy's knobs (benchmarks/fit_cache_policy.py fits them on the shorter sessions): per
+session the floor (fixed prefix read from the cache on every call + each new token written once),
+claude-code's and default's billed input, each one's share above the floor, default / claude-code on
+the part above the floor (goal <= 0.7) and on the whole bill (goal <= 1), dollars (input + output),
+calls over the window, invalid payloads, constraints kept; then each policy's replay time as a
+multiple of the fastest policy on the same session (goal <= 2).
 
 Each session is replayed at its model's own window and at smaller windows of "fixed prefix + N"
 tokens for each --room N (default 48000 and 24000, so compaction matters): the fixed prefix (system
@@ -20,7 +29,7 @@ import time
 from pathlib import Path
 
 from contextwindow.errors import UnknownModelError
-from contextwindow.importers import load_all
+from contextwindow.importers import ImportedSession, load_all
 from contextwindow.models import get_model
 from contextwindow.replay import POLICIES, replay
 from contextwindow.replay.engine import estimate_overhead, leading_system
@@ -51,11 +60,73 @@ def floor(fixed: int, calls: int, model: str) -> float:
     return fixed * first + fixed * max(0, calls - 1) * pricing.read_weight
 
 
+def sessions_with_models(root: Path) -> list[tuple[ImportedSession, str, int]]:
+    """Every session with calls under ``root``: (session, the model it is priced as, fixed prefix tokens)."""
+    files = sorted(p for p in root.glob("*/*") if p.suffix in (".jsonl", ".json", ".traj"))
+    out = []
+    for f in files:
+        for s in load_all(f):
+            if not s.calls:
+                continue
+            model = _model_for(s.model)
+            c = counter_for(model)
+            out.append((s, model, estimate_overhead(s, c) + sum(c.count_message(m) for m in leading_system(s.messages))))
+    return out
+
+
+COST_WINDOWS = (100_000, 200_000)
+
+
+def cost_table(root: Path) -> int:
+    """The held-out goal check (module docstring)."""
+    long = [(s, m, fx) for s, m, fx in sessions_with_models(root) if len(s.calls) >= LONG_CALLS]
+    print("| window | session | calls | floor | claude-code billed | above floor | default billed | above floor "
+          "| default/cc above floor | default/cc billed | cc $ | default $ | over win | invalid | constraints (default, cc) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    worst_above = worst_total = 0.0
+    bad = 0
+    speed: list[tuple[str, dict[str, float]]] = []
+    for w in COST_WINDOWS:
+        for s, model, _ in long:
+            rep = replay(s, list(POLICIES), model=model, window=w)
+            cc, d = rep.policy("claude-code"), rep.policy("default")
+            fl = d.floor_input_tokens
+            above = (d.billed_input_tokens - fl) / (cc.billed_input_tokens - fl) if cc.billed_input_tokens > fl else float("nan")
+            tot = d.billed_input_tokens / cc.billed_input_tokens
+            worst_above, worst_total = max(worst_above, above), max(worst_total, tot)
+            bad += d.over_window_calls + d.invalid_payloads + (d.constraints_total - d.constraints_kept)
+            money = ["n/a" if p.total_cost_usd is None else f"{p.total_cost_usd:.2f}" for p in (cc, d)]
+            name = Path(s.source).name[:30]
+            print(
+                f"| {w // 1000}k | {name} | {d.calls} | {fl:,.0f} | {cc.billed_input_tokens:,.0f} | {100 * cc.above_floor_share:.0f}% "
+                f"| {d.billed_input_tokens:,.0f} | {100 * d.above_floor_share:.0f}% | {above:.2f} | {tot:.2f} | {money[0]} | {money[1]} "
+                f"| {d.over_window_calls} | {d.invalid_payloads} | {d.constraints_kept}/{d.constraints_total}, {cc.constraints_kept}/{cc.constraints_total} |"
+            )
+            speed.append((f"{w // 1000}k {name}", {p.policy: p.seconds for p in rep.policies}))
+    print(f"\nworst default/claude-code above the floor: {worst_above:.2f} (goal <= 0.7); worst on the whole bill: {worst_total:.2f} (goal <= 1);"
+          f" over-window calls + invalid payloads + constraints lost by default: {bad} (goal 0)")
+    print("\n| window session | " + " | ".join(POLICIES) + " |")
+    print("|---|" + "---|" * len(POLICIES))
+    worst_speed = 0.0
+    for name, secs in speed:
+        fastest = max(min(secs.values()), 1e-9)
+        worst_speed = max(worst_speed, max(secs.values()) / fastest)
+        print(f"| {name} | " + " | ".join(f"{secs[p]:.2f} s ({secs[p] / fastest:.1f}x)" for p in POLICIES) + " |")
+    print(f"\nslowest policy / fastest on the same session: up to {worst_speed:.1f}x (goal <= 2)")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--transcripts", type=Path, default=FIXTURES)
     ap.add_argument("--room", type=int, action="append", default=None)
+    ap.add_argument("--cost", action="store_true", help="print the held-out cost table instead")
     args = ap.parse_args()
+    if args.cost:
+        if not args.transcripts.is_dir():
+            print(f"no transcripts at {args.transcripts}", file=sys.stderr)
+            return 1
+        return cost_table(args.transcripts)
     windows: list[int | None] = [None, *(args.room or [48_000, 24_000])]
     if not args.transcripts.is_dir():
         print(f"no transcripts at {args.transcripts}", file=sys.stderr)

@@ -11,6 +11,7 @@ import pytest
 from contextwindow import Session
 from contextwindow.errors import ConfigError, NotFoundError
 from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPart, assistant, user
+from contextwindow.session import SessionConfig
 from contextwindow.store import ConversationStore, open_store
 from contextwindow.store.base import TokenCounts
 from contextwindow.store.memory import MemoryStore
@@ -83,20 +84,21 @@ def test_counter_key_changes_with_how_a_counter_counts() -> None:
 
 def test_a_reopened_conversation_reads_its_counts_instead_of_recounting(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 's.db'}"
-    s = Session(open_store(url), model="claude-sonnet-4-5", counter=PartCounting())
+    cfg = SessionConfig(cache=None)  # counts are the subject here, not clearing
+    s = Session(open_store(url), model="claude-sonnet-4-5", counter=PartCounting(), config=cfg)
     s.add(user("Fix the parser. Never touch the public API."))
     for i in range(40):
         s.add(call(i), result(i, f"line {i}\n" * 30))
     first = s.build()
     again = PartCounting()
-    reopened = Session(open_store(url), s.id, model="claude-sonnet-4-5", counter=again)
+    reopened = Session(open_store(url), s.id, model="claude-sonnet-4-5", counter=again, config=cfg)
     counter_key(again)  # its fingerprint measures a few probe messages
     again.parts = 0
     b = reopened.build()
     assert again.parts == 0  # every active message's count came from the store
     assert b.tokens == first.tokens
     # a counter that counts differently does not trust those numbers
-    other = Session(open_store(url), s.id, model="claude-sonnet-4-5", counter=PartCounting().with_scale(1.5))
+    other = Session(open_store(url), s.id, model="claude-sonnet-4-5", counter=PartCounting().with_scale(1.5), config=cfg)
     assert other.build().tokens > first.tokens
 
 
@@ -133,7 +135,7 @@ def test_a_result_of_a_call_added_elsewhere_finds_its_name_in_the_store() -> Non
 
 def test_check_is_the_decision_build_starts_from_without_reading_the_view() -> None:
     store = Listing()
-    s = Session(store, window=40_000, max_output=4_000)
+    s = Session(store, window=40_000, max_output=4_000, config=SessionConfig(cache=None))
     s.add(user("start"))
     s.build()
     listed = store.listed

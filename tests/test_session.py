@@ -137,7 +137,8 @@ def test_fold_requires_turn_boundary(store) -> None:
 
 
 def test_reactive_overflow_forces_compaction_then_succeeds(store) -> None:
-    s = small_session(store, window=200_000)
+    # cache=None: the per-call clearing would already clear the old results in the first (uncached) build
+    s = small_session(store, window=200_000, cache=None)
     s.add(Message("user", (TextPart("Go."),)))
     for i in range(6):
         s.add(*step(i, 80))
@@ -454,7 +455,7 @@ def test_reactive_retry_aims_by_the_providers_own_count(store) -> None:
     body = {"error": {"message": "This model's maximum context length is 8192 tokens. However, your messages resulted in 30000 tokens.", "type": "invalid_request_error", "code": "context_length_exceeded"}}
     with LocalProviderServer([Reply.error(400, body), Reply(text="fits now")]) as srv:
         model = OpenAICompatibleModel("local", base_url=srv.openai_base_url, api_key="x", retry=RetryPolicy(delays=()))
-        s = small_session(store, window=200_000)
+        s = small_session(store, window=200_000, cache=None)  # the reactive pass alone
         s.events.subscribe(rec)
         s.add(Message("user", (TextPart("Go."),)))
         for i in range(8):

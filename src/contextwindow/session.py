@@ -39,6 +39,7 @@ from .budget import (
     should_fold,
 )
 from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, markers, total
+from .compaction.cache import CacheConfig, clear_for_cache
 from .compaction.sticky import EMPTY_STATE, sticky_state, sticky_view
 from .compaction.view import is_synthetic, leading_markers, split_pinned
 from .cost import usage_cost
@@ -92,6 +93,7 @@ class SessionConfig:
     restore_total_tokens: int = 50_000  # and never more than a quarter of the history budget
     restore_root: str | None = None  # restored files are read from disk here (default: cwd) when they still exist
     limits: Limits = field(default_factory=lambda: Limits.from_env(os.environ))  # 200 turns, 1M tokens, 200 tool calls, $2, 30 min
+    cache: CacheConfig | None = field(default_factory=CacheConfig)  # per-call clearing when it pays; None: off
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +181,8 @@ class Session:
         self._started = time.monotonic()
         self.pending_fold: Any = None
         self._rearm: int | None = None  # after a pass, the next one waits for this many tokens
+        self._cache_cfg = _cache_config(self.config.cache, model)
+        self._built_keys: list[str] = []  # the view items of the last build (what the provider has cached)
         self._turns = 0
         self._tool_calls = 0
         self._cost = 0.0
@@ -481,6 +485,8 @@ class Session:
         rules = _provider_rules(format or self.format)
         items = self.view()
         budget = self.budget()
+        if not force and self._cache_cfg is not None:
+            items = self._clear_for_cache(items, budget)
         hist = total(items)
         # what the provider repair will add (synthetic results for unanswered calls, a user turn first) counts too
         extra = self._repair_cost([it.message for it in items], rules)
@@ -549,6 +555,7 @@ class Session:
         self._prev_units = units
         prompt = hist + budget.system + budget.tools
         self._view_tokens = hist
+        self._built_keys = [it.key for it in items]
         self._last_prompt_estimate = prompt
         g = gauge(max(prompt, last or 0) if result is None else prompt, self.window)
         self.events.emit("build", tokens=prompt, calibration=round(self._calibration.factor, 4), messages=len(messages), prefix_share=share, prefix_reuse=reuse, gauge=g.severity, percent=round(g.percent, 1))
@@ -572,6 +579,26 @@ class Session:
             self.events.emit("payload.repaired", problems=prep.notes + [str(f) for f in fixes], report=f"{len(fixes) + len(prep.notes)} change(s) for {name}")
         self._sent_ids = prep.id_map
         return payload, prep.id_map
+
+    def _clear_for_cache(self, items: list[ViewItem], budget: Budget) -> list[ViewItem]:
+        """The per-call step of compaction/cache.py: clear old tool results when the reads it saves
+        outweigh the cache write it causes (whatever the trigger says)."""
+        assert self._cache_cfg is not None
+        k = 0
+        for a, b in zip(self._built_keys, items, strict=False):
+            if a != b.key:
+                break
+            k += 1
+        got = clear_for_cache(items, self._count, total(items[k:]), self._cache_cfg)
+        if got is None:
+            return items
+        cleared, step = got
+        result = CompactionResult(cleared, total(items), total(cleared), budget.target_tokens, budget.history_budget, [step])
+        self._apply(result)
+        self._last_reported = None
+        self._appended_since = 0
+        self.events.emit("compaction.applied", **result.report())
+        return self.view()
 
     def _repair_cost(self, messages: list[Message], rules: str) -> int:
         """Tokens the provider repair of ``_valid`` would add to ``messages`` (0 when valid)."""
@@ -826,6 +853,19 @@ class Session:
 
 
 _HEAD = Message("user", (TextPart("[The conversation continues from earlier context.]"),), meta={"cw": "note"})
+
+
+def _cache_config(base: CacheConfig | None, model: str | None) -> CacheConfig | None:
+    """``base`` priced for ``model`` (its cache read/write prices), as is when the model is unknown."""
+    if base is None or not model:
+        return base
+    from .errors import UnknownModelError
+    from .models import get_model
+
+    try:
+        return CacheConfig.for_model(get_model(model), base)
+    except UnknownModelError:
+        return base
 
 
 def _provider_rules(fmt: str) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import turns
+from ..compaction.cache import CacheConfig
 from ..errors import ConfigError, UnknownModelError
 from ..folding import constraints as ledger_mod
 from ..folding.base import Summarizer
@@ -198,6 +199,7 @@ def replay(
     overhead: int | None = None,
     progress: Callable[[int], None] | None = None,
     on_policy: Callable[[PolicyResult], None] | None = None,
+    cache: CacheConfig | None = None,
 ) -> ReplayReport:
     """Replay ``session`` under each named policy. ``progress(n)`` is called after every n calls
     replayed, ``on_policy(result)`` after each policy (its ``seconds`` set)."""
@@ -212,8 +214,11 @@ def replay(
     head = leading_system(session.messages)
     # the system prompt is no part of the history any policy may compact: it rides as a fixed prefix
     head_tokens = sum(counter.count_message(m) for m in head)
-    ctx = ReplayContext(window=win, counter=counter, summarizer=summ, overhead=fixed + head_tokens, max_output=spec.max_output)
     pricing = Pricing.of(spec)
+    ctx = ReplayContext(
+        window=win, counter=counter, summarizer=summ, overhead=fixed + head_tokens, max_output=spec.max_output,
+        read_weight=pricing.read_weight, write_weight=pricing.write_weight if pricing.charges_writes else 1.0, cache=cache,
+    )
     rules = provider_rules(spec)
     calls = sorted(session.calls, key=lambda c: c.index)
     last_index = calls[-1].index if calls else len(session.messages)

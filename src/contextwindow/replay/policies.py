@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..compaction import CompactionConfig, CompactionResult, ViewItem, compact, total
+from ..compaction.cache import CacheConfig
 from ..compaction.mask import MaskConfig, is_masked, mask_candidates, masked_message, tool_names
 from ..compaction.view import is_synthetic
 from ..errors import CompactionError
@@ -54,6 +55,9 @@ class ReplayContext:
     summarizer: Summarizer
     overhead: int = 0
     max_output: int = 16_384
+    read_weight: float = 0.1  # cache read price / input price of the replayed model
+    write_weight: float = 1.25  # price of an uncached token / input price (cache write, or 1.0)
+    cache: CacheConfig | None = None  # the default policy's per-call clearing knobs (None: its defaults)
 
     def prompt_tokens(self, messages: Sequence[Message]) -> int:
         return self.overhead + self.counter.count_messages(messages)

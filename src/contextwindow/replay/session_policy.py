@@ -38,7 +38,10 @@ class SessionPolicy:
     name = "default"
 
     def __init__(self, ctx: ReplayContext) -> None:
+        from dataclasses import replace
+
         from ..budget import BudgetConfig, Limits
+        from ..compaction.cache import CacheConfig
         from ..session import Session, SessionConfig
         self.ctx = ctx
         self.store = MemoryStore(deterministic=True)
@@ -48,7 +51,11 @@ class SessionPolicy:
             max_output=ctx.max_output,
             counter=ctx.counter,
             summarizer=ctx.summarizer,
-            config=SessionConfig(budget=BudgetConfig.from_env(os.environ, output_cap=output_cap(ctx.window)), limits=Limits()),  # a replay measures: no session limits
+            config=SessionConfig(
+                budget=BudgetConfig.from_env(os.environ, output_cap=output_cap(ctx.window)),
+                limits=Limits(),  # a replay measures: no session limits
+                cache=replace(ctx.cache or CacheConfig(), read_weight=ctx.read_weight, write_weight=ctx.write_weight),
+            ),
             title="replay",
         )
         self.cursor = 0

@@ -1,0 +1,92 @@
+"""Cache-aware clearing of old tool results: a per-call step, taken only when it pays. Pure.
+
+A provider's prompt cache bills a call's stable prefix at the cache-read price and everything after
+the first changed byte at the write price (or the input price where writes are not charged). So
+clearing old tool results has a price and a return:
+
+- price: every token from the first cleared message to the end is written again instead of read:
+  ``(write - read) x (suffix after the first change - what is new since the last call anyway)``;
+- return: each cleared token is no longer read on this call and the next ones:
+  ``read x cleared x horizon`` (``horizon``: how many calls a token would still be read).
+
+:func:`clear_for_cache` chooses where to start (the oldest clearable result, or a later one, so the
+rewritten suffix stays short), clears every candidate from there on, and returns None unless the
+return beats the price and at least ``clear_at_least`` tokens go at once (like Anthropic's context
+editing ``clear_at_least``: a small clear is not worth breaking the cache for). The newest results,
+errors, small results and ``retrieve``/``read_skill`` results stay, as in :mod:`.mask`; the call
+always stays with its result (only the content becomes a placeholder with a ``retrieve`` ref).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..models import ModelSpec
+from .mask import MaskConfig, mask_candidates, masked_message, tool_names
+from .view import Count, ViewItem, total
+
+
+@dataclass(frozen=True, slots=True)
+class CacheConfig:
+    """Prices as weights of the input price, and the two fitted knobs (see docs/replay.md)."""
+
+    read_weight: float = 0.1  # cache read / input (Anthropic)
+    write_weight: float = 1.25  # cache write / input; 1.0 where the provider charges no writes
+    horizon_calls: float = 3.0  # calls a cleared token would still have been read (fitted)
+    clear_at_least: int = 2_000  # the fewest tokens one clear removes (fitted)
+    keep_last: int = 3  # newest results never cleared
+    min_result_tokens: int = 200
+
+    @classmethod
+    def for_model(cls, spec: ModelSpec | None, base: CacheConfig | None = None) -> CacheConfig:
+        """``base`` with the read/write weights of ``spec``'s prices (unchanged when unpriced)."""
+        from dataclasses import replace
+
+        cfg = base or cls()
+        if spec is None or not spec.input_price:
+            return cfg
+        read = spec.cache_read_price / spec.input_price if spec.cache_read_price is not None else cfg.read_weight
+        write = spec.cache_write_price / spec.input_price if spec.cache_write_price else 1.0
+        return replace(cfg, read_weight=read, write_weight=write)
+
+
+def clear_for_cache(
+    items: Sequence[ViewItem], count: Count, new_tail: int, config: CacheConfig
+) -> tuple[list[ViewItem], dict[str, object]] | None:
+    """Clear old tool results when it pays (module docstring), else None.
+
+    ``new_tail``: tokens at the end of ``items`` the provider has not cached yet (added since the
+    last call); they are written whatever this step does."""
+    cands = mask_candidates(items, MaskConfig(keep_last=config.keep_last, min_result_tokens=config.min_result_tokens))
+    if not cands:
+        return None
+    names = tool_names(items)
+    masked = {i: items[i].with_message(masked_message(items[i], names, count), count) for i in cands}
+    gains = [max(0, items[i].tokens - masked[i].tokens) for i in cands]
+    # suffix[j]: tokens from candidate j to the end after clearing candidates j.. (the rewrite)
+    tokens = [it.tokens for it in items]
+    after = [0] * (len(items) + 1)
+    for k in range(len(items) - 1, -1, -1):
+        after[k] = after[k + 1] + tokens[k]
+    best: tuple[float, int, int] | None = None  # (net return, start j, tokens cleared)
+    cleared = 0
+    rewrite_price = max(0.0, config.write_weight - config.read_weight)
+    for j in range(len(cands) - 1, -1, -1):
+        cleared += gains[j]
+        if cleared < config.clear_at_least:
+            continue
+        rewritten = max(0, after[cands[j]] - cleared - new_tail)
+        net = config.read_weight * cleared * config.horizon_calls - rewrite_price * rewritten
+        if net > 0 and (best is None or net > best[0]):
+            best = (net, j, cleared)
+    if best is None:
+        return None
+    _, start, saved = best
+    out = list(items)
+    keys = []
+    for i in cands[start:]:
+        if masked[i].tokens < items[i].tokens:
+            out[i] = masked[i]
+            keys.append(out[i].key)
+    return out, {"method": "cache_clear", "targets": keys, "saved": saved, "tokens_after": total(out), "net_return": round(best[0])}
