@@ -601,7 +601,7 @@ def run_memory(mb: int, model: str) -> None:
     cases = [("log", "none"), ("log", "memory"), ("log", "sqlite"), ("search", "none"), ("json", "none"),
              ("line", "none"), ("deepjson", "none")]
     for kind, store in cases:
-        size = mb if kind not in ("deepjson",) else max(1, mb // 10)
+        size = mb if kind not in ("deepjson",) else max(1, mb // 100)
         proc = subprocess.run([sys.executable, "-c", _CHILD, kind, str(size), model, store], capture_output=True,
                               text=True, env=env)
         if proc.returncode != 0:

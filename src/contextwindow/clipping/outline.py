@@ -56,17 +56,32 @@ IMPORT_RE = re.compile(
 DEF, IMPORT = 1, 2
 
 
+#: First words a definition or import line can start with; any other line needs a "(" to match
+#: (C functions, JS/TS methods), so most body lines are skipped without running the patterns.
+STARTERS = frozenset(
+    ["def", "async", "class", "function", "export", "default", "declare", "abstract", "const", "let", "var", "func", "type", "fn", "fun", "pub", "impl", "struct", "enum", "trait", "union", "mod", "macro_rules", "public", "private", "protected", "internal", "static", "final", "sealed", "partial", "synchronized", "native", "override", "virtual", "open", "suspend", "inline", "readonly", "extern", "unsafe", "interface", "namespace", "module", "record", "object", "defmodule", "defprotocol", "defimpl", "defstruct", "defexception", "defmacro", "defmacrop", "defguard", "defguardp", "defdelegate", "defp", "template", "typedef", "#define", "#include", "import", "from", "package", "use", "using", "require", "require_relative", "alias"]
+)
+_FIRST_WORD = re.compile(r"[ \t]*(#?[A-Za-z_$][\w$]*)")
+
+
 def outline(lines: list[str]) -> dict[int, int]:
     """Positions of ``lines`` that are outline lines, mapped to DEF or IMPORT (each pattern
-    tried once, at the start of the line; blank, comment and very long lines skipped)."""
+    tried once, at the start of the line; blank, comment, very long and plain body lines skipped)."""
     out: dict[int, int] = {}
     imp = IMPORT_RE.match
     dfn = DEF_RE.match
+    first = _FIRST_WORD.match
     for i, line in enumerate(lines):
         if not line or len(line) > 400:
             continue
-        head = line.lstrip()[:1]
-        if not head or head in "/*'\"":  # comments (/* // *) and docstrings; "#" is kept for #include
+        w = first(line)
+        if w is None:
+            continue
+        # a line not opened by a starter word can only be a C function (at column 0) or a JS/TS
+        # method (ending in "{")
+        if w.group(1) not in STARTERS and (
+            "(" not in line or (line[0] in " \t" and not line.rstrip().endswith("{"))
+        ):
             continue
         if imp(line):
             out[i] = IMPORT
