@@ -229,8 +229,9 @@ def expand_tree(lines: list[str]) -> list[str]:
 
 
 MAX_FILES = 200_000
-MAX_PER_FILE = 40
-_MATCH_CHARS = 240
+MAX_PER_FILE = 2000  # memory is bounded by the scan's character cap; this only bounds one file's share
+_MATCH_CHARS = 240  # a match line is shown this wide at first ...
+_KEEP_CHARS = 2000  # ... and wider, up to this, when every match fits with room to spare
 LIST_HEADER = "[search: "
 
 
@@ -285,7 +286,7 @@ def scan_search(text: str, cap_chars: int = 400_000) -> SearchScan:
         if sep == ":":
             h.count += n
         if len(h.lines) < MAX_PER_FILE and s.kept_chars < cap_chars:
-            line = f"  {ln}{sep} {body[:_MATCH_CHARS]}" + ("…" if len(body) > _MATCH_CHARS else "")
+            line = f"  {ln}{sep} {body[:_KEEP_CHARS]}" + ("…" if len(body) > _KEEP_CHARS else "")
             h.lines.append((rank, line))
             s.kept_chars += len(line) + 1
 
@@ -417,6 +418,11 @@ def clip_search(text: str, budget: int, count: Count) -> Body:
     ranked = sorted(((r, fi, j) for fi, p in enumerate(paths) for j, (r, _) in enumerate(s.files[p].lines)))
     total_lines = len(ranked)
 
+    width = _MATCH_CHARS
+
+    def shown(line: str) -> str:
+        return line if len(line) <= width else line[:width] + "…"
+
     def render(k: int) -> str:
         chosen: dict[int, list[int]] = {}
         for _r, fi, j in ranked[:k]:
@@ -425,7 +431,7 @@ def clip_search(text: str, budget: int, count: Count) -> Body:
         for fi, p in enumerate(paths):
             out.append(labels[p])
             for j in sorted(chosen.get(fi, ())):
-                out.append(s.files[p].lines[j][1])
+                out.append(shown(s.files[p].lines[j][1]))
         if untracked:
             out.append(untracked)
         out.extend(other_block)
@@ -442,6 +448,14 @@ def clip_search(text: str, budget: int, count: Count) -> Body:
         ratio = max(0.05, base_tokens / max(1, len(base)))
         costs = [(len(s.files[paths[fi]].lines[j][1]) + 1) * ratio for _r, fi, j in ranked]
         k, out, used = fit_prefix(costs, render, budget, count)
+        while k == len(ranked) and used < budget * 0.9 and width < _KEEP_CHARS:
+            width *= 3  # every match fits: show more of each long line
+            wider = render(k)
+            wider_used = safe_count(count, wider)
+            if wider_used > budget:
+                width //= 3
+                break
+            out, used = wider, wider_used
         shown_matches = sum(1 for r, _fi, _j in ranked[:k] if r == int(r))
         return Body(out, whole_lines + k, (f"{n_files:,} files listed with their counts",), used,
                     _detail(s.matches - shown_matches, total_lines - k, n_files, 0))

@@ -128,13 +128,39 @@ def select_lines(
     ``lines`` may be a sparse selection of a longer text: ``index[i]`` is line i's position in
     it and ``total`` its number of lines; ``gap(start, end)`` then names positions of the text.
     ``footer`` may be a function of the kept entries (to count what was dropped)."""
-    n = len(lines)
-    pos: Sequence[int] = index if index is not None else range(n)
-    size = total if total is not None else n
     ratio = ratio or token_ratio(count, lines)
     max_chars = max(120, int(budget / ratio / 6))
     if max_line_chars is not None:
         max_chars = min(max_chars, max_line_chars)
+    body = _select(lines, order, budget, count, gap, footer, header, ratio, max_chars, index, total)
+    # Long lines were cut to a sixth of the budget each; when that leaves the budget underused
+    # (few, long lines), let them be longer.
+    while (max_line_chars is None and body.tokens < budget * 0.9 and body.notes
+           and max_chars < budget / ratio):
+        max_chars *= 3
+        wider = _select(lines, order, budget, count, gap, footer, header, ratio, max_chars, index, total)
+        if wider.tokens <= body.tokens:
+            break
+        body = wider
+    return body
+
+
+def _select(
+    lines: Sequence[str],
+    order: Sequence[int],
+    budget: int,
+    count: Count,
+    gap: Gap,
+    footer: str | Callable[[set[int]], str],
+    header: str,
+    ratio: float,
+    max_chars: int,
+    index: Sequence[int] | None,
+    total: int | None,
+) -> Body:
+    n = len(lines)
+    pos: Sequence[int] = index if index is not None else range(n)
+    size = total if total is not None else n
     display = [shorten(line, max_chars) for line in lines]
 
     def render(k: int) -> str:
