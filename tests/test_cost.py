@@ -235,3 +235,10 @@ def test_claude_code_window_is_200k_unless_the_log_shows_more(tmp_path: Path, tr
     path.write_text("".join(json.dumps(x) + "\n" for x in lines))
     doc = _inspect(path)
     assert doc["window"] == get_model("claude-opus-4-6").context_window and doc["window_source"] == "log"
+
+
+def test_a_rollout_that_names_no_model_is_counted_as_codex(transcripts_dir: Path) -> None:
+    path = transcripts_dir / "codex" / "rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl"
+    doc = _inspect(path)
+    assert doc["model"] is None and doc["tokenizer"] == "o200k_base"
+    assert doc["cost_usd"] is None  # no model named and no usage: nothing to price, and it says so

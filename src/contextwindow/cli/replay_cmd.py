@@ -189,7 +189,9 @@ def replay_cmd(
         if source != "assumed" or session.format == "claude-code":  # a model-less log still needs --model/--window
             window, window_source = stated, source
     spec = resolve_model(model or session.model, window)
-    counter = counter_for(spec.id if spec.known else (model or session.model))
+    from ..importers.window import tokenizer_model
+
+    counter = counter_for(spec.id if spec.known else (model or tokenizer_model(session)))
     summ = _summarizer(summarizer_url, summarizer_model, counter.count_text)
     chosen = list(policies) or list(DEFAULT_POLICIES)
     def done(res: Any) -> None:

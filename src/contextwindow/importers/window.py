@@ -50,3 +50,17 @@ def window_text(window: int, source: str) -> str:
     """``window 258,400 (from the log)`` and the like."""
     where = {"log": "from the log", "registry": "from the model registry", "assumed": "assumed", "option": "given"}.get(source, source)
     return f"window {window:,} ({where})"
+
+
+#: The model whose tokenizer stands in when a Codex rollout names none: Codex runs OpenAI models,
+#: whose current vocabulary is o200k_base (a Claude-like estimate would be 20-25% high).
+CODEX_TOKENIZER_MODEL = "gpt-5"
+
+
+def tokenizer_model(s: ImportedSession) -> str | None:
+    """The model name to pick a token counter by: the log's, else Codex's (o200k) for a rollout."""
+    if s.model:
+        return s.model
+    if s.format == "codex":
+        return CODEX_TOKENIZER_MODEL
+    return None

@@ -20,7 +20,7 @@ from ..cost import call_cost, calls_total
 from ..errors import UnknownModelError
 from ..importers import ImportedSession
 from ..importers.report import import_report, report_line
-from ..importers.window import session_window, window_text
+from ..importers.window import session_window, tokenizer_model, window_text
 from ..messages import Message, ToolCallPart, ToolResultPart
 from ..models import get_model
 from ..tokens import counter_for
@@ -47,7 +47,7 @@ def inspect_session(
     """The inspection report of ``session`` (stable keys; see ``ctxw inspect --json``). The totals
     count the ``children`` too (sub-agent sessions of the same log: their calls and spend)."""
     name = model or session.model
-    counter = counter_for(name)
+    counter = counter_for(model or tokenizer_model(session))
     model_known = False
     if name:
         try:
