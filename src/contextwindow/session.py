@@ -644,7 +644,7 @@ class Session:
             self._last_reported = usage.input_tokens
             self._appended_since = self._count_stored(stored) if stored else 0
             if self._last_prompt_estimate and usage.input_tokens:
-                self._calibration = self._calibration.observe(self._last_prompt_estimate, usage.input_tokens)
+                self._calibration = self._calibration.switched(usage.model).observe(self._last_prompt_estimate, usage.input_tokens)
                 self.store.set_state(self.id, CALIBRATION_KEY, {"family": self._calibration.family, "factor": self._calibration.factor, "samples": self._calibration.samples})
             self._cost += usage.cost_usd or 0.0
             self._tokens_used += usage.input_tokens + usage.output_tokens

@@ -40,6 +40,17 @@ class Calibration:
     alpha: float = 0.3
     last_estimate: int | None = None
     last_reported: int | None = None
+    model: str | None = None
+
+    def switched(self, model: str | None) -> Calibration:
+        """Re-anchored at a model switch: a new model brings its own system prompt and tools, so the
+        growth from the last call measures them, not the conversation. The anchor is dropped (the
+        next call only sets it); the learned factor stays."""
+        if model is None or model == self.model:
+            return self
+        if self.model is None:
+            return replace(self, model=model)
+        return replace(self, model=model, last_estimate=None, last_reported=None)
 
     def observe(self, estimated: int, reported: int) -> Calibration:
         """A new calibration that has also seen one call (our estimate, the provider's count).
