@@ -131,3 +131,17 @@ def test_turn_and_tool_call_limits() -> None:
     with pytest.raises(LimitExceeded, match="tool_calls"):
         s.build()
     assert len(model.calls) == 1
+
+
+def test_restart_clock_starts_the_wall_limit_again() -> None:
+    """An interactive front end restarts the clock when the person sends a request, so a chat
+    that sat idle past the wall limit is not refused on its next request."""
+    import time
+
+    s = Session(open_store("memory:"), model="gpt-4o-mini", config=SessionConfig(limits=Limits(max_wall_s=1.0)))
+    s.add(Message("user", (TextPart("hi"),)))
+    time.sleep(1.2)  # idle past the limit
+    with pytest.raises(LimitExceeded, match="wall"):
+        s.check_limits()
+    s.restart_clock()
+    s.check_limits()  # a new request: the clock counts from now

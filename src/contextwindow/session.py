@@ -392,6 +392,11 @@ class Session:
             cost_usd=self._cost, wall_s=time.monotonic() - self._started,
         )
 
+    def restart_clock(self) -> None:
+        """Start the wall-time limit again. An interactive front end calls it when the person sends a
+        request, so the time a chat sits idle between requests does not count against it."""
+        self._started = time.monotonic()
+
     def check_limits(self) -> None:
         """Raise LimitExceeded when a session limit is already passed: every build checks it, so
         a call over a limit is refused before it is made (and paid), not after."""

@@ -273,6 +273,7 @@ class ChatApp(App[None]):
             self._queued.append((self.add_line(f"⧗ queued: {text}  (delivered at the next safe point)", "queued"), text))
             return
         self.add_line("› " + text, "user")
+        self.session.restart_clock()  # the wall limit counts the agent's work on a request, not idle time
         self.turn_task = self.run_worker(self.turn(text), group="turn", exclusive=True, exit_on_error=False)
 
     def on_step(self, done: Completion) -> None:
