@@ -4,6 +4,8 @@ behaviour (which path ran, which typed error, how many requests), never on elaps
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from contextwindow.curation import auto_title
@@ -63,7 +65,14 @@ def test_hung_summarizer_falls_back_to_the_extractive_brief_in_fold_and_build() 
         cp = s.fold()
         assert cp.meta["method"] == "extractive" and cp.meta["ok"] is False
         applied = [d for n, d in seen if n == "fold.applied"][-1]
-        assert "0.3 s" in (applied["error"] or "") and srv.requests  # it did call, and stopped waiting
+        assert "0.3 s" in (applied["error"] or "")  # it stopped waiting
+        # it did call: on a loaded machine the abandoned call may reach the server only after the
+        # deadline passed, so wait for it (a liveness guard, not a timing assertion)
+        for _ in range(600):
+            if srv.requests:
+                break
+            time.sleep(0.05)
+        assert srv.requests
         _conversation(s, 4)
         b = s.build()  # an in-flight summary on the hung provider: extractive too, and the build completes
         assert b.payload["messages"]
