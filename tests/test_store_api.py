@@ -203,6 +203,19 @@ def test_offloads_round_trip_and_refuse_forged_refs(store: ConversationStore) ->
         store.get_offload(None)  # type: ignore[arg-type]
 
 
+def test_a_large_offload_round_trips_across_its_pieces(store: ConversationStore) -> None:
+    # over 1 M characters the SQL stores keep pieces (offload_chunks); a NUL and a lone surrogate
+    # in the middle piece only, and a multi-byte character cut exactly at a piece boundary
+    body = "".join(f"{i:07d} log line é\n" for i in range(120_000))  # 2.4 M characters
+    body = body[:999_999] + "€" + body[1_000_000:1_500_000] + "\x00 \udcff" + body[1_500_003:]
+    ref = store.put_offload(body, {"big": True})
+    got = store.get_offload(ref)
+    assert (len(got.content), got.content == body, got.meta) == (len(body), True, {"big": True})
+    pieces = list(store.iter_offload(ref)) if hasattr(store, "iter_offload") else [got.content]
+    assert "".join(pieces) == body
+    assert len(pieces) == (3 if hasattr(store, "iter_offload") else 1)
+
+
 @pytest.mark.parametrize("store_url", ["sqlite", "postgres"], indirect=True)
 def test_durable_backends_keep_everything_after_reopen(store_url: str) -> None:
     s = open_store(store_url)

@@ -15,7 +15,7 @@ import json
 import secrets
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -54,6 +54,8 @@ from .base import (
 from .migrations import CREATE_MIGRATIONS_TABLE, MIGRATIONS, Migration
 
 _CHUNK = 500
+OFFLOAD_CHUNK_CHARS = 1_000_000  # an original over this is stored as pieces of this size
+CHUNKED = "chunked"  # offloads.encoding of an original kept in offload_chunks
 _CACHE_MAX = 50_000  # decoded messages kept by content hash ...
 _CACHE_MAX_BYTES = 32_000_000  # ... up to this much JSON in total
 _CACHE_MAX_BODY = 256_000  # a bigger message is decoded on every read instead of pinned in memory
@@ -381,20 +383,66 @@ class SqlStore(ABC):
         md = dump_json(check_dict(meta, "offload meta"), "offload meta")
         ref = new_offload_ref()
         with self._transaction(True) as q:
-            stored, encoding = encode_offload(content)
+            if len(content) <= OFFLOAD_CHUNK_CHARS:
+                stored, encoding = encode_offload(content)
+                q.run(
+                    "INSERT INTO offloads (ref, content, meta, created_at, encoding) VALUES (?, ?, ?, ?, ?)",
+                    (ref, stored, md, time.time(), encoding),
+                )
+                return ref
+            # piece by piece: the driver copies one piece at a time, never the whole original
             q.run(
-                "INSERT INTO offloads (ref, content, meta, created_at, encoding) VALUES (?, ?, ?, ?, ?)",
-                (ref, stored, md, time.time(), encoding),
+                "INSERT INTO offloads (ref, content, meta, created_at, encoding) VALUES (?, '', ?, ?, ?)",
+                (ref, md, time.time(), CHUNKED),
             )
+            for seq, start in enumerate(range(0, len(content), OFFLOAD_CHUNK_CHARS)):
+                stored, encoding = encode_offload(content[start : start + OFFLOAD_CHUNK_CHARS])
+                q.run(
+                    "INSERT INTO offload_chunks (ref, seq, content, encoding) VALUES (?, ?, ?, ?)",
+                    (ref, seq, stored, encoding),
+                )
+                del stored
         return ref
 
     def get_offload(self, ref: str) -> Offload:
         check_offload_ref(ref)
         with self._transaction(False) as q:
             row = q.one("SELECT content, meta, encoding FROM offloads WHERE ref = ?", (ref,))
-        if row is None:
-            raise NotFoundError(f"unknown offload ref {ref!r}")
-        return Offload(ref, decode_offload(row[0], row[2]), json.loads(row[1]))
+            if row is None:
+                raise NotFoundError(f"unknown offload ref {ref!r}")
+            if row[2] != CHUNKED:
+                return Offload(ref, decode_offload(row[0], row[2]), json.loads(row[1]))
+            pieces = self._offload_pieces(q, ref)
+        return Offload(ref, "".join(pieces), json.loads(row[1]))
+
+    def iter_offload(self, ref: str) -> Iterator[str]:
+        """The original under ``ref`` piece by piece (at most ``OFFLOAD_CHUNK_CHARS`` characters
+        each, in order), read one piece at a time: ``retrieve`` scans a large original this way."""
+        check_offload_ref(ref)
+        with self._transaction(False) as q:
+            row = q.one("SELECT content, encoding FROM offloads WHERE ref = ?", (ref,))
+            if row is None:
+                raise NotFoundError(f"unknown offload ref {ref!r}")
+            n = None
+            if row[1] == CHUNKED:
+                got = q.one("SELECT COUNT(*) FROM offload_chunks WHERE ref = ?", (ref,))
+                n = int(got[0]) if got else 0
+        if n is None:
+            yield decode_offload(row[0], row[1])
+            return
+        for seq in range(n):
+            with self._transaction(False) as q:
+                piece = q.one("SELECT content, encoding FROM offload_chunks WHERE ref = ? AND seq = ?", (ref, seq))
+            if piece is None:
+                raise StoreError(f"offload {ref!r} lost its piece {seq} of {n}")
+            yield decode_offload(piece[0], piece[1])
+
+    def _offload_pieces(self, q: Q, ref: str) -> builtins.list[str]:
+        rows = q.all("SELECT seq, content, encoding FROM offload_chunks WHERE ref = ? ORDER BY seq", (ref,))
+        for i, r in enumerate(rows):
+            if int(r[0]) != i:
+                raise StoreError(f"offload {ref!r} lost its piece {i} of {len(rows)}")
+        return [decode_offload(r[1], r[2]) for r in rows]
 
     def record_usage(self, conversation_id: str | None, usage: Usage) -> None:
         r = usage_to_row(usage)
