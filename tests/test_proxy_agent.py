@@ -23,11 +23,11 @@ from click.testing import CliRunner
 
 pytest.importorskip("aiohttp")
 
-from contextwindow import turns  # noqa: E402
-from contextwindow.cli.main import cli  # noqa: E402
-from contextwindow.formats import get_format  # noqa: E402
-from contextwindow.llm.localserver import LocalProviderServer, ReceivedRequest, Reply, ToolCallSpec  # noqa: E402
-from contextwindow.store import open_store  # noqa: E402
+from contextwindow import turns
+from contextwindow.cli.main import cli
+from contextwindow.formats import get_format
+from contextwindow.llm.localserver import LocalProviderServer, ReceivedRequest, Reply, ToolCallSpec
+from contextwindow.store import open_store
 
 MODELS = {"openai": "gpt-4.1-mini", "anthropic": "claude-sonnet-4-5"}
 PROXY_CLIP = 1_000  # tokens; below the agent's own clip budget (4,000), so the proxy's clipping shows
