@@ -336,9 +336,12 @@ class ProxyServer:
             # an answer the client had whole (SDKs hang up right after the last event) is accounted;
             # one cut short is not: nothing half-written
             done = self._account(req, resp.status, tap, prepared, ctx, started) if completed or tap.finished else None
+        # the client's answer ends first; the record runs next. Its task took the conversation's
+        # lock on creation's next loop step, before any later request of the conversation can be
+        # read, so that request still builds with this usage
+        await out.write_eof()
         if done is not None:
             await asyncio.shield(done)
-        await out.write_eof()
         return out
 
     def _account(self, req: Request, status: int, tap: Any, prepared: Prepared | None, ctx: Any, started: float) -> asyncio.Future[None] | None:
