@@ -25,8 +25,7 @@ from ..folding.transcript import render_flat
 from ..store.base import Checkpoint, ConversationInfo, ConversationStore
 from ..tokens import counter_for
 from . import view
-
-MARK_ON, MARK_OFF = "●", "○"
+from .record_option import record_option, record_prompt
 
 
 class CurateApp(App[None]):
@@ -149,18 +148,10 @@ class CurateApp(App[None]):
             record.highlighted = first
 
     def _option(self, row: view.Row) -> Option:
-        if row.kind == "header":
-            return Option(Content.styled(row.text, "dim italic"), id=row.key, disabled=True)
-        return Option(self._prompt(row.key), id=row.key)
+        return record_option(row, self._labels, self.selected_turns, self.selected_folds)
 
     def _prompt(self, key: str) -> Content:
-        kind, _, n = key.partition(":")
-        on = int(n) in (self.selected_turns if kind == "turn" else self.selected_folds)
-        mark = (MARK_ON, "bold $accent") if on else (MARK_OFF, "dim")
-        text = self._labels[key]
-        body = (text, "bold $warning") if kind == "fold" else text
-        indent = "   " if kind == "turn" else ""
-        return Content.assemble(indent, mark, " ", body)
+        return record_prompt(key, self._labels, self.selected_turns, self.selected_folds)
 
     # --- detail and account ---------------------------------------------------------------
 

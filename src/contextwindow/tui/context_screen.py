@@ -24,8 +24,7 @@ from ..errors import ContextWindowError
 from ..store.base import ConversationStore
 from ..tokens.base import TokenCounter
 from . import view
-
-MARK_ON, MARK_OFF = "●", "○"
+from .record_option import record_option, record_prompt
 
 
 class ContextScreen(ModalScreen[str | None]):
@@ -70,16 +69,10 @@ class ContextScreen(ModalScreen[str | None]):
             rows.highlighted = first
 
     def _option(self, row: view.Row) -> Option:
-        if row.kind == "header":
-            return Option(Content.styled(row.text, "dim italic"), id=row.key, disabled=True)
-        return Option(self._prompt(row.key), id=row.key)
+        return record_option(row, self.labels, self.turns, self.folds)
 
     def _prompt(self, key: str) -> Content:
-        kind, _, n = key.partition(":")
-        on = int(n) in (self.turns if kind == "turn" else self.folds)
-        mark = (MARK_ON, "bold $accent") if on else (MARK_OFF, "dim")
-        indent = "   " if kind == "turn" else ""
-        return Content.assemble(indent, mark, " ", (self.labels[key], "bold $warning") if kind == "fold" else self.labels[key])
+        return record_prompt(key, self.labels, self.turns, self.folds)
 
     def say(self, text: str) -> None:
         self.query_one("#context-say", Static).update(Content(text))
