@@ -199,3 +199,47 @@ def test_path_lists_write_their_common_directory_once() -> None:
     assert first.endswith(f"relative to {base}components/]") and r.text.count(base) == 1
     assert "\nw0/f0.tsx\n" in r.text and "(2,000 files" in r.text  # counted per directory, then listed
     assert "names of" in r.text.rsplit("\n", 1)[1]  # the marker says file names were dropped
+
+
+def test_html_substitutions_give_the_tag_walks_text() -> None:
+    # the fast path (three regex substitutions) against the one-tag-at-a-time walk, on seeded
+    # random markup: mixed case, names that extend a block or link name, links without href or
+    # close, javascript:/# links, attributes with quotes, entities, stray '<' (the walk itself)
+    import random
+
+    from contextwindow.clipping.html import _SKIP_RE, _text_of, _text_walk
+
+    rng = random.Random(12)
+    tags = ["p", "P", "div", "DiV", "a href='/x'", 'A HREF="/y?q=1&amp;r"', "a", "a href=#top", "a href=javascript:go()",
+            "abbr", "pre", "preload", "br/", "h1", "h7", "title", "td", "span class=x", "section", "li", "x-li", "p:x"]
+    words = ["alpha", "b&amp;c", "&lt;tag&gt;", "é", " ", "\n", "x<y", "1 > 0", "\ue000"]
+    for case in range(400):
+        bits: list[str] = []
+        for _ in range(rng.randint(1, 40)):
+            r = rng.random()
+            if r < 0.45:
+                t = rng.choice(tags)
+                bits.append(f"<{'/' if rng.random() < 0.4 else ''}{t}>")
+            else:
+                w = rng.choice(words)
+                if case % 3 and w in ("x<y", "\ue000"):
+                    w = "z"
+                bits.append(w)
+        piece = "".join(bits)
+        assert _text_of(piece) == _text_walk(_SKIP_RE.sub(" ", piece)), piece
+
+
+def test_html_links_and_scripts_cut_by_a_chunk_end_are_carried_whole() -> None:
+    from contextwindow.clipping.html import _safe_end
+    from contextwindow.clipping.source import CHUNK_CHARS
+
+    filler = "<p>row text</p>" * (CHUNK_CHARS // 15 - 3)
+    for tail in ["<a href='/far/away'>far link text</a>", "<script>var hidden = 1;</script>", "<!-- a comment -->"]:
+        page = f"<html><body>{filler}{tail}<p>after</p></body></html>"
+        for cut in range(len(filler) + 12, len(filler) + 12 + len(tail)):
+            end = _safe_end(page[:cut])
+            assert end <= len(filler) + 12  # never inside the link, script or comment
+        text = extract(page)
+        assert text.endswith("after")
+        assert ("far link text </far/away>" in text) == tail.startswith("<a")
+        assert "hidden" not in text and "a comment" not in text

@@ -39,9 +39,8 @@ _TAG_ITER = re.compile(r"<(/?)([A-Za-z][\w:-]*)([^>]*)>|<[^>]*>")
 _HREF_RE = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
 
-def _text_of(piece: str) -> str:
-    """Text between the tags; a block tag is a line break; a link ends with `` <href>``."""
-    piece = _SKIP_RE.sub(" ", piece)
+def _text_walk(piece: str) -> str:
+    """The tag walk, one tag at a time (the reference; used when a ``<`` sits inside a tag)."""
     out: list[str] = []
     pos = 0
     href: str | None = None
@@ -67,20 +66,87 @@ def _text_of(piece: str) -> str:
     return htmllib.unescape("".join(out))
 
 
+def _caseless_trie(names: list[str]) -> str:
+    """A regex matching exactly ``names`` in any ASCII case, shaped as a trie (one branch per
+    first letter, not one alternative per name: the engine tries far fewer alternatives)."""
+    if names == [""]:
+        return ""
+    firsts: dict[str, list[str]] = {}
+    empty = False
+    for n in names:
+        if n:
+            firsts.setdefault(n[0], []).append(n[1:])
+        else:
+            empty = True
+    alts = []
+    for c, rests in sorted(firsts.items()):
+        head = f"[{c}{c.upper()}]" if c.isalpha() else re.escape(c)
+        alts.append(head + _caseless_trie(sorted(rests)))
+    return "(?:" + "|".join(alts) + ")" + ("?" if empty else "")
+
+
+# Each of these matches a whole tag as the walk reads it (from its ``<`` to the first ``>``),
+# the name exactly (any case, not a longer name), so the three substitutions below (run by the
+# regex engine, not a Python loop per tag) give the walk's text whenever no tag holds a ``<``.
+_A_OPEN_RE = re.compile(r"<[aA](?![\w:-])[^>]*>")
+_A_CLOSE_RE = re.compile(r"</[aA](?![\w:-])[^>]*>")
+# an <a>'s first href (as _HREF_RE finds it in the tag's attributes, which hold no '>')
+_A_HREF_RE = re.compile(
+    r"<(/?)[aA](?![\w:-])(?:[^>]*?\b[hH][rR][eE][fF]\s*=\s*(?:\"([^\">]*)\"|'([^'>]*)'|([^\s>]+)))?[^>]*>"
+)
+_BLOCK_TAG_RE = re.compile(r"</?" + _caseless_trie(sorted(_BLOCK)) + r"(?![\w:-])[^>]*>")
+_LT_IN_TAG_RE = re.compile(r"<[^>]*<")
+_LINK_MARK = "\ue000"  # a private-use character: where a link's `` <href>`` goes
+
+
+def _text_of(piece: str) -> str:
+    """Text between the tags; a block tag is a line break; a link ends with `` <href>``."""
+    piece = _SKIP_RE.sub(" ", piece)
+    if _LINK_MARK in piece or _LT_IN_TAG_RE.search(piece):
+        return _text_walk(piece)
+    # the links in one pass of the engine: (close?, href) per <a>/</a>; a close shows the href
+    # of the open before it, as the walk does
+    hrefs: list[str] = []
+    href = ""
+    for close, dq, sq, bare in _A_HREF_RE.findall(piece):
+        if close:
+            hrefs.append(href if href and not href.startswith(("javascript:", "#")) else "")
+            href = ""
+        else:
+            href = dq or sq or bare
+    if hrefs:
+        piece = _A_CLOSE_RE.sub(_LINK_MARK, _A_OPEN_RE.sub("", piece))
+    piece = _ANY_TAG_RE.sub("", _BLOCK_TAG_RE.sub("\n", piece))
+    if hrefs:
+        parts = piece.split(_LINK_MARK)
+        out = [parts[0]]
+        for h, rest in zip(hrefs, parts[1:], strict=True):
+            if h:
+                out.append(f" <{h}>")
+            out.append(rest)
+        piece = "".join(out)
+    return htmllib.unescape(piece)
+
+
+_LAST_SKIP_RE = re.compile(r".*(" + _OPEN_SKIP_RE.pattern + ")", re.I | re.S)
+_LAST_A_RE = re.compile(r".*(<a\b)", re.I | re.S)
+
+
 def _safe_end(chunk: str) -> int:
     """Where a chunk can be cut without splitting a tag, a link or a skipped block."""
     end = len(chunk)
     lt = chunk.rfind("<")
     if lt >= 0 and chunk.find(">", lt) < 0:
         end = lt
-    for opener in (_OPEN_SKIP_RE, re.compile(r"<a\b", re.I)):
-        last = None
-        for found in opener.finditer(chunk, 0, end):
-            last = found
+    low: str | None = None
+    for opener in (_LAST_SKIP_RE, _LAST_A_RE):
+        last = opener.match(chunk, 0, end)  # the last opener before ``end`` (a greedy ``.*`` first)
         if last is not None:
-            closer = "-->" if last.group().startswith("<!--") else ("</a" if last.group().lower() == "<a" else "</")
-            if chunk.lower().find(closer, last.end()) < 0:
-                end = min(end, last.start())
+            found = last.group(1)
+            closer = "-->" if found.startswith("<!--") else ("</a" if found.lower() == "<a" else "</")
+            low = chunk.lower() if low is None else low
+            if low.find(closer, last.end(1), end) < 0:  # its closer whole within what is kept
+                end = min(end, last.start(1))
     return end
 
 
@@ -121,7 +187,7 @@ def extract(html: str, cap_chars: int | None = None) -> str:
                 tail_chars -= len(old)
                 dropped += len(old)
     body = "".join(head) + (f"\n… [{dropped:,} chars of page text omitted] …\n" if dropped else "") + "".join(tail)
-    lines = (_SPACES_RE.sub(" ", ln).strip() for ln in body.split("\n"))
+    lines = (ln.strip() for ln in _SPACES_RE.sub(" ", body).split("\n"))  # the runs never cross a line
     text = "\n".join(ln for ln in lines if ln)
     return (f"# {title}\n" if title else "") + text
 
