@@ -135,13 +135,18 @@ def test_turn_and_tool_call_limits() -> None:
 
 def test_restart_clock_starts_the_wall_limit_again() -> None:
     """An interactive front end restarts the clock when the person sends a request, so a chat
-    that sat idle past the wall limit is not refused on its next request."""
-    import time
-
-    s = Session(open_store("memory:"), model="gpt-4o-mini", config=SessionConfig(limits=Limits(max_wall_s=1.0)))
+    that sat idle past the wall limit is not refused on its next request. The Session reads time
+    from the clock it is given (a hand-moved one here: no sleeping, nothing depends on load)."""
+    now = [100.0]
+    s = Session(open_store("memory:"), model="gpt-4o-mini", config=SessionConfig(limits=Limits(max_wall_s=60.0)), clock=lambda: now[0])
     s.add(Message("user", (TextPart("hi"),)))
-    time.sleep(1.2)  # idle past the limit
+    now[0] += 59.0
+    s.check_limits()  # under the limit
+    now[0] += 2.0  # idle past it
     with pytest.raises(LimitExceeded, match="wall"):
         s.check_limits()
     s.restart_clock()
     s.check_limits()  # a new request: the clock counts from now
+    now[0] += 61.0
+    with pytest.raises(LimitExceeded, match="wall"):
+        s.check_limits()

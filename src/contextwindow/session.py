@@ -143,8 +143,10 @@ class Session:
         config: SessionConfig | None = None,
         events: EventBus | None = None,
         title: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
+        self._clock = clock  # seconds, for the wall-time limit (injectable, like the store and the model)
         self.config = config or SessionConfig()
         self.model = model
         self.window, self.max_output = self._limits(model, window, max_output)
@@ -178,7 +180,7 @@ class Session:
         self._last_prompt_estimate: int | None = None
         self._prev_units: list[str] = []
         self._steering = SteeringQueue()
-        self._started = time.monotonic()
+        self._started = self._clock()
         self.pending_fold: Any = None
         self._rearm: int | None = None  # after a pass, the next one waits for this many tokens
         self._cache_cfg = _cache_config(self.config.cache, model)
@@ -389,13 +391,13 @@ class Session:
     def _limit_hits(self) -> list[LimitHit]:
         return exceeded(
             self.config.limits, turns=self._turns, tokens=self._tokens_used, tool_calls=self._tool_calls,
-            cost_usd=self._cost, wall_s=time.monotonic() - self._started,
+            cost_usd=self._cost, wall_s=self._clock() - self._started,
         )
 
     def restart_clock(self) -> None:
         """Start the wall-time limit again. An interactive front end calls it when the person sends a
         request, so the time a chat sits idle between requests does not count against it."""
-        self._started = time.monotonic()
+        self._started = self._clock()
 
     def check_limits(self) -> None:
         """Raise LimitExceeded when a session limit is already passed: every build checks it, so
