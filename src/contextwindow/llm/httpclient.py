@@ -274,5 +274,5 @@ def parse_sse(text: str) -> list[Any]:
 
 
 def as_int(v: Any) -> int:
-    """A provider's token count, or 0 when it is missing or not an integer."""
-    return v if isinstance(v, int) and not isinstance(v, bool) else 0
+    """A provider's token count, or 0 when it is missing, negative or not an integer."""
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0

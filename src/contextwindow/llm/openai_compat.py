@@ -98,17 +98,20 @@ class OpenAICompatibleModel(HTTPChatModel):
 # --- response ----------------------------------------------------------------------------------
 
 
-def parse_usage(usage: Any, model: str | None = None) -> Usage:
-    """OpenAI usage → :class:`Usage` (``prompt_tokens`` already includes the cached part)."""
-    if not isinstance(usage, dict):
+def parse_usage(usage: Any, model: str | None = None, *, responses: bool = False) -> Usage:
+    """OpenAI usage → :class:`Usage`. Chat Completions names it ``prompt_tokens`` /
+    ``completion_tokens`` (+ ``*_tokens_details``); the Responses API (``responses=True``)
+    ``input_tokens`` / ``output_tokens``. Either way the input already includes the cached part."""
+    if not isinstance(usage, Mapping):
         return Usage(model=model, extra={"usage_missing": True})
-    prompt_details = usage.get("prompt_tokens_details") or {}
-    completion_details = usage.get("completion_tokens_details") or {}
+    inp, out = ("input", "output") if responses else ("prompt", "completion")
+    in_details = usage.get(f"{inp}_tokens_details") or {}
+    out_details = usage.get(f"{out}_tokens_details") or {}
     return Usage(
-        input_tokens=as_int(usage.get("prompt_tokens")),
-        output_tokens=as_int(usage.get("completion_tokens")),
-        cache_read_tokens=as_int(prompt_details.get("cached_tokens")) if isinstance(prompt_details, dict) else 0,
-        reasoning_tokens=as_int(completion_details.get("reasoning_tokens")) if isinstance(completion_details, dict) else 0,
+        input_tokens=as_int(usage.get(f"{inp}_tokens")),
+        output_tokens=as_int(usage.get(f"{out}_tokens")),
+        cache_read_tokens=as_int(in_details.get("cached_tokens")) if isinstance(in_details, Mapping) else 0,
+        reasoning_tokens=as_int(out_details.get("reasoning_tokens")) if isinstance(out_details, Mapping) else 0,
         model=model,
     )
 

@@ -17,25 +17,6 @@ from ..llm.openai_compat import parse_usage as openai_usage
 from ..usage import Usage
 
 
-def _as_int(v: Any) -> int:
-    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0
-
-
-def responses_usage(usage: Any, model: str | None = None) -> Usage:
-    """Responses API usage → :class:`Usage` (``input_tokens`` already includes the cached part)."""
-    if not isinstance(usage, Mapping):
-        return Usage(model=model, extra={"usage_missing": True})
-    details = usage.get("input_tokens_details") or {}
-    out_details = usage.get("output_tokens_details") or {}
-    return Usage(
-        input_tokens=_as_int(usage.get("input_tokens")),
-        output_tokens=_as_int(usage.get("output_tokens")),
-        cache_read_tokens=_as_int(details.get("cached_tokens")) if isinstance(details, Mapping) else 0,
-        reasoning_tokens=_as_int(out_details.get("reasoning_tokens")) if isinstance(out_details, Mapping) else 0,
-        model=model,
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class Protocol:
     name: str  # the payload format: "openai", "openai_responses", "anthropic"
@@ -75,8 +56,8 @@ class Protocol:
         if self.name == "anthropic":
             return anthropic_usage(dict(usage), model)
         if self.name == "openai_responses":
-            return responses_usage(usage, model)
-        return openai_usage(dict(usage), model)
+            return openai_usage(usage, model, responses=True)
+        return openai_usage(usage, model)
 
     def usage_from_events(self, events: list[Any], model: str | None) -> Usage | None:
         """Usage from the stream's parsed ``data`` objects (only those that carry usage are given)."""
