@@ -2,6 +2,8 @@
 
     python benchmarks/bench_replay.py [--room N]... [--transcripts DIR]
     python benchmarks/bench_replay.py --cost        # the held-out cost table (below)
+    python benchmarks/bench_replay.py --save-numbers before.json   # then, after a speed-only change:
+    python benchmarks/bench_replay.py --same-numbers before.json   # exit 1 if any replay's numbers moved
 
 ``--cost``: the long sessions (>= 40 calls) at 100k and 200k windows, HELD OUT from the fit of the
 default policy's knobs (benchmarks/fit_cache_policy.py fits them on the shorter sessions): per
@@ -24,9 +26,11 @@ payloads, constraints kept.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from contextwindow.errors import UnknownModelError
 from contextwindow.importers import ImportedSession, load_all
@@ -116,12 +120,41 @@ def cost_table(root: Path) -> int:
     return 0
 
 
+def numbers(root: Path) -> dict[str, Any]:
+    """Every replay's reported numbers (all sessions x policies, own / prefix+48k / prefix+24k /
+    100k / 200k windows): what a change to speed alone must leave byte-identical."""
+    out: dict[str, Any] = {}
+    for s, model, fixed in sessions_with_models(root):
+        for w in (None, fixed + 48_000, fixed + 24_000, *COST_WINDOWS):
+            out[f"{s.source}#{len(s.calls)}@{w}"] = replay(s, list(POLICIES), model=model, window=w).to_dict()
+    return out
+
+
+def save_or_check(root: Path, save: Path | None, check: Path | None) -> int:
+    got = numbers(root)
+    if save is not None:
+        save.write_text(json.dumps(got, indent=0, sort_keys=True))
+        print(f"{len(got)} replays' numbers written to {save}")
+    if check is not None:
+        want = json.loads(check.read_text())
+        differ = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
+        print(f"{len(got) - len(differ)} of {len(set(got) | set(want))} replays report the same numbers as {check}")
+        for k in differ[:10]:
+            print(f"  differs: {k}")
+        return 1 if differ else 0
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--transcripts", type=Path, default=FIXTURES)
     ap.add_argument("--room", type=int, action="append", default=None)
     ap.add_argument("--cost", action="store_true", help="print the held-out cost table instead")
+    ap.add_argument("--save-numbers", type=Path, help="write every replay's numbers (JSON) to this file")
+    ap.add_argument("--same-numbers", type=Path, help="exit 1 unless every replay reports the numbers saved in this file")
     args = ap.parse_args()
+    if args.save_numbers or args.same_numbers:
+        return save_or_check(args.transcripts, args.save_numbers, args.same_numbers)
     if args.cost:
         if not args.transcripts.is_dir():
             print(f"no transcripts at {args.transcripts}", file=sys.stderr)

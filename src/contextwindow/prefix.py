@@ -7,17 +7,26 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from .formats.memo import RenderMemo
 
-def payload_units(payload: dict[str, Any]) -> list[str]:
-    """The payload as ordered serialized units (for prefix-stability measurement)."""
+
+def payload_units(payload: dict[str, Any], memo: RenderMemo[Any, str] | None = None) -> list[str]:
+    """The payload as ordered serialized units (for prefix-stability measurement). ``memo`` reuses
+    the units of message dicts the previous payload shared (a payload is read-only)."""
     units = []
     for key in ("system", "instructions", "systemInstruction", "tools"):
         if key in payload:
-            units.append(json.dumps(payload[key], sort_keys=True, ensure_ascii=False))
+            units.append(_unit(payload[key]))
     for key in ("messages", "input", "contents"):
         for m in payload.get(key) or []:
-            units.append(json.dumps(m, sort_keys=True, ensure_ascii=False))
+            units.append(_unit(m) if memo is None else memo.get(m, _unit))
+    if memo is not None:
+        memo.next_round()
     return units
+
+
+def _unit(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def common_prefix(prev: Sequence[str], cur: Sequence[str]) -> int:

@@ -58,7 +58,8 @@ from .folding.disk import disk_reader
 from .folding.extractive import ExtractiveSummarizer
 from .folding.guard import DEFAULT_DEADLINE_S, GuardedSummarizer
 from .folding.restore import restore_section
-from .formats import get_format
+from .formats import get_format, openai_chat
+from .formats.memo import RenderMemo
 from .formats.prepare import prepare, unmap_ids
 from .formats.rules import enforce
 from .messages import Message, Part, TextPart, ToolCallPart, ToolResultPart
@@ -179,6 +180,10 @@ class Session:
         self._calibration = self._load_calibration()
         self._last_prompt_estimate: int | None = None
         self._prev_units: list[str] = []
+        # the previous build's renders and serialized units, reused for the same message objects
+        self._render_memo: RenderMemo[Message, list[dict[str, Any]]] = RenderMemo()
+        self._unit_memo: RenderMemo[Any, str] = RenderMemo()
+        self._mask_memo: dict[str, Any] = {}  # cleared results already made (compaction/cache.py)
         self._steering = SteeringQueue()
         self._started = self._clock()
         self.pending_fold: Any = None
@@ -226,6 +231,12 @@ class Session:
 
     def _count(self, m: Message) -> int:
         return self.counter.count_message(m)
+
+    def _count_text(self, text: str) -> int:
+        """The counter's text count, through its memo where it keeps one (the clipped message is
+        counted next: its unclipped text is not tokenized a second time)."""
+        memo = getattr(self.counter, "count_text_memo", None)
+        return memo(text) if memo is not None else self.counter.count_text(text)
 
     def _count_stored(self, sm: StoredMessage) -> int:
         n = self._counts.get(sm.id)
@@ -333,7 +344,7 @@ class Session:
         for p in m.parts:
             if isinstance(p, ToolResultPart):
                 tool = p.name or names.get(p.call_id)
-                res = clip(p, self.config.clip_budget_tokens or 4_000, tool_name=tool, sink=self.sink, count=self.counter.count_text)
+                res = clip(p, self.config.clip_budget_tokens or 4_000, tool_name=tool, sink=self.sink, count=self._count_text)
                 if res.report.ref:
                     self.events.emit("clip.applied", tool=tool, **res.report.to_dict())
                 parts.append(res.part or p)
@@ -496,7 +507,8 @@ class Session:
             items = self._clear_for_cache(items, budget)
         hist = total(items)
         # what the provider repair will add (synthetic results for unanswered calls, a user turn first) counts too
-        extra = self._repair_cost([it.message for it in items], rules)
+        problems: list[Any] | None = turns.validate([it.message for it in items], provider=rules)
+        extra = self._repair_cost([it.message for it in items], rules) if problems else 0
         last = None if self._last_reported is None else self._last_reported + self._appended_since
         decision = should_compact(self._calibration.apply(hist) + extra, last, budget)
         log.debug(
@@ -534,6 +546,7 @@ class Session:
                 self._appended_since = 0
                 items = self.view()
                 hist = total(items)
+                problems = None  # the view changed: validate it again
                 self.events.emit("compaction.applied", **result.report())
             else:
                 self.events.emit("compaction.noop", reason="no strategy could lower the count", **result.report())
@@ -543,7 +556,7 @@ class Session:
         runtime = self._runtime_message(messages)
         if runtime is not None:
             messages.append(runtime)
-        messages = self._valid(messages, rules)
+        messages = self._valid(messages, rules, None if runtime is not None else problems)
         sent = sum(self._count(m) for m in messages if m is not runtime) if result is not None else 0
         if sent > budget.history_budget:
             raise CompactionError(
@@ -556,7 +569,7 @@ class Session:
         if decorate is not None:
             messages = decorate(messages)
         payload, id_map = self._payload(format or self.format, messages)
-        units = payload_units(payload)
+        units = payload_units(payload, self._unit_memo)
         share = prefix_share(self._prev_units, units)
         reuse = prefix_reuse(self._prev_units, units)
         self._prev_units = units
@@ -572,7 +585,10 @@ class Session:
         """Render ``messages`` for ``name`` and hold the result to the provider's rules (invariant 2):
         ids and media types made acceptable, then :func:`formats.rules.enforce` as the last step."""
         prep = prepare(messages, name)
-        payload = get_format(name).to_payload(prep.messages, system=self.system or None, tools=self.tools or None, model=self.model)
+        if name == "openai":  # renders message by message: the previous build's renders are reused
+            payload = openai_chat.to_payload(prep.messages, system=self.system or None, tools=self.tools or None, model=self.model, memo=self._render_memo)
+        else:
+            payload = get_format(name).to_payload(prep.messages, system=self.system or None, tools=self.tools or None, model=self.model)
         try:
             payload, fixes = enforce(name, payload)
         except InvalidPayloadError as exc:
@@ -596,7 +612,7 @@ class Session:
             if a != b.key:
                 break
             k += 1
-        got = clear_for_cache(items, self._count, total(items[k:]), self._cache_cfg)
+        got = clear_for_cache(items, self._count, total(items[k:]), self._cache_cfg, memo=self._mask_memo)
         if got is None:
             return items
         cleared, step = got
@@ -615,9 +631,11 @@ class Session:
         head = self._count(_HEAD) if any(p.code == "first_not_user" for p in turns.validate(fixed, provider=rules)) else 0
         return max(0, sum(map(self._count, fixed)) - sum(map(self._count, messages))) + head
 
-    def _valid(self, messages: list[Message], rules: str) -> list[Message]:
-        """Invariant 2: the payload obeys the provider's rules, or the caller gets a typed error."""
-        problems = turns.validate(messages, provider=rules)
+    def _valid(self, messages: list[Message], rules: str, problems: list[Any] | None = None) -> list[Message]:
+        """Invariant 2: the payload obeys the provider's rules, or the caller gets a typed error.
+        ``problems``: what ``turns.validate`` already said about these same messages."""
+        if problems is None:
+            problems = turns.validate(messages, provider=rules)
         if not problems:
             return messages
         messages, rep = turns.repair(messages)
@@ -748,9 +766,7 @@ class Session:
         alone), the turn is over and no steering message waits."""
         if self._last_reported is None or len(self._steering) or (self.pending_fold is not None and not self.pending_fold.done()):
             return False
-        if not self.at_turn_boundary():
-            return False
-        return should_fold(0, self._last_reported, self.budget()).over
+        return should_fold(0, self._last_reported, self.budget()).over and self.at_turn_boundary()
 
     def fold_request(self, instructions: str | None = None) -> tuple[SummaryRequest, int]:
         """What the summarizer will read, and the last message seq the fold will cover."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..models import ModelSpec
 from .mask import MaskConfig, mask_candidates, masked_message, tool_names
@@ -52,17 +53,21 @@ class CacheConfig:
 
 
 def clear_for_cache(
-    items: Sequence[ViewItem], count: Count, new_tail: int, config: CacheConfig
+    items: Sequence[ViewItem], count: Count, new_tail: int, config: CacheConfig, memo: dict[str, Any] | None = None
 ) -> tuple[list[ViewItem], dict[str, object]] | None:
     """Clear old tool results when it pays (module docstring), else None.
 
     ``new_tail``: tokens at the end of ``items`` the provider has not cached yet (added since the
-    last call); they are written whatever this step does."""
+    last call); they are written whatever this step does. ``memo`` (kept by the caller between
+    calls) holds the cleared form of each candidate already made, so a call that clears nothing
+    does not rebuild and recount them all."""
     cands = mask_candidates(items, MaskConfig(keep_last=config.keep_last, min_result_tokens=config.min_result_tokens))
-    if not cands:
-        return None
+    if not cands or sum(items[i].tokens for i in cands) < config.clear_at_least:
+        return None  # (a clear saves at most its candidates' tokens)
     names = tool_names(items)
-    masked = {i: items[i].with_message(masked_message(items[i], names, count), count) for i in cands}
+    if memo is not None and len(memo) > 2 * len(items) + 64:
+        memo.clear()
+    masked = {i: _cleared(items[i], names, count, memo) for i in cands}
     gains = [max(0, items[i].tokens - masked[i].tokens) for i in cands]
     # suffix[j]: tokens from candidate j to the end after clearing candidates j.. (the rewrite)
     tokens = [it.tokens for it in items]
@@ -90,3 +95,18 @@ def clear_for_cache(
             out[i] = masked[i]
             keys.append(out[i].key)
     return out, {"method": "cache_clear", "targets": keys, "saved": saved, "tokens_after": total(out), "net_return": round(best[0])}
+
+
+def _cleared(item: ViewItem, names: dict[str, str], count: Count, memo: dict[str, Any] | None) -> ViewItem:
+    """``item`` with its result masked; from ``memo`` when the same message objects, count and
+    tools' names were masked before (the marker is made of exactly those)."""
+    if memo is None:
+        return item.with_message(masked_message(item, names, count), count)
+    tools = tuple(r.name or names.get(r.call_id) for r in item.message.tool_results)
+    hit = memo.get(item.key)
+    if hit is not None and hit[0] is item.message and hit[1] is item.original and hit[2] == (item.tokens, tools):
+        cleared: ViewItem = hit[3]
+        return cleared
+    cleared = item.with_message(masked_message(item, names, count), count)
+    memo[item.key] = (item.message, item.original, (item.tokens, tools), cleared)
+    return cleared

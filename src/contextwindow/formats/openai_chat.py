@@ -42,6 +42,7 @@ from ._common import (
     split_fields,
     with_section,
 )
+from .memo import RenderMemo
 from .tooldefs import ToolLike, to_openai_tools, tools_from_openai
 
 __all__ = ["FORMAT", "from_payload", "system_from_payload", "to_payload", "tools_from_payload"]
@@ -184,13 +185,17 @@ def to_payload(
     system: str | None = None,
     tools: Sequence[ToolLike] | None = None,
     model: str | None = None,
+    memo: RenderMemo[Message, list[dict[str, Any]]] | None = None,
 ) -> dict[str, Any]:
-    """Messages → a Chat Completions request body (``messages``, plus ``model``/``tools`` when given)."""
+    """Messages → a Chat Completions request body (``messages``, plus ``model``/``tools`` when given).
+    ``memo`` reuses the renders of message objects the previous call rendered (:mod:`.memo`)."""
     out: list[dict[str, Any]] = []
     if system:
         out.append({"role": "system", "content": system})
     for m in messages:
-        out.extend(_render(m))
+        out.extend(_render(m) if memo is None else memo.get(m, _render))
+    if memo is not None:
+        memo.next_round()
     payload: dict[str, Any] = {}
     if model is not None:
         payload["model"] = model

@@ -53,6 +53,7 @@ class _Conv:
     checkpoints: list[Checkpoint] = field(default_factory=list)
     state: dict[str, str] = field(default_factory=dict)
     tokens: dict[str, dict[str, int]] = field(default_factory=dict)  # counter -> message id -> count
+    stored: list[StoredMessage] = field(default_factory=list)  # one per row, made once (decoded content)
 
 
 class MemoryStore:
@@ -110,12 +111,15 @@ class MemoryStore:
             self._conv(conversation_id).title = title
 
     # --- messages -----------------------------------------------------------------------
-    def _stored(self, c: _Conv, seq: int) -> StoredMessage:
-        mid, h, at = c.rows[seq - 1]
+    def _push(self, c: _Conv, mid: str, h: str, at: float) -> StoredMessage:
+        """Add a row and its StoredMessage (the content decoded once per hash: listing is a slice)."""
         m = self._decoded.get(h)
         if m is None:
             m = self._decoded[h] = loads(self._blobs[h])
-        return StoredMessage(mid, c.id, seq, m, at)
+        c.rows.append((mid, h, at))
+        sm = StoredMessage(mid, c.id, len(c.rows), m, at)
+        c.stored.append(sm)
+        return sm
 
     def append(
         self, conversation_id: str, messages: Sequence[Message], *, token_counts: TokenCounts | None = None
@@ -130,7 +134,7 @@ class MemoryStore:
             for m, (h, body) in zip(msgs, encoded, strict=True):
                 self._blobs.setdefault(h, body)
                 mid = self._id("m")
-                c.rows.append((mid, h, now))
+                self._push(c, mid, h, now)
                 out.append(StoredMessage(mid, c.id, len(c.rows), m, now))
             if counts is not None:
                 c.tokens.setdefault(counts.counter, {}).update(zip((s.id for s in out), counts.tokens, strict=True))
@@ -139,13 +143,13 @@ class MemoryStore:
     def list(self, conversation_id: str) -> builtins.list[StoredMessage]:
         with self._lock:
             c = self._conv(conversation_id)
-            return [self._stored(c, i) for i in range(1, len(c.rows) + 1)]
+            return builtins.list(c.stored)
 
     def list_active(self, conversation_id: str) -> builtins.list[StoredMessage]:
         with self._lock:
             c = self._conv(conversation_id)
             start = c.checkpoints[-1].upto_seq if c.checkpoints else 0
-            return [self._stored(c, i) for i in range(start + 1, len(c.rows) + 1)]
+            return c.stored[start:]
 
     # --- checkpoints --------------------------------------------------------------------
     def checkpoint(
@@ -186,7 +190,7 @@ class MemoryStore:
                 else:
                     h, body = encode_message(src.checkpoints[n - 1].summary)
                     self._blobs.setdefault(h, body)
-                dst.rows.append((self._id("m"), h, now))
+                self._push(dst, self._id("m"), h, now)
             return cid
 
     def _id(self, prefix: str) -> str:

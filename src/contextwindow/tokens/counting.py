@@ -3,7 +3,9 @@
 A :class:`Profile` holds a provider family's fixed costs (per message, per tool call/result,
 per reasoning block, per tool definition, per request) and its image formula. A
 :class:`MessageCounter` adds those to the text counts of its ``count_text`` and caches the
-count of each message object (messages are frozen, so one object always costs the same).
+count of each message object (messages are frozen, so one object always costs the same), and
+the count of each longer text (a message decoded again, or clipped into a new object, holds the
+same strings: they are not tokenized twice).
 """
 
 from __future__ import annotations
@@ -54,6 +56,10 @@ GENERIC = Profile("generic", 4, 1, 8, 8, 2, 3, 20, "anthropic")
 PROFILES: dict[str, Profile] = {p.name: p for p in (OPENAI, ANTHROPIC, GEMINI, GENERIC)}
 
 CACHE_SIZE = 1 << 16
+#: Texts at least this long have their counts kept (shorter ones cost about as much to look up).
+TEXT_MEMO_MIN_CHARS = 64
+#: The text memo holds at most this many characters in all (it keeps the strings alive).
+TEXT_MEMO_CHARS = 32_000_000
 
 
 class MessageCounter:
@@ -68,16 +74,37 @@ class MessageCounter:
         self._cache: OrderedDict[int, tuple[Message, int]] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        self._texts: OrderedDict[str, int] = OrderedDict()  # text -> count (bounded by TEXT_MEMO_CHARS)
+        self._text_chars = 0
 
     def count_text(self, text: str) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def count_text_memo(self, text: str) -> int:
+        """``count_text(text)``, remembered for texts of TEXT_MEMO_MIN_CHARS or more (oldest
+        forgotten first past TEXT_MEMO_CHARS characters): a counter's answers never change."""
+        if len(text) < TEXT_MEMO_MIN_CHARS:
+            return self.count_text(text)
+        n = self._texts.get(text)
+        if n is not None:
+            return n
+        n = self.count_text(text)
+        if len(text) <= TEXT_MEMO_CHARS // 4:
+            with self._lock:
+                if text not in self._texts:
+                    self._texts[text] = n
+                    self._text_chars += len(text)
+                    while self._text_chars > TEXT_MEMO_CHARS:
+                        old, _ = self._texts.popitem(last=False)
+                        self._text_chars -= len(old)
+        return n
 
     # --- parts and messages ---------------------------------------------------------------
 
     def _checked_text(self, text: object, what: str) -> int:
         if not isinstance(text, str):
             raise TokenizeError(f"{what} must be text, got {type(text).__name__}")
-        return self.count_text(text) if text else 0
+        return self.count_text_memo(text) if text else 0
 
     def count_image(self, part: ImagePart) -> int:
         return image_tokens(self.profile.image_flavor, part.width, part.height, part.detail)

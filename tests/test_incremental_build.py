@@ -1,0 +1,133 @@
+"""A build reuses what the previous build made (renders, serialized units, cleared results, text
+counts) only where it is exactly what it would make again: every payload built incrementally
+equals the one made from scratch. Work is compared by value, never timed (speed lives in
+benchmarks/bench_replay.py)."""
+
+from __future__ import annotations
+
+import random
+
+from contextwindow import Session
+from contextwindow.compaction.cache import CacheConfig, clear_for_cache
+from contextwindow.compaction.view import ViewItem
+from contextwindow.formats import get_format, openai_chat
+from contextwindow.formats.memo import RenderMemo
+from contextwindow.formats.prepare import prepare
+from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPart, assistant, user
+from contextwindow.prefix import payload_units
+from contextwindow.session import SessionConfig
+from contextwindow.store.memory import MemoryStore
+from contextwindow.tokens import Estimator, counter_for
+from contextwindow.tokens.counting import TEXT_MEMO_MIN_CHARS
+
+
+def call(i: int) -> Message:
+    return Message("assistant", (TextPart(f"step {i}"), ToolCallPart(f"call_{i}", "read_file", f'{{"path": "m{i}.py"}}')))
+
+
+def result(i: int, rng: random.Random) -> Message:
+    body = "\n".join(f"{i}:{k}: " + " ".join(rng.choice(("alpha", "beta", "x = 1", "def f():", "# note")) for _ in range(8)) for k in range(rng.randint(5, 120)))
+    return Message("tool", (ToolResultPart(f"call_{i}", (TextPart(body),)),))
+
+
+def test_every_incremental_payload_equals_the_one_rendered_from_scratch() -> None:
+    rng = random.Random(13)
+    s = Session(MemoryStore(deterministic=True), model="gpt-4o", window=12_000, max_output=1_000, system="You help.")
+    s.add(user("Refactor the parser. Never touch the public API."))
+    prev_units: list[str] | None = None
+    compacted = 0
+    for i in range(40):
+        s.add(call(i), result(i, rng))
+        b = s.build()
+        compacted += b.compaction is not None and b.compaction.changed
+        fresh = openai_chat.to_payload(prepare(b.messages, "openai").messages, system="You help.", model="gpt-4o")
+        assert b.payload == fresh
+        units = payload_units(fresh)
+        assert units == payload_units(b.payload)
+        if prev_units is not None:  # the share the Session reported is the one of fresh units
+            same = 0
+            for x, y in zip(prev_units, units, strict=False):
+                if x != y:
+                    break
+                same += len(y)
+            assert abs(b.prefix_share - same / sum(map(len, units))) < 1e-12
+        prev_units = units
+        s.record(assistant(f"done {i}") if i % 7 == 6 else call(1000 + i), None)
+        if i % 7 != 6:
+            s.add(result(1000 + i, rng))
+    assert compacted > 0  # the history outgrew the window: compaction changed the view on the way
+
+
+def test_other_formats_render_the_same_with_the_session_as_from_scratch() -> None:
+    rng = random.Random(5)
+    for fmt in ("anthropic", "openai_responses", "gemini"):
+        s = Session(MemoryStore(), model="gpt-4o", window=50_000, max_output=1_000, format=fmt)
+        s.add(user("go"))
+        for i in range(6):
+            s.add(call(i), result(i, rng))
+            b = s.build()
+            assert b.payload == get_format(fmt).to_payload(prepare(b.messages, fmt).messages, model="gpt-4o")
+
+
+def test_the_render_memo_reuses_only_the_same_objects_and_keeps_one_round() -> None:
+    memo: RenderMemo[Message, str] = RenderMemo()
+    made: list[str] = []
+
+    def render(m: Message) -> str:
+        made.append(m.text)
+        return m.text.upper()
+
+    a, b = user("a"), user("b")
+    assert [memo.get(m, render) for m in (a, b)] == ["A", "B"]
+    memo.next_round()
+    equal_not_same = user("a")
+    assert [memo.get(m, render) for m in (a, equal_not_same)] == ["A", "A"]
+    assert made == ["a", "b", "a"]  # `a` reused; an equal but other object rendered again
+    memo.next_round()
+    memo.next_round()  # a round that rendered nothing: the older renders are gone
+    memo.get(a, render)
+    assert made == ["a", "b", "a", "a"]
+
+
+def test_the_text_memo_answers_what_the_counter_answers_and_stays_bounded() -> None:
+    for counter in (counter_for("gpt-4o"), Estimator("anthropic")):
+        rng = random.Random(7)
+        texts = ["".join(rng.choice("ab cd\n{}é日") for _ in range(rng.randint(0, 400))) for _ in range(300)]
+        for t in texts + texts:
+            assert counter.count_text_memo(t) == counter.count_text(t)
+        assert all(len(t) >= TEXT_MEMO_MIN_CHARS for t in counter._texts)
+        assert counter._text_chars == sum(map(len, counter._texts))
+
+
+def test_clearing_with_a_memo_decides_exactly_as_without() -> None:
+    rng = random.Random(11)
+    count = counter_for("claude-sonnet-4-5").count_message
+    cfg = CacheConfig(clear_at_least=500)
+    memo: dict[str, object] = {}
+    items: list[ViewItem] = [ViewItem("u", user("go"), count(user("go")))]
+    decided = 0
+    for i in range(60):
+        for m in (call(i), result(i, rng)):
+            items.append(ViewItem(f"m{len(items)}", m, count(m)))
+        tail = rng.randint(0, 3_000)
+        plain = clear_for_cache(items, count, tail, cfg)
+        memod = clear_for_cache(items, count, tail, cfg, memo=memo)
+        assert plain == memod
+        if plain is not None and rng.random() < 0.5:
+            items = plain[0]  # sometimes keep the clear, as a Session does
+            decided += 1
+    assert decided > 0
+
+
+def test_a_session_with_cache_clearing_builds_the_same_as_one_reopened_from_its_store() -> None:
+    """The view a Session keeps reusing equals the view a new Session reads from the store."""
+    rng = random.Random(3)
+    store = MemoryStore(deterministic=True)
+    cfg = SessionConfig(cache=CacheConfig(clear_at_least=300))
+    s = Session(store, model="claude-sonnet-4-5", window=60_000, max_output=2_000, config=cfg)
+    s.add(user("Keep going. Always run the tests."))
+    for i in range(30):
+        s.add(call(i), result(i, rng))
+        b = s.build()
+        again = Session(store, s.id, model="claude-sonnet-4-5", window=60_000, max_output=2_000, config=cfg)
+        assert [it.message for it in again.view()] == b.messages
