@@ -133,3 +133,26 @@ def test_every_policy_carries_the_same_floor_under_its_bill_and_its_time() -> No
     for p in report.policies:
         assert p.floor_input_tokens <= p.billed_input_tokens and p.seconds > 0
         assert 0 <= p.above_floor_share < 1
+
+
+def test_reasoning_the_provider_drops_is_neither_read_nor_written() -> None:
+    """Anthropic (and OpenAI) drop earlier turns' reasoning once a new user message follows it: the
+    cached part of a call is counted as sent, so it never exceeds the prompt, and the raw history
+    (which only appends) pays exactly the floor plus the reads of its history."""
+    from contextwindow.importers import CallRecord, ImportedSession
+    from contextwindow.messages import Message, ReasoningPart, TextPart, user
+
+    msgs: list[Message] = []
+    calls = []
+    for turn in range(6):
+        msgs.append(user(f"question {turn}: " + "word " * 1_200))  # over the cacheable minimum from the first call
+        calls.append(CallRecord(index=len(msgs), reply_end=len(msgs) + 1))
+        think = ReasoningPart("let me think " * 400, provider="anthropic")
+        msgs.append(Message("assistant", (think, TextPart("answer " * 200))))
+    session = ImportedSession("anthropic-messages", "made", msgs, calls, model="claude-sonnet-4-5")
+    res = replay(session, ["none"]).policy("none")
+    assert res.cache_read_tokens <= res.input_tokens
+    # every call writes what it adds (the previous answer without its reasoning, the new question)
+    assert res.cache_write_tokens > 6 * 1_200
+    reads = res.cache_read_tokens * Pricing.of(get_model("claude-sonnet-4-5")).read_weight
+    assert res.billed_input_tokens == pytest.approx(res.floor_input_tokens + reads)

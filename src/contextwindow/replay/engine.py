@@ -223,7 +223,11 @@ def replay(
     calls = sorted(session.calls, key=lambda c: c.index)
     last_index = calls[-1].index if calls else len(session.messages)
     ledger = user_constraints(session.messages[:last_index])
-    floor = floor_input_tokens(session.messages, calls, len(head), ctx.overhead + counter.count_messages([]), counter.count_message, pricing)
+    framing = counter.count_messages([])
+    floor = floor_input_tokens(
+        session.messages, calls, len(head), ctx.overhead + framing, counter.count_message, pricing,
+        sent=lambda ms: counter.count_messages(ms) - framing,
+    )
     out_tokens = sum(c.output_tokens or 0 for c in calls)
     out_cost = None if spec.output_price is None else out_tokens * spec.output_price / 1_000_000
     results = []
@@ -278,7 +282,7 @@ def _run(
     known: dict[int, tuple[Message, str]] = {}  # the previous payload's units by message object
     seen: dict[int, tuple[Message, str]] = {}
     last_payload: list[Message] = []
-    count = ctx.counter.count_message
+    framing = ctx.counter.count_messages([])
     for n, call in enumerate(calls):
         h = min(len(head), call.index)
         step = pol.before_call(messages[h : call.index])
@@ -287,8 +291,11 @@ def _run(
         units = [_unit(m, seen, known) for m in payload]
         known, seen = seen, {}
         k = common_prefix(prev_units, units) if prev_units is not None else 0
-        if k >= h:  # the fixed prefix (overhead + system messages) is shared; then the common messages
-            prefix = ctx.overhead + (ctx.counter.count_messages([]) + sum(count(m) for m in payload[h:k]) if k > h else 0)
+        if k >= h:  # the fixed prefix (overhead + system messages) is shared; then the common messages.
+            # What follows them is counted as sent in THIS payload (count_messages of the suffix drops
+            # the reasoning a provider drops before the last user message, as ``tokens`` does), so the
+            # cached part is never counted with reasoning the prompt no longer carries
+            prefix = tokens - (ctx.counter.count_messages(payload[k:]) - framing) if k > h else ctx.overhead
         else:
             prefix = 0
         b = bill(tokens, prefix, pricing, first=prev_units is None)

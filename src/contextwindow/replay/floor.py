@@ -28,15 +28,20 @@ def floor_input_tokens(
     prefix_tokens: int,
     count: Callable[[Message], int],
     pricing: Pricing,
+    *,
+    sent: Callable[[Sequence[Message]], int] | None = None,
 ) -> float:
     """The floor over ``calls`` (sorted by index): ``prefix_tokens`` (fixed prefix incl. the first
     ``head`` system messages) read from the cache on every call but the first, and every message
-    of ``messages[head:]`` a call is sent written once (``count`` measures a message)."""
+    of ``messages[head:]`` a call is sent written once (``count`` measures a message; ``sent``,
+    when given, measures the new messages of a call as that call sends them, e.g. without the
+    reasoning a provider drops once a new user message follows it)."""
     write = pricing.write_weight if pricing.charges_writes else 1.0
     total = 0.0
     seen = head
     for n, call in enumerate(calls):
-        new = sum(count(m) for m in messages[max(seen, head) : call.index])
+        fresh = messages[max(seen, head) : call.index]
+        new = sent(fresh) if sent is not None else sum(count(m) for m in fresh)
         seen = max(seen, call.index)
         cached = n > 0 and prefix_tokens >= pricing.min_cacheable
         total += prefix_tokens * (pricing.read_weight if cached else write if pricing.charges_writes else 1.0)
