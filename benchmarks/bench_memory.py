@@ -1,12 +1,12 @@
 """Memory that survives any budget: planted user rules, facts and preferences through 5 rounds of
 compaction at 10%, 20% and 30% of a session's size, with and without a model.
 
-    python benchmarks/bench_memory.py [--sessions 12] [--family final|heldout|report|tune|all] [--fixtures ../shared/fixtures/transcripts]
+    python benchmarks/bench_memory.py [--sessions 12] [--family blind|final|heldout|report|tune|all] [--fixtures ../shared/fixtures/transcripts]
 
-Sessions come from ``memory_sessions.py``: the ``tune`` (seeds 0+), ``report`` (1000+) and
-``heldout`` (2000+) families are what the ledger was developed against (each was held out for
-its first run; memory_sessions.py says what each run showed); the ``final`` family (seeds 3000+,
-its own templates) was never used to change anything. A round appends the next fifth of the session to the previous round's
+Sessions come from ``memory_sessions.py``: the ``tune`` (seeds 0+), ``report`` (1000+),
+``heldout`` (2000+) and ``final`` (3000+) families are what the ledger was developed against
+(each was held out for its first run; memory_sessions.py says what each run showed); the
+``blind`` family (seeds 5000+, its own templates) was never used to change anything. A round appends the next fifth of the session to the previous round's
 output and compacts it (``replay.compact.compact_conversation``, 1 fold at most) to the budget.
 
 Printed per family × summarizer × budget: survival per kind (current value present in the last
@@ -97,7 +97,7 @@ def run_session(g: Generated, pct: float, with_model: bool) -> dict[str, object]
 
 
 def bench_generated(family: str, n: int) -> bool:
-    base = {"tune": 0, "report": 1000, "heldout": 2000, "final": 3000}[family]
+    base = {"tune": 0, "report": 1000, "heldout": 2000, "final": 3000, "blind": 5000}[family]
     seeds = range(base, base + n)
     sessions = [generate(s, family) for s in seeds]
     sizes = [COUNTER.count_messages(g.messages) for g in sessions]
@@ -190,11 +190,11 @@ def bench_real(root: Path, budget: int = 8_000) -> bool:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sessions", type=int, default=12)
-    ap.add_argument("--family", default="final", choices=("final", "heldout", "report", "tune", "all"))
+    ap.add_argument("--family", default="blind", choices=("blind", "final", "heldout", "report", "tune", "all"))
     ap.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES)
     args = ap.parse_args()
     ok = True
-    for fam in (("tune", "report", "heldout", "final") if args.family == "all" else (args.family,)):
+    for fam in (("tune", "report", "heldout", "final", "blind") if args.family == "all" else (args.family,)):
         ok &= bench_generated(fam, args.sessions)
     if args.fixtures.exists():
         ok &= bench_real(args.fixtures)

@@ -13,8 +13,11 @@ Two template families that share no phrasing:
 * ``heldout`` — written after that, before any run of it (seeds 2000+). Its first run (the docs
   quote it) missed goals: 45 stale values, 3 false merges, 58% of preferences; its failures
   were then used to improve the ledger, so it became tuning data too;
-* ``final`` — written before that improvement and before any run of it (seeds 3000+), never
-  used to change anything: the numbers the docs quote as held out.
+* ``final`` — written before that improvement and before any run of it (seeds 3000+); its
+  first run (17-41 stale values) was quoted as held out, then its failures were used to
+  generalise supersession, so it is tuning data now;
+* ``blind`` — written (seeds 5000+) before the ``final`` failures were studied and before any
+  run of it; never used to change anything: the held-out numbers the docs quote now.
 
 Every planted value is unique in its session, so "the current value is in the output" and "a
 superseded value is in the output" are unambiguous checks.
@@ -133,12 +136,20 @@ FACT = {
         "version": (["{S} needs Python {v}."], ["{S} needs Python {v} now, not the older one."]),
         "host": (["{S} is reachable at {v}."], ["{S} is reachable at {v} after the move."]),
     },
+    "blind": {
+        "date": (["{S} is penciled in for {v}.", "We're targeting {v} for {s}."], ["{S} is delayed until {v}.", "New plan: {s} happens on {v}.", "We had to reschedule {s} to {v}."]),
+        "name": (["{S} is {v}'s responsibility.", "Questions about {s} go to {v}."], ["{v} is taking over {s} from now on.", "{S} is {v}'s job now."]),
+        "rename": (["Internally {s} is known as {v}.", "In all docs {s} is referred to as {v}."], ["{S} got a new name: {v}.", "Marketing renamed {s}; it is {v} now."]),
+        "version": (["{S} is pinned to Python {v}."], ["{S} was upgraded to Python {v}."]),
+        "host": (["{S} sits on {v}."], ["{S} was moved over to {v}."]),
+    },
 }
 ONCALL = {
     "tune": ("{v} is on call this week.", "Actually {v} is on call this week."),
     "report": ("This week {v} is on call.", "Swap of plans: {v} is on call this week instead."),
     "heldout": ("{v} has the pager this week.", "{v} has the pager this week now."),
     "final": ("On call this week: {v}.", "Change in rota: {v} is on call this week."),
+    "blind": ("This week's on-call engineer is {v}.", "{v} swapped in as this week's on-call engineer."),
 }
 CONSTRAINT = {
     "tune": [
@@ -165,42 +176,54 @@ CONSTRAINT = {
         ("The cloud spend limit is {v} a month.", "Raise the cloud spend limit to {v} a month.", "$"),
         ("We must finish the migration by {v}.", "We now must finish the migration by {v}.", "date"),
     ],
+    "blind": [
+        ("Commit subject lines must fit in {v}.", "Commit subject lines may use up to {v} now.", "characters"),
+        ("Cap each pull request at {v} of diff.", "Pull requests can grow to {v} of diff now.", "lines"),
+        ("Don't let the cloud bill go over {v} per month.", "The cloud bill may go up to {v} per month now.", "$"),
+        ("The migration needs to ship by {v}.", "The migration deadline is now {v}.", "date"),
+    ],
 }
 PREFERENCE = {
     "tune": [("I'd rather have your answers in {v}.", "I'd rather have your answers in {v} instead."), ("I prefer timeouts of {v} in examples.", "I prefer timeouts of {v} in examples now.")],
     "report": [("I would rather you reply in {v}.", "Please reply in {v} from here on."), ("My preference is {v} for HTTP timeouts.", "Make that {v} for HTTP timeouts.")],
     "heldout": [("I like replies written in {v}.", "I now like replies written in {v}."), ("I prefer retry delays of {v}.", "Going forward I prefer retry delays of {v}.")],
     "final": [("I'd like the docs in {v}, please.", "Switch the docs to {v}, please."), ("Ideally use a poll interval of {v}.", "I'd rather use a poll interval of {v} instead.")],
+    "blind": [("Please write your answers in {v}.", "Answers in {v} from now on, please."), ("I tend to prefer a backoff of {v} between retries.", "Bump the retry backoff to {v}.")],
 }
 SAFETY = {
     "tune": ["Never delete anything under {v}.", "Never run migrations against {v} without asking me first."],
     "report": ["Under no circumstances remove files in {v}.", "Do not touch the database at {v} without my sign-off."],
     "heldout": ["Don't ever wipe the folder {v}.", "Never restart the database at {v} unless I say so."],
     "final": ["Never rm -rf anything in {v}.", "Do not run DROP statements on {v} ever."],
+    "blind": ["Never touch anything under {v} without asking.", "Don't apply schema changes to {v} unless I approve."],
 }
 GOAL = {
     "tune": "The goal of this session is to move the {v} service onto the new scheduler.",
     "report": "Our objective today: get the {v} service running on the new scheduler.",
     "heldout": "The main task for this session is porting the {v} service to the new scheduler.",
     "final": "What we're doing in this session: migrating the {v} service to the new scheduler.",
+    "blind": "This session is about moving the {v} service over to the new scheduler.",
 }
 PAIR = {
     "tune": ("The {m} {n} is {v}.", "The {m} {n} changed to {v}."),
     "report": ("For the {m} side, the {n} is {v}.", "Heads up: the {m} {n} is now {v}."),
     "heldout": ("The {n} for {m} is {v}.", "The {n} for {m} is {v} now."),
     "final": ("{M} {n}: {v}.", "{M} {n} changed, it is {v} now."),
+    "blind": ("The {m} {n} stands at {v}.", "We updated the {m} {n} to {v}."),
 }
 CHATTER = {
     "tune": ["Thanks, that helps.", "Let me check with the team.", "Sounds good, carry on.", "OK.", "Great, continue please.", "Hmm, interesting."],
     "report": ["Cool, keep going.", "I'm grabbing lunch, back soon.", "Nice output.", "Alright.", "Fine by me.", "Let's see what happens."],
     "heldout": ["Good stuff.", "Brb, meeting.", "That took a while, huh.", "Okay, next.", "Yep.", "Hmm, not sure about that one, but go on."],
     "final": ["Right.", "That's odd but fine.", "Back from standup.", "Go ahead.", "Nice, thank you!", "Let me think about it later."],
+    "blind": ["Ok cool.", "One sec, reading.", "Hm, let me think.", "Carry on.", "Thanks a lot.", "Interesting, keep it up."],
 }
 TASKS = {
     "tune": ["Fix the flaky test in tests/test_{x}.py.", "Add logging to the {x} module.", "Look at why the {x} build is slow."],
     "report": ["Can you clean up src/{x}/util.py?", "Refactor the {x} client a bit.", "Investigate the timeout in the {x} job."],
     "heldout": ["Please write a test for the {x} parser.", "Rename the helper in the {x} package.", "Profile the {x} importer."],
     "final": ["Now update the README of the {x} repo.", "Check the CI logs for the {x} pipeline.", "Bump the dependencies of {x}."],
+    "blind": ["Could you tidy up the {x} config?", "Write docs for the {x} endpoint.", "Please speed up the {x} tests."],
 }
 
 
