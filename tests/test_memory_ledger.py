@@ -102,3 +102,55 @@ def test_condensed_block_keeps_every_value_and_reads_back() -> None:
     assert len(block) < len(L.render(L.active(led)))
     back = L.from_text(block)
     assert {e.subject for e in back} == {e.subject for e in L.active(led)}
+
+
+def _stale_values(led: list[L.Entry]) -> set[str]:
+    return {v for e in L.stale(led) for v in e.values}
+
+
+def _live_values(led: list[L.Entry]) -> set[str]:
+    return {v for e in L.active(led) for v in e.values}
+
+
+def test_loosely_worded_updates_supersede_the_subject_they_name() -> None:
+    # the update's wording adds or drops words around the subject ("fine to", "bigger than")
+    led = _ledger("Never open a pull request bigger than 400 lines.", "It's fine to open pull requests up to 600 lines from now on.")
+    assert _stale_values(led) == {"400 lines"} and _live_values(led) == {"600 lines"}
+    # a statement with a date and no known relation is still a fact that a later one updates
+    led = _ledger("Expect the beta on June 4.", "Scratch that, the beta is June 9.")
+    assert _stale_values(led) == {"June 4"} and _live_values(led) == {"June 9"}
+    # a trailing contrast is not part of what it is about
+    led = _ledger("The exporter needs Python 3.11.2.", "The exporter needs Python 3.12.1 now, not the older one.")
+    assert _stale_values(led) == {"Python 3.11.2"}
+    # ownership said around the name
+    led = _ledger("Ask Bruno about the search indexer, he owns it.", "Ownership of the search indexer moved to Greta.")
+    assert _stale_values(led) == {"Bruno"} and "Greta" in _live_values(led)
+    led = _ledger("The audit pipeline is Wanda's responsibility.", "Xavi now owns the audit pipeline.")
+    assert _stale_values(led) == {"Wanda"}
+
+
+def test_loose_updates_never_merge_subjects_that_differ() -> None:
+    led = _ledger("The frontend release is March 1.", "The backend release is March 9.", "We updated the frontend release to March 4.")
+    assert _stale_values(led) == {"March 1"} and _live_values(led) == {"March 9", "March 4"}
+    # a newer, more specific subject is a new subject
+    led = _ledger("The release is May 1.", "The frontend release is May 3.")
+    assert _stale_values(led) == set() and _live_values(led) == {"May 1", "May 3"}
+    # the same words but another kind of value: another attribute
+    led = _ledger("Keep pull requests under 300 lines.", "Review pull requests within 2 days.")
+    assert _stale_values(led) == set()
+
+
+def test_goals_said_without_the_word_goal() -> None:
+    for text in (
+        "This session is about porting the search indexer to Rust.",
+        "What we're doing today: moving the checkout service to the new queue.",
+        "We're here to get the nightly export under an hour.",
+    ):
+        got = L.detect(text)
+        assert [e.kind for e in got] == ["goal"], text
+
+
+def test_scrub_catches_a_stale_amount_in_other_words() -> None:
+    led = _ledger("The cloud budget is $4100 a month.", "Cap the cloud budget at $7200 a month from now on.")
+    out = L.scrub("We agreed on $4100 per month earlier, then $7200 a month.", led)
+    assert "$4100" not in out and "[updated later: $7200 a month]" in out and "$7200 a month" in out

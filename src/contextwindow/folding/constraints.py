@@ -61,7 +61,7 @@ def scrub(text: str, stale: Iterable[str]) -> str:
 def to_json(ledger: Iterable[Constraint]) -> list[dict[str, object]]:
     return [
         {"text": c.text, "key": c.subject, "kind": c.kind, "value": c.value, "values": list(c.values), "source": c.source,
-         "active": c.active, "updated_to": c.updated_to}
+         "active": c.active, "updated_to": c.updated_to, "signature": c.signature}
         for c in ledger
     ]
 
@@ -80,9 +80,10 @@ def from_json(items: object) -> list[Constraint]:
             out.append(Entry(
                 text, str(d["kind"]), str(d.get("key", "")), str(d.get("value", "+")),
                 tuple(str(v) for v in values) if isinstance(values, list) else (), source, active, str(d.get("updated_to", "")),
+                str(d.get("signature", "")),
             ))
             continue
         parsed = _ledger.parse(text, source)
         base = parsed or Entry(text, "constraint", str(d.get("key", "")), "+", (), source)
-        out.append(Entry(base.text, base.kind, base.subject, base.value, base.values, source, active))
+        out.append(Entry(base.text, base.kind, base.subject, base.value, base.values, source, active, signature=base.signature))
     return out

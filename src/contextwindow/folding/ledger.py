@@ -49,6 +49,7 @@ class Entry:
     source: str = ""  # where it was stated (message key)
     active: bool = True
     updated_to: str = ""  # for a superseded entry: the newer value as written
+    signature: str = ""  # the kinds (and units) of its values: what a loosely worded update must match
 
     @property
     def key(self) -> str:
@@ -70,6 +71,9 @@ _STOP = {
     "very", "really", "much", "many", "some", "other", "another", "new", "old", "current", "currently", "moved", "slipped",
     "shifted", "pushed", "changed", "switched", "got", "gets", "get", "becomes", "become", "stays", "remains",
     "long", "short", "big", "large", "small", "high", "low", "exceed", "go", "side", "today", "allowed", "allow", "need", "needs",
+    "fine", "free", "permitted", "okay", "alright", "welcome", "able", "later", "earlier", "older", "newer", "latest", "previous",
+    "updated", "adjusted", "revised", "raised", "lowered", "bumped", "increased", "decreased", "reduced", "extended", "postponed",
+    "delayed", "rescheduled", "upped",
 }
 _SYNONYMS = {
     "bill": "budget", "spend": "budget", "spending": "budget", "cost": "budget", "costs": "budget", "budget": "budget",
@@ -90,6 +94,7 @@ def subject_words(text: str) -> list[str]:
     """Content words of a subject phrase, normalised (case, plural, a few synonyms), in order."""
     acronyms = {w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", text)}  # "US" is a region here, not "us"
     t = text.lower().replace("on call", "on-call").replace("on-call", " oncall ")
+    t = re.sub(r"\b[a-z]+\s+than\b", " ", t)  # "bigger than", "more than": how, not what
     words = [w.strip("'-") for w in re.findall(r"[a-z0-9][a-z0-9'_.-]*", t)]
     out = []
     for w in words:
@@ -173,7 +178,7 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("rename", re.compile(rf"^(?:(?:we|i|they|you|let's)\s*(?:'ll|will|'re|are|shall)?\s+)?(?:now\s+)?(?:refer(?:ring)? to|think of)\s+(?P<s>.+?)\s+as\s+(?P<v>{_V}.*)$")),
     ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|was|has been|will be)\s+(?:now\s+)?(?:rebranded|relabell?ed|re-?titled)\s+(?:as|to)\s+(?P<v>{_V}.*)$")),
     ("change", re.compile(
-        rf"^(?:we|they|i|you|someone|management|the team)\s+(?:have\s+|'ve\s+|just\s+|had\s+to\s+)*(?:moved|pushed|shifted|changed|switched|bumped|"
+        rf"^(?:we|they|i|you|someone|management|the team)\s+(?:have\s+|'ve\s+|just\s+|had\s+to\s+)*(?:moved|pushed|shifted|changed|switched|bumped|updated|adjusted|revised|"
         rf"postponed|delayed|rescheduled|set|raised|lowered|extended|brought|pulled)\s+(?P<s>.+?)\s+(?:back\s+|out\s+|forward\s+|up\s+|in\s+)?"
         rf"(?:to|until|till|at|on)\s+(?P<v>.*{_V}.*)$"
     )),
@@ -230,6 +235,36 @@ _LEAD_TIME = re.compile(r"^(?P<d>(?:(?:from|starting|as of|beginning)\s+)?(?:(?:
 _LEAD_FOR = re.compile(r"^(?:for|on|in) (?P<p>(?:the )?[^,<]{2,40}?),\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
 _LEAD_COLON = re.compile(r"^(?P<h>[^:<]{2,40}):\s+(?P<r>\S.*)$")
 _GOAL_RE = re.compile(r"^(?P<s>(?:[\w'-]+\s+){0,4}(?:goal|objective|aim|mission|main task|task|priority|focus)(?:\s+[\w'-]+){0,4}?)\s*(?:\bis\b|:|=|\bwill be\b|\bfor (?:this|the|today)\b[^:]*?\bis\b)\s+(?P<v>.{6,})$", re.IGNORECASE)
+# goals said without the word "goal": "This session is about …", "What we're doing today: …"
+_GOAL_ABOUT = re.compile(
+    r"^(?:(?:this|the|today's|our)\s+(?:session|conversation|chat|work(?:ing session)?)(?:\s+today)?\s+is\s+(?:all\s+|mainly\s+|mostly\s+)?(?:about|for)"
+    r"|what (?:we|i)(?:'re| are| will be| want to be)\s+(?:doing|working on|after|here for|trying to do)(?:\s+(?:in|during|for) (?:this|the) (?:session|conversation|chat))?(?:\s+today)?\s*(?:\bis\b|:)"
+    r"|(?:today|in this session|this session),?\s+(?:we(?:'re| are| will be| will)?|i(?:'m| am))\s+(?:going to|here to|trying to|working on|focus(?:ing|ed)? on)"
+    r"|(?:we|i)(?:'re| are| am|'m) here to)\s+(?P<v>.{6,})$",
+    re.IGNORECASE,
+)
+# ownership said around the name: "Talk to Dana about X, they own it", "X is Dana's responsibility"
+_OWN = re.compile(r"\b(?:owns?|owned|owner|ownership|in charge|responsib\w*|'s (?:job|area|call|turf|baby))\b", re.IGNORECASE)
+_ABOUT = re.compile(r"\b(?:about|for|of|on)\s+(?P<x>(?:the|our|my)\s+[^,<;]+?)(?=,|;|$|\s+(?:they|he|she|who|which)\b)")
+# a trailing contrast with no value of its own: ", not the older one", ", rather than before"
+_TRAILING_CONTRAST = re.compile(r",\s*(?:not|rather than|instead of)\b[^,<$€£\d]{0,40}?([.!]?)$", re.IGNORECASE)
+#: value kinds that make a clause a fact even without a relation ("Expect the launch on May 15")
+_TYPED = {"date", "time", "money", "version", "number"}
+
+
+def signature(vals: Sequence[Value]) -> str:
+    """What kinds of values a clause states (numbers with their unit): "$400 a month" and "$7200
+    per month" share one, "76 lines" and "90 characters" do not."""
+    out = set()
+    for v in vals:
+        if v.kind == "number":
+            unit = re.sub(r"^[\d.\s]+", "", v.norm).strip()
+            out.add(f"number:{unit}")
+        else:
+            out.add(v.kind)
+    return "|".join(sorted(out))
+
+
 _MAKE_THAT = re.compile(r"^(?:please\s+)?(?:let's\s+)?(?:make|set|change|switch|bump|raise|lower)\s+(?:that|it|this)\s+(?:to\s+)?(?P<v><v>)(?:\s+(?:for|on)\s+(?P<s>.+))?$")
 
 
@@ -256,16 +291,22 @@ def parse(clause: str, source: str = "") -> Entry | None:
     if m:
         lead = m.group("d") if "d" in m.groupdict() else "for " + m.group("p")
         body = f"{m.group('r')} {lead}{m.group('e')}"
+    body = _TRAILING_CONTRAST.sub(r"\1", body)
     read = _read(body)
     if read is None:
         return None
     relation, subject, val_list = read
     kind = _kind(body, relation, subject)
+    if kind is None and relation is None and any(v.kind in _TYPED for v in val_list) and not _WH.match(body):
+        kind = "fact"  # a statement with a date, amount or version in it informs, whatever its verb
     if kind is None or not subject:
         return None
     polarity = "-" if _NEG.search(body) and relation is None else "+"
     value = polarity + "|".join(sorted(v.norm for v in val_list))
-    return Entry(text=s, kind=kind, subject=" ".join(subject), value=value, values=tuple(v.text for v in val_list), source=source)
+    return Entry(
+        text=s, kind=kind, subject=" ".join(subject), value=value, values=tuple(v.text for v in val_list), source=source,
+        signature=signature(val_list),
+    )
 
 
 def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
@@ -275,6 +316,9 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
         goal_val = Value("goal", g.group("v").strip(), 0, 0)
         words = [w for w in subject_words(g.group("s")) if w in _GOAL_HEAD] or ["goal"]
         return "goal", words[-1:], [goal_val]
+    g = _GOAL_ABOUT.match(body.rstrip(".! "))
+    if g:
+        return "goal", ["goal"], [Value("goal", g.group("v").strip(), 0, 0)]
     vals = find_values(body)
     fr = frame(body, vals).lower().rstrip(".! ")
     # a sentence-initial word read as a name is the subject when the predicate holds values itself
@@ -311,7 +355,7 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
                 continue
         if name == "rename":
             subj_text += " name"
-        elif name == "owner":
+        elif name == "owner" or (name == "is" and _OWN.search(fr[m.start("v") : m.end("v")])):
             subj_text = "owner " + subj_text
         subj_text = _ATTRIBUTE.sub("", subj_text)
         # "my preference is <v> for HTTP timeouts", "the release is <v> for the iOS side": the
@@ -324,6 +368,14 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
             continue
         relation, val_list = name, v_vals
         break
+    names = [v for v in vals if v.kind == "name"]
+    if relation is None and len(names) == 1 and _OWN.search(fr):
+        about = _ABOUT.search(fr)
+        rest = about.group("x") if about else _OWN.sub(" ", re.sub(r"<v>", " ", fr))
+        words = subject_words(_restore(rest, []) if "<v>" not in rest else rest.replace("<v>", " "))
+        words = [w for w in words if w not in ("talk", "ask", "ping", "contact", "reach", "owner", "own")]
+        if words:
+            return "owner", ["owner", *words], names
     if relation is None:
         # a rule: quantities are its value; a path, host or id is part of what it is about
         ident = [v for v in vals if v.kind in _IDENTITY]
@@ -359,6 +411,8 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         matches = matches if len(distinct) == 1 else []
     elif exact:
         matches = exact
+    elif not matches:
+        matches = _named_in_clause(out, entry)
     for i in matches:
         old = out[i]
         new_vals = set(entry.values)
@@ -372,6 +426,33 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         out = [replace(e, updated_to=note) if not e.active and e.updated_to and same_subject(e.subject, old.subject) else e for e in out]
     out.append(entry)
     return out
+
+
+def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
+    """Active entries a loosely worded update names: a value of the same kind (and unit), and
+    every word of the old subject in the new clause ("It's fine to open pull requests up to 90
+    lines" names "open pull request": 76 lines). Only the most specific such subject, only when
+    it is one subject, never one the new subject makes more specific (that is a new subject),
+    never a safety rule or a goal."""
+    if not entry.signature or entry.kind in ("safety", "goal"):
+        return []
+    said = set(subject_words(frame(entry.text, find_values(entry.text)).replace("<v>", " ")))
+    new = set(entry.subject.split())
+    cands = []
+    for i, e in enumerate(ledger):
+        words = set(e.subject.split())
+        if not e.active or e.kind in ("safety", "goal") or e.signature != entry.signature or not words <= said or words < new:
+            continue
+        if len(words) < 2 and any(o.active and o is not e and words < set(o.subject.split()) for o in ledger):
+            continue  # one word that other subjects share ("release" beside "frontend release")
+        cands.append(i)
+    if not cands:
+        return []
+    widest = max(len(set(ledger[i].subject.split())) for i in cands)
+    top = [i for i in cands if len(set(ledger[i].subject.split())) == widest]
+    if len({ledger[i].subject for i in top}) != 1 or any(not set(ledger[i].subject.split()) <= set(ledger[top[0]].subject.split()) for i in cands):
+        return []
+    return top
 
 
 def update(ledger: Sequence[Entry], text: str, source: str = "") -> list[Entry]:
@@ -392,7 +473,7 @@ def stale(ledger: Iterable[Entry]) -> list[Entry]:
 
 # --- keeping stale values out of every output -----------------------------------------------------
 def _live_values(ledger: Sequence[Entry]) -> set[str]:
-    return {v.lower() for e in ledger if e.active for v in e.values}
+    return {v.lower() for e in ledger if e.active for v in _with_cores(e.values)}
 
 
 def scrub(text: str, ledger: Sequence[Entry]) -> str:
@@ -410,7 +491,7 @@ def scrub(text: str, ledger: Sequence[Entry]) -> str:
         note = f"[updated later: {e.updated_to}]"
         if e.text in text:
             text = text.replace(e.text, hold(note))
-        for v in e.values:
+        for v in _with_cores(e.values):
             if v.lower() in live or not v.strip():
                 continue
             pat = re.compile(rf"(?<![\w$€£]){re.escape(v)}(?![\w])", re.IGNORECASE)
@@ -421,6 +502,21 @@ def scrub(text: str, ledger: Sequence[Entry]) -> str:
                 continue
             text = _sub_in_sentences(text, pat, hold(note), set(e.subject.split()))
     return re.sub("\x00(\\d+)\x00", lambda m: notes[int(m.group(1))], text) if notes else text
+
+
+_CORE = re.compile(r"^[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?|^(?:python|node|java|go|ruby|php|rust)\s+(?P<ver>\d+(?:\.\d+)+)$", re.IGNORECASE)
+
+
+def _with_cores(values: Sequence[str]) -> list[str]:
+    """Each value and its core ("$4100 a month" → "$4100", "Python 3.12.1" → "3.12.1"): the old
+    value may come back in other words around the same core."""
+    out = list(values)
+    for v in values:
+        m = _CORE.match(v.strip())
+        core = (m.group("ver") or m.group(0)).strip() if m else ""
+        if core and core != v and core not in out:
+            out.append(core)
+    return out
 
 
 def _sub_in_sentences(text: str, pat: re.Pattern[str], note: str, words: set[str]) -> str:
