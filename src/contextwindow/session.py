@@ -40,6 +40,7 @@ from .budget import (
 )
 from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, markers, total
 from .compaction.cache import CacheConfig, clear_for_cache
+from .compaction.degrade import degrade
 from .compaction.sticky import EMPTY_STATE, sticky_state, sticky_view
 from .compaction.view import is_synthetic, leading_markers, split_pinned
 from .cost import usage_cost
@@ -58,6 +59,7 @@ from .folding.disk import disk_reader
 from .folding.extractive import ExtractiveSummarizer
 from .folding.guard import DEFAULT_DEADLINE_S, GuardedSummarizer
 from .folding.restore import restore_section
+from .folding.scrubbing import scrub_message
 from .formats import get_format, openai_chat
 from .formats.memo import RenderMemo
 from .formats.prepare import prepare, unmap_ids
@@ -175,6 +177,7 @@ class Session:
         self._pinned_head: list[StoredMessage] | None = None
         self._sent_ids: dict[str, str] = {}  # call ids renamed for the provider in the last build: sent -> stored
         self._sticky_memo: dict[str, Any] = {}  # compacted messages already decoded and counted
+        self._scrub_memo: dict[tuple[str, int], tuple[Message, ViewItem]] = {}  # (view key, superseded entries) -> (input, scrubbed)
         self._last_reported: int | None = None
         self._appended_since = 0
         self._calibration = self._load_calibration()
@@ -427,7 +430,30 @@ class Session:
         if cp is not None:  # pinned means pinned: leading system messages a fold covered stay first
             items = [ViewItem(sm.id, sm.message, self._count_stored(sm)) for sm in self._pinned() if sm.seq <= cp.upto_seq] + items
         self._save_counts()
-        return self._elide_answered_images(items)
+        return self._scrub_stale(self._elide_answered_images(items))
+
+    def _scrub_stale(self, items: list[ViewItem]) -> list[ViewItem]:
+        """Values the user later changed are replaced in the view by ``[updated later: …]`` (user
+        and assistant text, fold summaries; the store keeps the originals). Not persisted as a
+        compaction decision: re-applied from the ledger on every view, memoised per message."""
+        ledger = self.constraints()
+        stale = [e for e in ledger if not e.active and e.updated_to]
+        if not stale:
+            return items
+        out, changed = [], 0
+        for it in items:
+            memo = self._scrub_memo.get((it.key, len(stale)))
+            if memo is None or not (memo[0] is it.message or memo[0] == it.message):
+                m = scrub_message(it.message, ledger)
+                memo = (it.message, it if m is it.message else replace(it, message=m, tokens=self._count(m)))
+                if len(self._scrub_memo) > 4096:
+                    self._scrub_memo.clear()
+                self._scrub_memo[(it.key, len(stale))] = memo
+                changed += memo[1] is not it  # said once per message, not on every view
+            out.append(memo[1])
+        if changed:
+            self.events.emit("stale.scrubbed", messages=changed, tokens_before=total(items), tokens_after=total(out))
+        return out
 
     def _elide_answered_images(self, items: list[ViewItem]) -> list[ViewItem]:
         """Images the model already answered about become a marker with a retrieve ref (once; the
@@ -527,18 +553,22 @@ class Session:
             scale = (hist + extra) / decision.effective if decision.effective > hist + extra > 0 else 1.0
             self.events.emit("compaction.started", tokens=hist, effective=decision.effective, forced=force, reason=decision.reason)
             started = time.perf_counter()
-            result = compact(
-                items,
-                budget=max(0, int(budget.history_budget * scale) - extra),
-                target=max(0, int(budget.target_tokens * scale) - extra),
-                count=self._count,
-                config=self.config.compaction,
-                summarizer=_Accounted(self._guarded(), self._record_summarizer_usage),
-                constraints=ledger_mod.texts(self.constraints()),
-                superseded=ledger_mod.superseded(self.constraints()),
-                instructions=instructions,
-                force=force,
-            )
+            try:
+                result = compact(
+                    items,
+                    budget=max(0, int(budget.history_budget * scale) - extra),
+                    target=max(0, int(budget.target_tokens * scale) - extra),
+                    count=self._count,
+                    config=self.config.compaction,
+                    summarizer=_Accounted(self._guarded(), self._record_summarizer_usage),
+                    constraints=ledger_mod.texts(self.constraints()),
+                    superseded=ledger_mod.superseded(self.constraints()),
+                    instructions=instructions,
+                    force=force,
+                )
+            except CompactionError as exc:  # no strategy fits: the degradation ladder below answers for this call
+                log.debug("compaction could not fit (%s); the degradation ladder takes over", exc)
+                result = CompactionResult(items, hist, hist, budget.target_tokens, budget.history_budget, [])
             result = replace(result, duration_s=time.perf_counter() - started)
             if result.changed:
                 self._apply(result)
@@ -558,6 +588,10 @@ class Session:
             messages.append(runtime)
         messages = self._valid(messages, rules, None if runtime is not None else problems)
         sent = sum(self._count(m) for m in messages if m is not runtime) if result is not None else 0
+        shown = hist  # the history tokens this call sends
+        if sent > budget.history_budget:
+            messages = self._degraded(items, runtime, rules, budget.history_budget)
+            sent = shown = sum(self._count(m) for m in messages if m is not runtime)
         if sent > budget.history_budget:
             raise CompactionError(
                 f"the {rules} payload of conversation {self.id} needs {sent} history tokens after compaction and provider repair; "
@@ -573,13 +607,39 @@ class Session:
         share = prefix_share(self._prev_units, units)
         reuse = prefix_reuse(self._prev_units, units)
         self._prev_units = units
-        prompt = hist + budget.system + budget.tools
+        prompt = shown + budget.system + budget.tools
         self._view_tokens = hist
         self._built_keys = [it.key for it in items]
         self._last_prompt_estimate = prompt
         g = gauge(max(prompt, last or 0) if result is None else prompt, self.window)
         self.events.emit("build", tokens=prompt, calibration=round(self._calibration.factor, 4), messages=len(messages), prefix_share=share, prefix_reuse=reuse, gauge=g.severity, percent=round(g.percent, 1))
         return Build(payload, messages, self.system, prompt, budget, decision, result, share, g, reuse, id_map)
+
+    def _degraded(self, items: list[ViewItem], runtime: Message | None, rules: str, history_budget: int) -> list[Message]:
+        """This call's messages brought within ``history_budget`` by the degradation ladder
+        (compaction/degrade.py: old tool output, old assistant prose, summary detail, older user
+        text, then the ledger condensed and its least binding entries left out with one line and a
+        retrieve ref). For this call only: nothing is stored or made sticky. Raises
+        CompactionError only when the newest user message and that line cannot fit."""
+        pinned, rest = split_pinned(items)
+        head = [it.message for it in pinned]
+        keys = [it.key for it in rest if not is_synthetic(it) and not it.key.startswith(("fold:", "nudge:"))]
+        ref = markers.span_ref(keys[0], keys[-1]) if keys else markers.span_ref("0", "0")
+
+        def count(ms: Sequence[Message]) -> int:
+            return sum(self._count(m) for m in ms)
+
+        room = history_budget - count(head)
+        before = total(items)
+        for _ in range(3):  # the provider repair may add a little: the ladder is asked again for less
+            body, rungs = degrade([it.message for it in rest], budget=max(0, room), count=count, ledger=self.constraints(), ref=ref)
+            messages = self._valid([*head, *body, *([runtime] if runtime is not None else [])], rules)
+            over = sum(self._count(m) for m in messages if m is not runtime) - history_budget
+            if over <= 0:
+                break
+            room -= over
+        self.events.emit("compaction.degraded", rungs=list(dict.fromkeys(rungs)), tokens_before=before, tokens_after=count(body) + count(head), ref=ref)
+        return messages
 
     def _payload(self, name: str, messages: list[Message]) -> tuple[dict[str, Any], dict[str, str]]:
         """Render ``messages`` for ``name`` and hold the result to the provider's rules (invariant 2):

@@ -117,7 +117,8 @@ def left_out_line(dropped: Sequence[ledger_mod.Entry], ref: str) -> str:
     kinds: dict[str, int] = {}
     for e in dropped:
         kinds[e.kind] = kinds.get(e.kind, 0) + 1
-    what = ", ".join(f"{n} {k}{'s' if n > 1 else ''}" for k, n in kinds.items())
+    label = {"safety": "safety rule"}
+    what = ", ".join(f"{n} {label.get(k, k)}{'s' if n > 1 else ''}" for k, n in kinds.items())
     return f"[{len(dropped)} memory entries left out ({what}); retrieve(ref=\"{ref}\")]"
 
 

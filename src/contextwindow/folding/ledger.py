@@ -71,7 +71,7 @@ _STOP = {
     "very", "really", "much", "many", "some", "other", "another", "new", "old", "current", "currently", "moved", "slipped",
     "shifted", "pushed", "changed", "switched", "got", "gets", "get", "becomes", "become", "stays", "remains",
     "long", "short", "big", "large", "small", "high", "low", "exceed", "go", "side", "today", "allowed", "allow", "need", "needs",
-    "fine", "free", "permitted", "okay", "alright", "welcome", "able", "later", "earlier", "older", "newer", "latest", "previous",
+    "fine", "free", "permitted", "alright", "welcome", "able", "later", "earlier", "older", "newer", "latest", "previous",
     "updated", "adjusted", "revised", "raised", "lowered", "bumped", "increased", "decreased", "reduced", "extended", "postponed",
     "delayed", "rescheduled", "upped",
 }
@@ -252,6 +252,11 @@ _TRAILING_CONTRAST = re.compile(r",\s*(?:not|rather than|instead of)\b[^,<$€£
 _TYPED = {"date", "time", "money", "version", "number"}
 
 
+def _typed(v: Value) -> bool:
+    """A date, time, amount, version, or a number with its unit (a bare "0" or "3" is not)."""
+    return v.kind in _TYPED and (v.kind != "number" or bool(re.search(r"[^\d.,\s]", v.norm)))
+
+
 def signature(vals: Sequence[Value]) -> str:
     """What kinds of values a clause states (numbers with their unit): "$400 a month" and "$7200
     per month" share one, "76 lines" and "90 characters" do not."""
@@ -297,8 +302,8 @@ def parse(clause: str, source: str = "") -> Entry | None:
         return None
     relation, subject, val_list = read
     kind = _kind(body, relation, subject)
-    if kind is None and relation is None and any(v.kind in _TYPED for v in val_list) and not _WH.match(body):
-        kind = "fact"  # a statement with a date, amount or version in it informs, whatever its verb
+    if kind is None and relation is None and not _WH.match(body) and any(_typed(v) and (len(subject) >= 2 or v.kind != "number") for v in val_list):
+        kind = "fact"  # a statement with a date, amount, version or measure in it informs, whatever its verb
     if kind is None or not subject:
         return None
     polarity = "-" if _NEG.search(body) and relation is None else "+"

@@ -32,7 +32,8 @@ from ..errors import CompactionError, ConfigError
 from ..folding import ledger as ledger_mod
 from ..folding.base import Summarizer, SummaryRequest, fold_message, summary_text
 from ..folding.restore import restore_section
-from ..messages import Message, TextPart
+from ..folding.scrubbing import scrub_messages
+from ..messages import Message
 from ..tokens.base import TokenCounter
 from .engine import constraints_kept, leading_system
 
@@ -88,20 +89,6 @@ def memory_ledger(messages: Sequence[Message]) -> list[ledger_mod.Entry]:
     return out
 
 
-def scrub_messages(messages: Sequence[Message], ledger: Sequence[ledger_mod.Entry]) -> list[Message]:
-    """User and assistant text (and summaries) with superseded values replaced by a note; tool
-    output and opaque parts untouched."""
-    if not ledger_mod.stale(ledger):
-        return list(messages)
-    out = []
-    for m in messages:
-        if m.role in ("user", "assistant") and not m.is_tool_result:
-            parts = tuple(TextPart(ledger_mod.scrub(p.text, ledger)) if isinstance(p, TextPart) else p for p in m.parts)
-            m = Message(m.role, parts, meta=m.meta)
-        out.append(m)
-    return out
-
-
 CHEAP = CompactionConfig(strategies=("mask", "truncate"))
 
 
@@ -154,6 +141,15 @@ def compact_conversation(
                 raise CompactionError(f"could not compact to {budget} tokens: {exc}", tokens=tokens, budget=budget) from exc
             steps += more
         body = scrub_messages(body, ledger)  # summaries and restored text included
+    if count([*head, *body]) > budget:  # the notes cost a few tokens more than the values they replaced
+        ref = span_ref("0", str(max(0, len(messages) - len(head) - 1)))
+        try:
+            body, rungs = degrade(body, budget=room, count=count, ledger=ledger, ref=ref)
+        except CompactionError as exc:
+            tokens = None if exc.tokens is None else exc.tokens + fixed
+            raise CompactionError(f"could not compact to {budget} tokens: {exc}", tokens=tokens, budget=budget) from exc
+        body = scrub_messages(body, ledger)
+        steps += [f"degrade:{r}" for r in dict.fromkeys(rungs)]
     current = [*head, *body]
     after = count(current)
     if after > budget:  # degrade raises before this; kept as the invariant's last guard

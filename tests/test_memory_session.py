@@ -1,0 +1,138 @@
+"""Session.build under any budget: within the history budget or a typed error only when even the
+newest user message and one left-out line cannot fit (the degradation ladder answers before
+that), and no value the user later changed in anything the model is sent."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from contextwindow.budget import BudgetConfig
+from contextwindow.compaction.degrade import left_out_line, memory_message
+from contextwindow.compaction.markers import span_ref
+from contextwindow.errors import CompactionError
+from contextwindow.events import Recorder
+from contextwindow.folding import ledger as L
+from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
+from contextwindow.session import Session, SessionConfig
+from contextwindow.store import open_store
+
+# subjects and wordings of their own (not the benchmark's templates)
+SUBJECTS = ["the beta cutoff", "the vendor review", "the data export", "the staging freeze", "the partner demo"]
+PLANT = ["{S} is {v}.", "Mark {s} for {v}.", "We scheduled {s} for {v}."]
+UPDATE = ["{S} slipped to {v}.", "Scratch that, {s} is {v}.", "We pushed {s} to {v}.", "{S} is now {v}."]
+RULES = [
+    "Never drop tables in the analytics database.", "Keep every function under 40 lines.", "I'd rather get answers in bullet points.",
+    "Always run the linter before committing.", "Do not email customers without my sign-off.",
+]
+DAYS = [f"{m} {d}" for m in ("January", "February", "March", "April", "June", "July", "August", "October") for d in (4, 17, 26)]
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+@st.composite
+def histories(draw: st.DrawFn) -> tuple[list[Message], list[str]]:
+    n = draw(st.integers(1, len(SUBJECTS)))
+    days = iter(draw(st.permutations(DAYS)))
+    current: dict[int, str] = {}
+    stale: list[str] = []
+    msgs: list[Message] = [user(" ".join(draw(st.lists(st.sampled_from(RULES), min_size=0, max_size=5, unique=True))) or "Let's start.")]
+    events = [(i, False) for i in range(n)] + [(i, True) for i in draw(st.lists(st.integers(0, n - 1), max_size=5))]
+    for k, (i, is_update) in enumerate(events):
+        s, v = SUBJECTS[i], next(days)
+        tmpl = draw(st.sampled_from(UPDATE if is_update else PLANT))
+        if is_update:
+            stale.append(current[i])
+        current[i] = v
+        msgs.append(user(tmpl.replace("{s}", s).replace("{S}", _cap(s)).format(v=v)))
+        cid = f"c{k}"
+        msgs.append(assistant(f"Noted, {s} is {v}.", ToolCallPart(cid, "shell", '{"command": "make check"}')))
+        msgs.append(tool_result(cid, draw(st.sampled_from(["ok", "line\n" * 150, "x " * 300])) + "\nExit code: 0", name="shell"))
+        msgs.append(assistant("Done."))
+    msgs.append(user("Now write the changelog."))
+    return msgs, stale
+
+
+def _session(tmp_path, window: int) -> tuple[Session, Recorder]:
+    store = open_store(f"sqlite:///{tmp_path}")
+    cfg = SessionConfig(budget=BudgetConfig(output_cap=100, safety_buffer=10), clip_budget_tokens=None)
+    s = Session(store, window=window, max_output=100, system="You are careful.", config=cfg)
+    rec = Recorder()
+    s.events.subscribe(rec)
+    return s, rec
+
+
+def _has(text: str, value: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(histories(), st.integers(130, 4_000))
+def test_build_is_within_budget_or_a_typed_error_only_when_impossible(tmp_path_factory, history: tuple[list[Message], list[str]], window: int) -> None:
+    msgs, stale = history
+    s, _ = _session(tmp_path_factory.mktemp("db") / "s.db", window)
+    s.add(*msgs)
+    budget = s.budget().history_budget
+    try:
+        b = s.build()
+    except CompactionError:
+        # impossible: the newest user message with the one line saying what was left out is over the budget
+        keys = [it.key for it in s.view() if not it.key.startswith(("fold:", "nudge:"))]
+        line = left_out_line(L.active(s.constraints()), span_ref(keys[0], keys[-1])) or "[memory left out]"
+        minimal = [memory_message("", [], condense=True, left_out=line), msgs[-1]]
+        assert sum(s.counter.count_message(m) for m in minimal) > budget
+        return
+    sent = sum(s.counter.count_message(m) for m in b.messages)
+    assert sent <= budget
+    assert any(m.text == "Now write the changelog." for m in b.messages)  # the newest user message, verbatim
+    text = "\n".join(m.text for m in b.messages)
+    for v in stale:
+        assert not _has(text, v), f"superseded {v!r} was sent"
+
+
+def test_a_budget_smaller_than_the_rules_gets_an_answer_not_an_error(tmp_path) -> None:
+    s, rec = _session(tmp_path / "s.db", 238)
+    facts = "The beta cutoff is March 4. We scheduled the partner demo for June 17. Greta owns the data export. The staging freeze is August 26."
+    s.add(user(" ".join(RULES) + " " + facts + " For the record, the vendor review is October 4."))
+    s.add(assistant("Noted. " * 60))
+    s.add(user("Now write the changelog."))
+    b = s.build()
+    sent = sum(s.counter.count_message(m) for m in b.messages)
+    assert sent <= s.budget().history_budget
+    degraded = rec.named("compaction.degraded")
+    assert degraded and "ledger_entries" in degraded[-1].data["rungs"]
+    text = "\n".join(m.text for m in b.messages)
+    assert "memory entries left out" in text and "retrieve(ref=" in text
+    kept = re.findall(r"^- (.*)$", text, re.MULTILINE)
+    safety = {"Never drop tables in the analytics database.", "Do not email customers without my sign-off."}
+    assert set(kept) <= safety  # what is kept at this budget: safety rules, the last to go
+    assert any(m.text == "Now write the changelog." for m in b.messages)
+    # the store keeps every original
+    assert next(m.message.text for m in s.store.list(s.id)).startswith("Never drop tables")
+
+
+def test_the_live_view_replaces_a_changed_value_and_the_store_keeps_it(tmp_path) -> None:
+    s, rec = _session(tmp_path / "s.db", 200_000)
+    s.add(user("The vendor review is April 4. Keep every function under 40 lines."))
+    s.add(assistant("Noted: the vendor review is April 4."))
+    s.add(user("Scratch that, the vendor review is July 17."))
+    b = s.build()
+    text = "\n".join(m.text for m in b.messages)
+    assert "April 4" not in text and "[updated later: July 17]" in text and "Keep every function under 40 lines." in text
+    assert "April 4" in s.store.list(s.id)[0].message.text  # the original stays in the store
+    assert len(rec.named("stale.scrubbed")) == 1
+    s.build()
+    assert len(rec.named("stale.scrubbed")) == 1  # said once, not on every build
+
+
+@pytest.mark.parametrize("window", [150, 180])
+def test_an_impossible_budget_is_a_typed_error(tmp_path, window: int) -> None:
+    s, _ = _session(tmp_path / "s.db", window)
+    s.add(user("Never drop tables in the analytics database. " + "Now write the changelog for every module we touched, in detail. " * 6))
+    with pytest.raises(CompactionError, match="cannot hold the newest user message"):
+        s.build()
