@@ -154,3 +154,18 @@ def test_scrub_catches_a_stale_amount_in_other_words() -> None:
     led = _ledger("The cloud budget is $4100 a month.", "Cap the cloud budget at $7200 a month from now on.")
     out = L.scrub("We agreed on $4100 per month earlier, then $7200 a month.", led)
     assert "$4100" not in out and "[updated later: $7200 a month]" in out and "$7200 a month" in out
+
+
+def test_role_words_possessives_and_caps_on_amounts_name_the_same_subject() -> None:
+    led = _ledger("Sven looks after the search indexer.", "The search indexer has a new owner: Ingrid.")
+    assert _stale_values(led) == {"Sven"} and "Ingrid" in _live_values(led)
+    led = _ledger("The scheduler is codenamed Pavo-3.", "The scheduler's codename changed to Lupus-9.")
+    assert _stale_values(led) == {"Pavo-3"}
+    led = _ledger("We can't spend more than $900 a month on ads.", "The monthly ads ceiling is $1500 now.")
+    assert _stale_values(led) == {"$900 a month"}
+    # "went to" with an amount is a change, not a new owner
+    led = _ledger("Our public rate limit is 70 requests per minute.", "The public rate limit went to 40 requests per minute.")
+    assert _stale_values(led) == {"70 requests per minute"}
+    # and a cap on one thing never updates a cap on another
+    led = _ledger("We can't spend more than $900 a month on ads.", "The monthly hosting ceiling is $1500 now.")
+    assert _stale_values(led) == set()

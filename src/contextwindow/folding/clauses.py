@@ -126,6 +126,8 @@ _NOT_NAMES = {
 _PERSON_PREDICATE = re.compile(
     r"\s+(is|was|will|now|owns|owned|has|had|takes|took|handles|handled|leads|led|runs|ran|'s|maintains|covers|covered|"
     r"manages|managed|approves|approved|reviews|reviewed|replaces|replaced|joins|joined|steps|stepped|becomes|became)\b"
+    # any verb in the third person or the past before what it acts on ("Rosa looks after the …", "Mei inherited the …")
+    r"|\s+[a-z]{3,}(?:s|ed)\s+(?:(?:after|over|up|on|for|into|with)\s+)?(?:the|our|my|this)\b"
 )
 
 

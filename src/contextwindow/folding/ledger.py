@@ -73,12 +73,13 @@ _STOP = {
     "long", "short", "big", "large", "small", "high", "low", "exceed", "go", "side", "today", "allowed", "allow", "need", "needs",
     "fine", "free", "permitted", "alright", "welcome", "able", "later", "earlier", "older", "newer", "latest", "previous",
     "updated", "adjusted", "revised", "raised", "lowered", "bumped", "increased", "decreased", "reduced", "extended", "postponed",
-    "delayed", "rescheduled", "upped",
+    "delayed", "rescheduled", "upped", "if", "possible", "monthly", "weekly", "daily", "yearly", "annual", "after",
 }
 _SYNONYMS = {
     "bill": "budget", "spend": "budget", "spending": "budget", "cost": "budget", "costs": "budget", "budget": "budget",
     "due": "deadline", "deadline": "deadline", "called": "name", "named": "name", "title": "name", "oncall": "on-call",
     "maintainer": "owner", "ownership": "owner", "lead": "owner", "responsible": "owner", "owns": "owner", "owned": "owner",
+    "person": "owner", "codename": "name", "codenamed": "name", "ceiling": "limit", "cap": "limit", "maximum": "limit", "max": "limit",
 }
 
 
@@ -98,7 +99,7 @@ def subject_words(text: str) -> list[str]:
     words = [w.strip("'-") for w in re.findall(r"[a-z0-9][a-z0-9'_.-]*", t)]
     out = []
     for w in words:
-        w = w.rstrip(".")
+        w = re.sub(r"'s?$", "", w.rstrip("."))
         if not w or (w in _STOP and w not in acronyms) or w == "<v>" or w == "v":
             continue
         w = _SYNONYMS.get(w, _singular(w))
@@ -167,10 +168,12 @@ _CHATTER = re.compile(r"^(thanks?|thank you|great|nice|cool|sounds good|looks go
 
 _IDENTITY = {"path", "url", "email", "id", "host"}
 _V = r"<v>"
+# an imperative that points a subject at a value: "Repoint the replica host to <v>"
+_POINT_AT = re.compile(rf"^(?:please\s+)?(?!(?:talk|ask|send|email|tell|reply|write|give|show|explain|add|fix)\b)[a-z]+\s+(?P<s>(?:the|our|my|this)\s+[^<]+?)\s+(?:to|at)\s+(?P<v>{_V}.*)$")
 _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("rename", re.compile(rf"^(?:(?:we|i|they|you)\s*(?:'ve|have|had|are|'re|will)?\s+)?(?:now\s+)?(?:just\s+)?(?:renamed|renaming|rename)\s+(?P<s>.+?)\s+(?:to|as)\s+(?P<v>{_V}.*)$")),
     ("rename", re.compile(rf"^(?:(?:we|i|they|you|let's)\s*(?:'re|are|will|'ll)?\s+)?(?:now\s+)?(?:be\s+)?(?:calling|call|naming|name)\s+(?P<s>.+?)\s+(?P<v>{_V}.*)$")),
-    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|has been|gets)\s+(?:now\s+)?(?:called|named|renamed(?: to)?|known as)\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|has been|gets)\s+(?:now\s+)?(?:called|named|codenamed|renamed(?: to)?|known as)\s+(?P<v>{_V}.*)$")),
     ("owner", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+|will\s+|has\s+)*(?:owns|own|is the owner of|is responsible for|runs|leads|maintains|handles|takes over|took over|taken over|is in charge of)\s+(?P<s>.+)$")),
     ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|will be)\s+(?:now\s+)?(?:owned|run|led|maintained|handled)\s+by\s+(?P<v>{_V}.*)$")),
     ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:now\s+|will\s+)?(?:belongs?|goes|went|passe[sd]|has passed|has gone)\s+(?:now\s+)?to\s+(?P<v>{_V})$")),
@@ -197,6 +200,10 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("is", re.compile(rf"^(?P<s>.+?)\s*(?:\bis\b|\bare\b|\bwas\b|\bwill be\b|\bshould be\b|\bmust be\b|\bneeds to be\b|\bhas to be\b|\bstays\b|\bremains\b|\bbecomes\b|=|:|\bis set to\b|\bis now\b|\bare now\b|'s now)\s+(?:now\s+)?(?:still\s+)?(?P<v>.*{_V}.*)$")),
     ("when", re.compile(rf"^(?P<s>(?:the|our|my|your|this|that)\s+[^<]+?)\s+[a-z]+\s+(?:on|at|by|in|to|until|till|for|from|around)\s+(?P<v>{_V})$")),
     ("who", re.compile(rf"^(?P<v>{_V})\s+(?:is|are|'s|will be|has been|has|holds|carries|covers|gets|got)\s+(?:now\s+)?(?P<s>.+)$")),
+    # "Rosa looks after the audit pipeline", "Mei inherited the billing dashboard"
+    ("who", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+)?[a-z]{{3,}}(?:s|ed)\s+(?:(?:after|over|up|on|for|into|with)\s+)?(?:now\s+)?(?P<s>(?:the|our|my|this)\s+.+)$")),
+    # an imperative that points a subject at a value: "Repoint the replica host to <v>"
+    ("set", _POINT_AT),
 ]
 
 
@@ -228,7 +235,10 @@ def _kind(clause: str, relation: str | None, subject: list[str]) -> str | None:
     return None
 
 
-_ATTRIBUTE = re.compile(r"^\s*(?:the\s+)?(?:new\s+|updated\s+|current\s+|latest\s+)?(?:date|day|time|value|number|figure|amount)\s+(?:for|of)\s+", re.IGNORECASE)
+_ATTRIBUTE = re.compile(
+    r"^\s*(?:the\s+)?(?:(?:change|switch|update|move)\s+(?:of|in|to)\s+)?(?:new\s+|updated\s+|current\s+|latest\s+)?(?:date|day|time|value|number|figure|amount)\s+(?:for|of)\s+",
+    re.IGNORECASE,
+)
 _META_SUBJECT = {"preference", "choice", "pick", "default", "setting", "rule", "request", "plan", "idea", "suggestion", "swap", "call", "that", "it", "this", "update"}
 _FOR_PHRASE = re.compile(r"<v>[^<]*?\b(?:for|on|of)\s+(?P<p>[^<]+)$")
 _LEAD_TIME = re.compile(r"^(?P<d>(?:(?:from|starting|as of|beginning)\s+)?(?:(?:this|next|coming) (?:week|month|sprint|quarter|monday|tuesday|wednesday|thursday|friday|weekend)|today|tomorrow|tonight))\s*,?\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
@@ -306,6 +316,8 @@ def parse(clause: str, source: str = "") -> Entry | None:
         kind = "fact"  # a statement with a date, amount, version or measure in it informs, whatever its verb
     if kind is None or not subject:
         return None
+    if any(v.kind == "money" for v in val_list) and "limit" in subject:
+        subject = list(dict.fromkeys("budget" if w == "limit" else w for w in subject))  # a cap on an amount is a budget
     polarity = "-" if _NEG.search(body) and relation is None else "+"
     value = polarity + "|".join(sorted(v.norm for v in val_list))
     return Entry(
@@ -351,6 +363,10 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
         s_vals = _values_in(fr, m.start("s"), m.end("s"), vals)
         if name != "who" and not subject_words(re.sub(r"<v>", " ", s_part)):
             continue  # the subject is a bare value ("Dana is on call"): the "who" reading below
+        if pat is _POINT_AT and any(v.kind == "name" for v in v_vals):
+            continue  # "Port the parser to Rust": a task, not a setting
+        if name == "owner" and not any(v.kind in ("name", "email", "quoted") for v in v_vals):
+            name = "change"  # "the rate limit went to 45 requests per minute": a change, not an owner
         # values inside the subject name it ("the iOS support contact", "the launch on <date>")
         subj_text = _restore(s_part, s_vals)
         if name == "who":
@@ -433,6 +449,9 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
     return out
 
 
+_ROLE_WORDS = {"owner", "name"}  # "X has a new owner: V" names X's owner, not a more specific X
+
+
 def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     """Active entries a loosely worded update names: a value of the same kind (and unit), and
     every word of the old subject in the new clause ("It's fine to open pull requests up to 90
@@ -446,8 +465,10 @@ def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     cands = []
     for i, e in enumerate(ledger):
         words = set(e.subject.split())
-        if not e.active or e.kind in ("safety", "goal") or e.signature != entry.signature or not words <= said or words < new:
+        if not e.active or e.kind in ("safety", "goal") or e.signature != entry.signature or not words <= said:
             continue
+        if words < new and not new - words <= _ROLE_WORDS:
+            continue  # a more specific subject ("frontend release" after "release") is a new one
         if len(words) < 2 and any(o.active and o is not e and words < set(o.subject.split()) for o in ledger):
             continue  # one word that other subjects share ("release" beside "frontend release")
         cands.append(i)
