@@ -160,6 +160,9 @@ def test_malformed_json_and_history_get_400_in_the_provider_shape_naming_the_fie
         r = httpx.post(f"{px.url}/v1/chat/completions", content=b'{"model": "m", "messages": [', headers={"content-type": "application/json"})
         assert r.status_code == 400
         assert r.json()["error"]["param"] == "body" and "not valid JSON" in r.json()["error"]["message"]
+        nan = b'{"model": "m", "messages": [{"role": "user", "content": "x", "n": NaN}]}'  # Python's json takes it; JSON does not
+        r = httpx.post(f"{px.url}/v1/chat/completions", content=nan, headers={"content-type": "application/json"})
+        assert r.status_code == 400 and "NaN is not a JSON value" in r.json()["error"]["message"]
         r = httpx.post(f"{px.url}/v1/chat/completions", json={"model": "m", "messages": "hi"})
         assert r.status_code == 400 and r.json()["error"]["param"] == "messages"
         r = httpx.post(f"{px.url}/v1/chat/completions", json={"model": "m", "messages": [{"content": "no role"}]})

@@ -283,7 +283,7 @@ class Session:
     def add(self, *messages: Message) -> list[StoredMessage]:
         """Append messages: tool results are clipped at the door, user rules enter the ledger."""
         ready: list[Message] = []
-        ledger = self.constraints()
+        ledger: list[ledger_mod.Constraint] | None = None  # read from the store only when a user message comes
         ledger_changed = False
         for m in messages:
             m = unmap_ids(m, self._sent_ids)
@@ -293,6 +293,8 @@ class Session:
                 m = self._clip(m)
             if m.role == "user" and not m.meta.get("cw"):  # the user's own words only, not tool output beside them
                 said = m.text if not m.is_tool_result else "\n".join(p.text for p in m.parts if isinstance(p, TextPart))
+                if ledger is None:
+                    ledger = self.constraints()
                 new = ledger_mod.update(ledger, said, source=str(len(ledger)))
                 ledger_changed = ledger_changed or new != ledger
                 ledger = new
@@ -300,7 +302,7 @@ class Session:
             ready.append(m)
         tokens = [self._count(m) for m in ready]
         stored = self.store.append(self.id, ready, token_counts=TokenCounts(counter_key(self.counter), tuple(tokens)))
-        if ledger_changed:
+        if ledger_changed and ledger is not None:
             self.store.set_state(self.id, LEDGER_KEY, ledger_mod.to_json(ledger))
         for sm, n in zip(stored, tokens, strict=True):
             self._counts[sm.id] = n

@@ -225,7 +225,7 @@ class ProxyServer:
             resp.force_close()
             return resp
         try:
-            body = json.loads(raw)
+            body = json.loads(raw, parse_constant=_no_constant)
         except ValueError as exc:
             return self._error(proto, 400, f"the request body is not valid JSON: {exc}", param="body")
         if not isinstance(body, dict):
@@ -384,6 +384,10 @@ class ProxyServer:
             return self._error(shape_for(request.path), 504, f"upstream {url} did not answer in time: {exc}", kind="api_error")
         except aiohttp.ClientError as exc:
             return self._error(shape_for(request.path), 502, f"upstream {url} unreachable or broken: {exc}", kind="api_error")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def proto_usage(proto: Protocol, tap: Any, model: str | None) -> Any:
