@@ -80,6 +80,12 @@ def start(cmd: list[str], pattern: str) -> tuple[subprocess.Popen[str], str]:
     return proc, m.group(1)
 
 
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds a process has used (``/proc/PID/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -141,19 +147,32 @@ def pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))] * 1000
 
 
-def compare(direct: str, proxy: str, clients: int, turns: int, stream: bool, rounds: int, tag0: int) -> dict[str, Any]:
+def compare(direct: str, proxy: str, clients: int, turns: int, stream: bool, rounds: int, tag0: int,
+            pids: tuple[int, int] | None = None) -> dict[str, Any]:
+    """Latency direct vs through the proxy; with ``pids`` (upstream, proxy) also the CPU each
+    process spent per request: the upstream's is the yardstick (one aiohttp server answering)."""
     d_f: list[float] = []
     d_t: list[float] = []
     p_f: list[float] = []
     p_t: list[float] = []
+    up_cpu = px_cpu = 0.0
     for r in range(rounds):  # alternate, so load drift hits both
         a, b = asyncio.run(run_batch(direct, clients, turns, stream, tag0 + 1000 * r))
         d_f += a
         d_t += b
+        before = cpu_s(pids[1]) if pids else 0.0
         a, b = asyncio.run(run_batch(proxy, clients, turns, stream, tag0 + 1000 * r + 500))
+        px_cpu += cpu_s(pids[1]) - before if pids else 0.0
         p_f += a
         p_t += b
+    if pids:  # the upstream's CPU per request, measured on the direct batches of one more round
+        before = cpu_s(pids[0])
+        _, b = asyncio.run(run_batch(direct, clients, turns, stream, tag0 + 1000 * rounds))
+        up_cpu = cpu_s(pids[0]) - before
     row: dict[str, Any] = {"clients": clients, "stream": stream, "requests": len(p_t)}
+    if pids:
+        row["proxy_cpu_ms_per_request"] = round(1000 * px_cpu / len(p_t), 3)
+        row["upstream_cpu_ms_per_request"] = round(1000 * up_cpu / len(b), 3)
     for name, d, p in (("ttfb", d_f, p_f), ("total", d_t, p_t)):
         for q, label in ((0.5, "p50"), (0.99, "p99")):
             dv, pv = pct(d, q), pct(p, q)
@@ -196,7 +215,7 @@ def main() -> None:
             if delay:
                 for clients, turns in ((1, turns1), (50, turns50)):
                     for stream in (False, True):
-                        row = compare(upstream, url, clients, turns, stream, rounds, tag0=clients * 10 + stream)
+                        row = compare(upstream, url, clients, turns, stream, rounds, tag0=clients * 10 + stream, pids=(up.pid, px.pid))
                         row["upstream_delay_ms"] = 50
                         results["rows"].append(row)
                 before = rss_kib(px.pid)
@@ -205,7 +224,7 @@ def main() -> None:
                 results["kib_per_live_conversation"] = round((rss_kib(px.pid) - before) / n_conv, 1)
                 results["conversations_for_memory"] = n_conv
             else:
-                row = compare(upstream, url, 1, turns1, False, rounds, tag0=7)
+                row = compare(upstream, url, 1, turns1, False, rounds, tag0=7, pids=(up.pid, px.pid))
                 row["upstream_delay_ms"] = 0
                 results["rows"].append(row)
                 results["instant_added_ms_p50"] = round(row["total_p50_proxy_ms"] - row["total_p50_direct_ms"], 2)
@@ -224,13 +243,14 @@ def main() -> None:
         return
     print(f"bench_proxy ({results['cores']} cores; upstream, proxy and load generator share them; "
           f"1-min load average {results['load_before']} before, {results['load_after']} after)\n")
-    print("| upstream | clients | stream | requests | TTFB p50 direct → proxy | TTFB p99 | total p50 | total p99 |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| upstream | clients | stream | requests | TTFB p50 direct → proxy | TTFB p99 | total p50 | total p99 | CPU ms/request: proxy (upstream) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in results["rows"]:
         def cell(k: str, r: dict[str, Any] = r) -> str:
             return f"{r[f'{k}_direct_ms']:.1f} → {r[f'{k}_proxy_ms']:.1f} ms ({r[f'{k}_added_pct']:+.1f}%)"
         print(f"| {r['upstream_delay_ms']} ms | {r['clients']} | {'yes' if r['stream'] else 'no'} | {r['requests']} | "
-              f"{cell('ttfb_p50')} | {cell('ttfb_p99')} | {cell('total_p50')} | {cell('total_p99')} |")
+              f"{cell('ttfb_p50')} | {cell('ttfb_p99')} | {cell('total_p50')} | {cell('total_p99')} | "
+              f"{r['proxy_cpu_ms_per_request']:.2f} ({r['upstream_cpu_ms_per_request']:.2f}) |")
     print(f"\nadded against an instant upstream, p50: {results['instant_added_ms_p50']} ms per request")
     print(f"requests/s, 50 clients, instant upstream: direct {results['rps_direct']}, through the proxy {results['rps_proxy']}")
     print(f"memory per live conversation: {results['kib_per_live_conversation']} KiB (RSS growth over {results['conversations_for_memory']} new conversations)")

@@ -520,6 +520,7 @@ def test_a_conversation_that_needs_nothing_is_forwarded_byte_identical_request_a
         px.wait_idle()
         (conv,) = store.list_conversations()
         assert len(store.list_usage(conv.id)) == 8 and len(store.list(conv.id)) == 2 + 2 * 7
+        assert px.server.stats["fast"] == 7  # all but the first went upstream before their messages were stored
     # ... and once a tool result must be clipped, the same conversation is built again (and stays valid)
     sent, http = recorder()
     with stack(tool_script, window=200_000, clip_budget=300) as (up, px, store):

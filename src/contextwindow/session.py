@@ -327,19 +327,44 @@ class Session:
         fps = list(fingerprints) if fingerprints is not None else [content_hash(dumps_message(m)) for m in history]
         if len(fps) != len(history):
             raise ConfigError(f"sync got {len(history)} messages but {len(fps)} fingerprints")
-        if self._fps is None:
-            self._fps = [sm.message.meta.get(FINGERPRINT_KEY) for sm in self.store.list(self.id)]
-        known = 0
-        for a, b in zip(self._fps, fps, strict=False):
-            if a != b:
-                break
-            known += 1
-        if known < len(self._fps):
+        known, extends = self.known_prefix(fps)
+        if not extends:
             return SyncResult(known, [], known)
         new = [replace(m, meta={**m.meta, FINGERPRINT_KEY: fp}) for m, fp in zip(history[known:], fps[known:], strict=True)]
         added = self.add(*new) if new else []
+        assert self._fps is not None
         self._fps.extend(fps[known:])
         return SyncResult(known, added)
+
+    def known_prefix(self, fingerprints: Sequence[str]) -> tuple[int, bool]:
+        """How many leading messages of a history (given by fingerprints) the store holds, and
+        whether the history extends what is stored (else :meth:`sync` reports a divergence).
+        Reads nothing but the fingerprints (from the store once per Session)."""
+        if self._fps is None:
+            self._fps = [sm.message.meta.get(FINGERPRINT_KEY) for sm in self.store.list(self.id)]
+        known = 0
+        for a, b in zip(self._fps, fingerprints, strict=False):
+            if a != b:
+                break
+            known += 1
+        return known, known == len(self._fps)
+
+    def stores_as_given(self, m: Message) -> bool:
+        """True when :meth:`add` would store ``m`` unchanged: no call id to map back, no steering
+        to join, no tool result the clip budget would cut. Writes nothing."""
+        if unmap_ids(m, self._sent_ids) is not m or (m.role == "user" and not m.is_tool_result and len(self._steering)):
+            return False
+        if not (m.is_tool_result and self.config.clip_budget_tokens):
+            return True
+        from .clipping.router import keeps
+
+        names = self._call_names(m)
+        budget = self.config.clip_budget_tokens or 4_000
+        return all(
+            keeps(p, budget, tool_name=p.name or names.get(p.call_id), count=self.counter.count_text)
+            for p in m.parts
+            if isinstance(p, ToolResultPart)
+        )
 
     def _clip(self, m: Message) -> Message:
         from .clipping import clip

@@ -36,6 +36,21 @@ FILL = 0.93
 MIN_BODY_TOKENS = 24
 
 
+def _kept_whole(tokens: int, text: str, tool_name: str | None, budget_tokens: int, hard_cap_tokens: int) -> bool:
+    # a named tool is trusted by its name only (any tool could print the header); without a name
+    # (the CLI, a bare string) the header says it
+    is_retrieve = tool_name == RETRIEVE_TOOL_NAME if tool_name else text.startswith(RETRIEVE_HEADER)
+    return tokens <= budget_tokens or (is_retrieve and tokens <= hard_cap_tokens)
+
+
+def keeps(result: ToolResultPart, budget_tokens: int = 4000, *, tool_name: str | None = None, hard_cap_tokens: int = 40000,
+          count: Count | None = None) -> bool:
+    """True when :func:`clip` would give ``result`` back unchanged (under budget, or a retrieve
+    result within the hard cap): the same test, without clipping anything."""
+    text = decode(result.text).text
+    return _kept_whole(measure_tokens(count or default_count(), text)[0], text, tool_name or result.name, budget_tokens, hard_cap_tokens)
+
+
 def clip(
     result: ToolResultPart | str | bytes,
     budget_tokens: int = 4000,
@@ -80,10 +95,8 @@ def clip(
     lines_before = count_lines(text)
     notes = list(decoded.notes)
 
-    # a named tool is trusted by its name only (any tool could print the header); without a name
-    # (the CLI, a bare string) the header says it
     is_retrieve = tool_name == RETRIEVE_TOOL_NAME if tool_name else text.startswith(RETRIEVE_HEADER)
-    if tokens_before <= budget_tokens or (is_retrieve and tokens_before <= hard_cap_tokens):
+    if _kept_whole(tokens_before, text, tool_name, budget_tokens, hard_cap_tokens):
         if is_retrieve and tokens_before > budget_tokens:
             notes.append("retrieve output is bounded by retrieve itself; not clipped again")
         report = ClipReport(

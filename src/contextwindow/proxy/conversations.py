@@ -69,6 +69,15 @@ class Parsed:
     identity: Identity
 
 
+@dataclass(frozen=True, slots=True)
+class Quick:
+    """A request :meth:`Conversations.quick` lets through as sent; its new messages are not stored yet."""
+
+    parsed: Parsed
+    session: Session
+    known: int
+
+
 @dataclass(slots=True)
 class Prepared:
     """What goes upstream for one request, and what the proxy did to it."""
@@ -191,9 +200,64 @@ class Conversations:
         history, fps, marks = normalize(req.body, req.protocol.name)
         return Parsed(req, history, fps, marks, identify(req.headers, req.body, history, fps, req.protocol.name))
 
-    def prepare(self, parsed: Parsed, *, force: bool = False, build: bool = True) -> Prepared | None:
-        """What goes upstream for ``parsed``; with ``build=False``, None when that needs a build
-        (the caller then runs the build where a slow compaction blocks nobody)."""
+    def quick(self, parsed: Parsed) -> Quick | None:
+        """The request goes upstream as sent, with no build, decided without writing anything; or
+        None (then :meth:`prepare`). It holds when the conversation's Session is live and its last
+        build was the client's own history (nothing clipped or compacted, no repair), the history
+        extends what is stored, every new message would be stored as given (no tool result over
+        the clip budget), the provider's last reported prompt plus everything appended since, new
+        messages counted, stays under 90% of the compaction trigger, and the client's body passes
+        the provider rules. :meth:`commit` then stores the new messages (the server runs it once
+        the request is on its way upstream). The Session is not told about such a request's
+        usage (its calibration learns from builds only); the store is."""
+        req = parsed.request
+        with self._guard:
+            cid = (self._index or {}).get(parsed.identity.key)
+            session = self._live.get(cid) if cid is not None else None
+            if session is not None:
+                self._live.move_to_end(session.id)
+        if session is None or session.id not in self._pristine or session.id not in self._reported:
+            return None
+        known, extends = session.known_prefix(parsed.fingerprints)
+        if not extends:
+            return None
+        self._configure(session, req)
+        new = parsed.history[known:]
+        if not all(session.stores_as_given(m) for m in new):
+            return None
+        if not self._fits(session, req, sum(session.counter.count_message(m) for m in new)):
+            return None
+        return Quick(parsed, session, known)
+
+    def commit(self, q: Quick) -> Prepared:
+        """Store what :meth:`quick` found new (one transaction); the request went upstream as sent."""
+        parsed, session = q.parsed, q.session
+        res = session.sync(parsed.history, parsed.fingerprints)
+        if res.diverged_at is not None or any(sm.message.parts != m.parts for sm, m in zip(res.added, parsed.history[res.known :], strict=False)):
+            # quick() saw otherwise under the same lock: only a store another writer changed gets here
+            log.warning("conversation %s: the store changed under a request forwarded as sent; the next one is built", session.id)
+            self._pristine.discard(session.id)
+        return Prepared(data=parsed.request.raw, changed=False, conversation_id=session.id, identity=parsed.identity, known=res.known,
+                        added=len(res.added), tokens=session.gauge().used, fast=True)
+
+    def _configure(self, session: Session, req: Request) -> None:
+        """The request's own output reserve and tools, for the budget."""
+        reserve = req.protocol.reserve(req.body) or self._default_out.get(session.id, DEFAULT_RESERVE)
+        session.max_output = min(reserve, max(1, session.window // 2))
+        session.tools = get_format(req.protocol.name).tools_from_payload(req.body)
+
+    def _fits(self, session: Session, req: Request, pending: int = 0) -> bool:
+        """``pending`` more tokens keep the conversation under 90% of the trigger, and the body
+        passes the provider rules as sent."""
+        b = session.budget()
+        if session.gauge().used + pending - b.tools >= 0.9 * b.trigger_tokens:
+            return False
+        from ..formats.rules import check
+
+        return not check(req.protocol.name, req.body)
+
+    def prepare(self, parsed: Parsed, *, force: bool = False) -> Prepared:
+        """What goes upstream for ``parsed`` (blocking; may compact: the server runs it in a worker thread)."""
         req, history, fps, marks, ident = parsed.request, parsed.history, parsed.fingerprints, parsed.marks, parsed.identity
         session = self._session(ident, req, history)
         restarted = False
@@ -203,14 +267,10 @@ class Conversations:
             session = self._session(ident, req, history, new=True, parent=session.id)
             res = session.sync(history, fps)
             restarted = True
-        reserve = req.protocol.reserve(req.body) or self._default_out.get(session.id, DEFAULT_RESERVE)
-        session.max_output = min(reserve, max(1, session.window // 2))
-        session.tools = get_format(req.protocol.name).tools_from_payload(req.body)
+        self._configure(session, req)
         if not force and not restarted and self._quiet(session, req, history, res):
             return Prepared(data=req.raw, changed=False, conversation_id=session.id, identity=ident, known=res.known,
                             added=len(res.added), tokens=session.gauge().used, fast=True)
-        if not build:
-            return None
         built = session.build(req.protocol.name, force=force, decorate=lambda ms: breakpoints.apply(ms, marks, req.protocol.name))
         body = dict(req.body)
         for k in req.protocol.history_keys:
@@ -232,24 +292,14 @@ class Conversations:
         )
 
     def _quiet(self, session: Session, req: Request, history: Sequence[Message], res: Any) -> bool:
-        """True when the request needs no build: the last build of this conversation was the
-        client's own history (nothing clipped or compacted, no repair), what this request added
-        was stored as given, the provider's last reported prompt plus everything appended since
-        stays under 90% of the compaction trigger, and the client's body passes the provider rules.
-        The Session is not told about such a request's usage (its calibration learns from builds
-        only); the store is."""
+        """:meth:`quick`'s test, after the sync (a Session that was not live: its messages are stored now)."""
         if session.id not in self._pristine or session.id not in self._reported:
             return False
         for sm, m in zip(res.added, history[res.known :], strict=True):
             if sm.message.parts != m.parts:  # clipped at the door
                 self._pristine.discard(session.id)
                 return False
-        b = session.budget()
-        if session.gauge().used - b.tools >= 0.9 * b.trigger_tokens:
-            return False
-        from ..formats.rules import check
-
-        return not check(req.protocol.name, req.body)
+        return self._fits(session, req)
 
     def record(self, conversation_id: str, usage: Usage, *, fast: bool = False) -> None:
         """The usage of one answer, priced, into the conversation's ledger; after a build also into

@@ -32,7 +32,7 @@ from aiohttp import web
 
 from ..errors import ConfigError, ContextWindowError, PayloadError
 from ..llm.overflow import describe_error
-from .conversations import Conversations, Prepared, Request
+from .conversations import Conversations, Prepared, Quick, Request
 from .protocols import BY_PATH, Protocol, shape_for
 
 log = logging.getLogger("contextwindow.proxy")
@@ -96,7 +96,7 @@ class ProxyServer:
         config.check()
         self.config = config
         self.conversations = conversations
-        self.stats = {"requests": 0, "managed": 0, "changed": 0, "passthrough": 0, "retries": 0, "cancelled": 0}
+        self.stats = {"requests": 0, "managed": 0, "changed": 0, "passthrough": 0, "retries": 0, "cancelled": 0, "fast": 0}
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
         self._runner: web.AppRunner | None = None
         self._client: aiohttp.ClientSession | None = None
@@ -246,13 +246,21 @@ class ProxyServer:
             async with lock:
                 t0 = time.perf_counter()
                 try:
-                    # the common case (nothing to build) runs here; a build, which may compact, in a worker thread
-                    prepared = self.conversations.prepare(parsed, build=False) or await asyncio.to_thread(self.conversations.prepare, parsed)
+                    # the common case (nothing to build) is decided here, on the loop, and forwarded
+                    # before its new messages are stored; a build, which may compact, runs in a worker thread
+                    quick = self.conversations.quick(parsed)
+                    if quick is not None:
+                        fwd = await self._forward_first(request, req, quick, (lock, parsed))
+                        log.debug("conversation %s: forwarded as sent, its new messages stored in %.1f ms", quick.session.id, 1000 * (time.perf_counter() - t0))
+                    else:
+                        prepared = await asyncio.to_thread(self.conversations.prepare, parsed)
                 except PayloadError as exc:
                     return self._error(proto, 400, str(exc), param=_field_path(proto, exc))
                 except ContextWindowError as exc:
                     log.warning("request not managed (%s); forwarded as sent", exc)
-                    prepared = None
+                    quick, prepared = None, None
+            if quick is not None:
+                return await _joined(fwd)
             if prepared is not None:
                 self.stats["changed"] += prepared.changed
                 log.debug("conversation %s: %d known + %d new messages, %d clipped, compacted=%s, changed=%s, fast=%s, prepared in %.1f ms",
@@ -262,22 +270,57 @@ class ProxyServer:
         finally:
             self._unlock(key)
 
-    async def _forward(self, request: web.Request, req: Request, prepared: Prepared | None, ctx: Any) -> web.StreamResponse:
+    async def _forward_first(self, request: web.Request, req: Request, quick: Quick, ctx: Any) -> asyncio.Future[web.StreamResponse]:
+        """Send ``req`` upstream as it came, then store its new messages while the upstream works
+        (under the conversation's lock, which the caller holds; the usage record waits for it).
+        The store is written even when the client goes away meanwhile, as when it is written first."""
+        self.stats["fast"] += 1
+        prepared = Prepared(data=req.raw, changed=False, conversation_id=quick.session.id, identity=quick.parsed.identity, fast=True)
+        sent, stored = asyncio.Event(), asyncio.Event()
+        fwd = asyncio.ensure_future(self._forward(request, req, prepared, ctx, sent=sent, stored=stored))
+        waiter = asyncio.ensure_future(sent.wait())
+        try:
+            await asyncio.wait((fwd, waiter), return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:
+            fwd.cancel()
+            raise
+        finally:
+            waiter.cancel()
+            try:
+                done = self.conversations.commit(quick)  # synchronous: whole or not at all
+                prepared.known, prepared.added, prepared.tokens = done.known, done.added, done.tokens
+            finally:
+                stored.set()
+        return fwd
+
+    async def _forward(self, request: web.Request, req: Request, prepared: Prepared | None, ctx: Any,
+                       sent: asyncio.Event | None = None, stored: asyncio.Event | None = None) -> web.StreamResponse:
+        """Send the request upstream and relay the answer; ``sent`` is set once the body is
+        handed to the connection (or the attempt is over); the answer waits for ``stored`` (the
+        client never has an answer to a request whose messages are not stored yet)."""
         assert self._client is not None
         url = join_url(self._upstream(request.path), request.path_qs)
         headers = self._forward_headers(request)
-        data = prepared.data if prepared is not None else req.raw
+        data: Any = prepared.data if prepared is not None else req.raw
+        if sent is not None:
+            data = SentBody(data, sent)
         proto = req.protocol
         retried = False
         while True:
             try:
                 upstream_cm = self._client.request("POST", url, data=data, headers=headers)
-                resp = await upstream_cm.__aenter__()
+                try:
+                    resp = await upstream_cm.__aenter__()
+                finally:
+                    if sent is not None:
+                        sent.set()
             except (TimeoutError, aiohttp.ServerTimeoutError) as exc:
                 return self._error(proto, 504, f"upstream {url} did not answer in time: {exc}", kind="api_error")
             except aiohttp.ClientError as exc:
                 return self._error(proto, 502, f"upstream {url} unreachable or broken: {exc}", kind="api_error")
             try:
+                if stored is not None:
+                    await stored.wait()
                 if resp.status in RETRY_STATUSES and prepared is not None and not retried and ctx is not None:
                     err = await resp.content.read(1 << 20)
                     info = describe_error(resp.status, err, None)
@@ -384,6 +427,35 @@ class ProxyServer:
             return self._error(shape_for(request.path), 504, f"upstream {url} did not answer in time: {exc}", kind="api_error")
         except aiohttp.ClientError as exc:
             return self._error(shape_for(request.path), 502, f"upstream {url} unreachable or broken: {exc}", kind="api_error")
+
+
+class SentBody(aiohttp.BytesPayload):
+    """A request body that says when it has been handed to the connection."""
+
+    def __init__(self, value: bytes, sent: asyncio.Event) -> None:
+        super().__init__(value)  # as aiohttp wraps plain bytes
+        self._sent = sent
+
+    async def write(self, writer: Any) -> None:
+        try:
+            await super().write(writer)
+        finally:
+            self._sent.set()
+
+    async def write_with_length(self, writer: Any, content_length: int | None) -> None:
+        try:
+            await super().write_with_length(writer, content_length)
+        finally:
+            self._sent.set()
+
+
+async def _joined(fwd: asyncio.Future[web.StreamResponse]) -> web.StreamResponse:
+    """Await a forward running in its own task; the handler's cancellation (the client went away) cancels it."""
+    try:
+        return await asyncio.shield(fwd)
+    except asyncio.CancelledError:
+        fwd.cancel()
+        raise
 
 
 def _no_constant(name: str) -> Any:

@@ -222,6 +222,9 @@ def _encode_len(enc: tiktoken.Encoding, text: str) -> int:
 
 from .counting import OPENAI, MessageCounter, Profile  # noqa: E402
 
+MEMO_SIZE = 4  # texts whose count ExactCounter keeps (by identity: a str is immutable)
+MEMO_MIN_CHARS = 256  # shorter texts count faster than a look-up pays back
+
 
 class ExactCounter(MessageCounter):
     """Exact counts for OpenAI families (``o200k_base`` or ``cl100k_base``) with OpenAI's
@@ -234,9 +237,21 @@ class ExactCounter(MessageCounter):
         super().__init__(profile)
         self.encoding = encoding
         self.name = encoding
+        self._memo: tuple[tuple[str, int], ...] = ()
 
     def count_text(self, text: str) -> int:
-        return count_tokens(self.encoding, text) if text else 0
+        if not text:
+            return 0
+        # the same text object is often counted twice in a row (a tool result measured by the
+        # clipper, then counted with its message): the last few counts are kept, by identity
+        memo = self._memo
+        for t, n in memo:
+            if t is text:
+                return n
+        n = count_tokens(self.encoding, text)
+        if len(text) >= MEMO_MIN_CHARS:
+            self._memo = ((text, n), *memo[: MEMO_SIZE - 1])
+        return n
 
     def encode(self, text: str) -> list[int]:
         """Token ids of ``text`` (special-token strings encoded as ordinary text)."""
