@@ -121,6 +121,8 @@ class ProxyServer:
         connector = aiohttp.TCPConnector(limit=0, limit_per_host=0, ttl_dns_cache=300)
         self._client = aiohttp.ClientSession(timeout=timeout, connector=connector, auto_decompress=False, skip_auto_headers=("User-Agent",))
         app = web.Application(client_max_size=self.config.max_body)
+        for path in BY_PATH:  # plain routes resolve by a dict look-up; the catch-all by a regex over the path
+            app.router.add_route("*", path, self.handle)
         app.router.add_route("*", "/{tail:.*}", self.handle)
         self._runner = web.AppRunner(app, handler_cancellation=True, access_log=None)
         await self._runner.setup()
