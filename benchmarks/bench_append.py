@@ -7,14 +7,18 @@ compaction over stored history.
 Part 1 (goal: ratio <= 1.5). A conversation holding N active messages (assistant tool calls and their
 results, ~60 tokens each, written straight to the store in batches) is reopened by a fresh Session;
 after a warm-up, one step = ``add(assistant tool call)`` + ``add(tool result)`` + ``check()`` (the
-compaction decision the next build starts from). Printed: the median step time at each N and the
-ratio largest/smallest N, per store.
+compaction decision the next build starts from). The sizes' steps are interleaved: ``--rounds``
+rounds of ``--steps`` steps per size, the sizes in alternating order, so a drift of the machine
+(load, the server's caches) hits every size alike. Printed per store: the median of all steps at
+each N with its p25-p75, the ratio largest/smallest N, and the spread of the per-round ratios.
+``--explain`` prints the plan of each statement a step runs on SQLite and PostgreSQL instead.
 
-Part 2 (goal: cold <= 2x warm). A conversation of ~1M tokens of history (tool results of ~730 tokens)
-is written through a Session (so its counts are stored with the rows). Cold: a new store object and
-a new Session (another counter object) build with ``force=True`` — nothing decoded or counted in
-memory. Warm: a second conversation with the same content, built the same way right after, in the
-same process (decoded messages and counts in memory). Both run the same compaction pass.
+Part 2 (goal: cold <= 2x warm). Conversations of ~1M tokens of history (tool results of ~730
+tokens), stored with their token counts as a Session's adds store them. Each round runs in a new
+process (imports and the tokenizer loaded first by a tiny build: fixed costs, not history): cold =
+a new store object and Session build with ``force=True`` — nothing decoded or counted in memory;
+warm = the same pass on a second conversation with the same content after reading it once in
+that process. ``--compaction-repeats`` rounds; medians and the spread of the per-round ratios.
 
 PostgreSQL: a throwaway server is started the way the tests do (``--pg-url`` to use yours).
 Timings are medians; the machine is shared, so compare ratios measured in the same run.
@@ -28,11 +32,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from contextwindow import Session
 from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPart, user
 from contextwindow.store import open_store
+from contextwindow.store.base import TokenCounts
 from contextwindow.tokens import counter_for
+from contextwindow.tokens.fingerprint import counter_key
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_store import fresh_pg_schema
@@ -58,60 +65,165 @@ def fill(store: object, cid: str, n: int, lines: int = 3) -> None:
         store.append(cid, batch)  # type: ignore[attr-defined]
 
 
-def bench_steps(url: str, n: int, steps: int) -> float:
+def open_steps(url: str, n: int) -> tuple[Any, Session]:
+    """A store holding a conversation of ``n`` active messages, reopened by a fresh Session and
+    warmed up (the first check reads the view once; tool names load on demand)."""
     store = open_store(url)
     cid = store.create_conversation("bench", {"model": "claude-sonnet-4-5"})
     fill(store, cid, n)
     s = Session(store, cid, model="claude-sonnet-4-5", window=10**9, max_output=8000)
-    base = 10**7
-    for i in range(3):  # warm-up: the first check reads the view once; names load on demand
-        s.add(call(base + i))
-        s.add(result(base + i))
+    for i in range(3):
+        s.add(call(WARM + i))
+        s.add(result(WARM + i))
         s.check()
-    times = []
-    for i in range(steps):
-        t = time.perf_counter()
-        s.add(call(base + 100 + i))
-        s.add(result(base + 100 + i))
-        s.check()
-        times.append(time.perf_counter() - t)
-    store.close()
-    return statistics.median(times)
+    return store, s
 
 
-def bench_cold_warm(url: str, tokens: int) -> tuple[float, float, int]:
-    store = open_store(url)
+WARM = 10**7
+
+
+def one_step(s: Session, i: int) -> float:
+    t = time.perf_counter()
+    s.add(call(i))
+    s.add(result(i))
+    s.check()
+    return time.perf_counter() - t
+
+
+def bench_steps(urls: list[tuple[int, str]], rounds: int, steps: int) -> dict[int, tuple[list[float], list[float]]]:
+    """Steps on every size, interleaved: each round runs ``steps`` steps per size, the sizes in
+    alternating order, so drift of the machine (load, the server's caches) hits all sizes alike.
+    Returns, per size, every step's time and each round's median."""
+    opened = [(n, *open_steps(url, n)) for n, url in urls]
+    out: dict[int, tuple[list[float], list[float]]] = {n: ([], []) for n, _ in urls}
+    i = WARM + 100
+    for r in range(rounds):
+        for n, _, s in opened if r % 2 == 0 else reversed(opened):
+            times = []
+            for _ in range(steps):
+                times.append(one_step(s, i))
+                i += 1
+            out[n][0].extend(times)
+            out[n][1].append(statistics.median(times))
+    for _, store, _ in opened:
+        store.close()
+    return out
+
+
+def fill_counted(store: Any, lines: int, pairs: int) -> str:
+    """A conversation of ``pairs`` tool calls + results with their token counts stored, as a
+    Session's adds would store them (results under the clip budget are not clipped)."""
+    counter = counter_for("claude-sonnet-4-5")
+    cid = store.create_conversation("cold", {"model": "claude-sonnet-4-5"})
+    Session(store, cid, model="claude-sonnet-4-5", window=10**7, max_output=8000).add(user("Refactor the parser. Never touch the public API."))
+    batch: list[Message] = []
+    for i in range(pairs):
+        batch += [call(i), result(i, lines)]
+        if len(batch) >= 1000 or i == pairs - 1:
+            store.append(cid, batch, token_counts=TokenCounts(counter_key(counter), tuple(counter.count_message(m) for m in batch)))
+            batch = []
+    return cid
+
+
+def bench_cold_warm(url: str, tokens: int, repeats: int) -> tuple[list[float], list[float], int]:
+    """``repeats`` rounds, each in a new process (nothing of the writer's decoded messages, counts
+    or memos in memory): a compaction pass on one conversation (cold), then on another with the
+    same content after reading it once in that process (warm)."""
+    import json
+    import subprocess
+
     counter = counter_for("claude-sonnet-4-5")
     per = counter.count_message(result(0, 40)) + counter.count_message(call(0))
     pairs = max(1, tokens // per)
-    cids = []
-    for _ in range(2):
-        cid = store.create_conversation("cold", {"model": "claude-sonnet-4-5"})
-        s = Session(store, cid, model="claude-sonnet-4-5", window=10**7, max_output=8000)
-        s.add(user("Refactor the parser. Never touch the public API."))
-        for i in range(pairs):
-            s.add(call(i), result(i, 40))
-        cids.append(cid)
+    store = open_store(url)
+    cids = [fill_counted(store, 40, pairs) for _ in range(2 * repeats)]
     store.close()
     window = tokens // 2  # the pass has work to do: about half of the history goes
-    cold_store = open_store(url)
-    t = time.perf_counter()
-    Session(cold_store, cids[0], model="claude-sonnet-4-5", window=window, max_output=8000, counter=counter_for("claude-sonnet-4-5")).build(force=True)
-    cold = time.perf_counter() - t
-    cold_store.list_active(cids[1])  # the warm run: its content is decoded and counted in this process
-    t = time.perf_counter()
-    Session(cold_store, cids[1], model="claude-sonnet-4-5", window=window, max_output=8000, counter=counter_for("claude-sonnet-4-5")).build(force=True)
-    warm = time.perf_counter() - t
-    cold_store.close()
+    cold, warm = [], []
+    for r in range(repeats):
+        out = subprocess.run(
+            [sys.executable, __file__, "--child-pass", url, cids[2 * r], cids[2 * r + 1], str(window)],
+            capture_output=True, text=True, check=True,
+        )
+        got = json.loads(out.stdout.strip().splitlines()[-1])
+        cold.append(got["cold"])
+        warm.append(got["warm"])
     return cold, warm, pairs * per
 
 
+def child_pass(url: str, cold_cid: str, warm_cid: str, window: int) -> None:
+    """In a fresh process: imports and the tokenizer loaded by a tiny build first (fixed costs,
+    not history), then the cold pass, then the warm one; prints {"cold": s, "warm": s}."""
+    import json
+
+    from contextwindow.store.memory import MemoryStore
+
+    tiny = Session(MemoryStore(), model="claude-sonnet-4-5", window=2_000, max_output=500)
+    tiny.add(user("warm up"), call(0), result(0, 200))
+    tiny.build(force=True)
+    store = open_store(url)
+    t = time.perf_counter()
+    Session(store, cold_cid, model="claude-sonnet-4-5", window=window, max_output=8000).build(force=True)
+    cold = time.perf_counter() - t
+    Session(store, warm_cid, model="claude-sonnet-4-5", window=window, max_output=8000).view()  # read and counted once
+    t = time.perf_counter()
+    Session(store, warm_cid, model="claude-sonnet-4-5", window=window, max_output=8000).build(force=True)
+    warm = time.perf_counter() - t
+    store.close()
+    print(json.dumps({"cold": cold, "warm": warm}))
+
+
+STEP_SQL = {  # the statements one step runs on a SQL store (store/sql.py), with stand-in values
+    "get_state (ledger)": ("SELECT value FROM conversation_state WHERE conversation_id = ? AND key = ?", ("{cid}", "constraints")),
+    "seq range": ("UPDATE conversations SET message_count = message_count + ? WHERE id = ? RETURNING message_count", (1, "{cid}")),
+    "blob": ("INSERT INTO blobs (hash, body) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING", ("{hash}", "{}")),
+    "message row": ("INSERT INTO messages (id, conversation_id, seq, hash, created_at) VALUES (?, ?, ?, ?, ?)", ("m_explain", "{cid}", 10**9, "{hash}", 0.0)),
+    "token count": ("INSERT INTO message_tokens (message_id, counter, tokens) VALUES (?, ?, ?)", ("m_explain", "c#explain", 1)),
+}
+
+
+def explain(url: str, sizes: list[int]) -> None:
+    """The plan of each statement of a step, on a conversation of each size (PostgreSQL:
+    EXPLAIN (ANALYZE, BUFFERS) in a transaction rolled back; SQLite: EXPLAIN QUERY PLAN)."""
+    import hashlib
+
+    for n in sizes:
+        store = open_store(url)
+        cid = store.create_conversation("explain")
+        fill(store, cid, n)
+        h = hashlib.sha256(f"explain {n}".encode()).hexdigest()
+        print(f"\n-- {n:,} messages in the conversation ({store.url.split('?')[0]})")
+        conn = store._conn  # a diagnostic: the store's own connection, so the plans are the ones it gets
+        pg = "postgresql" in store.url
+        stmts = [(name, sql, tuple(cid if v == "{cid}" else h if v == "{hash}" else v for v in params)) for name, (sql, params) in STEP_SQL.items()]
+        if pg:
+            with conn.transaction(force_rollback=True):  # in order (the rows reference each other), then undone
+                for name, sql, vals in stmts:
+                    rows = conn.execute("EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) " + sql.replace("?", "%s"), vals).fetchall()
+                    print(f"{name:20} " + " | ".join(r[0].strip() for r in rows))
+        else:
+            for name, sql, vals in stmts:
+                plan = [r[-1] for r in conn.execute("EXPLAIN QUERY PLAN " + sql, vals).fetchall()] or ["(no table scan: a row write)"]
+                print(f"{name:20} " + " | ".join(plan))
+        store.close()
+
+
+def spread(xs: list[float]) -> str:
+    return f"{min(xs):.2f}-{max(xs):.2f}"
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--child-pass"]:
+        child_pass(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+        return
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--backends", default="memory,sqlite,postgres")
     ap.add_argument("--sizes", default="1000,100000", help="active messages")
-    ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=6, help="interleaved rounds of steps per size")
+    ap.add_argument("--steps", type=int, default=50, help="steps per size per round")
     ap.add_argument("--compaction-tokens", type=int, default=1_000_000)
+    ap.add_argument("--compaction-repeats", type=int, default=3)
+    ap.add_argument("--explain", action="store_true", help="print the plans of a step's statements (sqlite, postgres) and stop")
     ap.add_argument("--pg-url", default=None)
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
@@ -132,25 +244,40 @@ def main() -> None:
                     return f"sqlite:///{tmp / (name + '.db')}"
                 return fresh_pg_schema(args.pg_url or (server.url if server else ""))
 
-            per = [bench_steps(url(f"steps{n}"), n, args.steps) for n in sizes]
-            cold = warm = float("nan")
+            if args.explain:
+                if b != "memory":
+                    explain(url("explain"), sizes)
+                continue
+            per = bench_steps([(n, url(f"steps{n}")) for n in sizes], args.rounds, args.steps)
+            cold: list[float] = []
+            warm: list[float] = []
             hist = 0
             if b != "memory":  # a memory store cannot be reopened cold
-                cold, warm, hist = bench_cold_warm(url("cold"), args.compaction_tokens)
+                cold, warm, hist = bench_cold_warm(url("cold"), args.compaction_tokens, args.compaction_repeats)
             rows.append((b, per, cold, warm, hist))
             print(f"[{b}] done", file=sys.stderr, flush=True)
     finally:
         if server is not None:
             server.stop()
-    print("append + budget check (one step = add(call) + add(result) + check()), median per step")
-    print(f"{'store':10}" + "".join(f"{f'{n:,} active':>16}" for n in sizes) + f"{'ratio':>8}  goal <= 1.5")
+    if args.explain:
+        return
+    lo, hi = sizes[0], sizes[-1]
+    print(f"append + budget check (one step = add(call) + add(result) + check()); {args.rounds} interleaved rounds x {args.steps} steps per size")
+    print(f"{'store':10}" + "".join(f"{f'{n:,} active':>16}" for n in sizes) + f"{'ratio':>8}{'per-round ratios':>20}  goal <= 1.5 (median of all steps; p25-p75 in brackets)")
     for b, per, *_ in rows:
-        print(f"{b:10}" + "".join(f"{p * 1e3:>14.3f}ms" for p in per) + f"{per[-1] / per[0]:>8.2f}")
-    print("\ncompaction pass over stored history (build(force=True) on a reopened conversation)")
-    print(f"{'store':10}{'history':>12}{'cold':>10}{'warm':>10}{'ratio':>8}  goal <= 2")
+        cells = []
+        for n in sizes:
+            q = statistics.quantiles(per[n][0], n=4)
+            cells.append(f"{statistics.median(per[n][0]) * 1e3:>7.3f} [{q[0] * 1e3:.2f}-{q[2] * 1e3:.2f}]")
+        ratio = statistics.median(per[hi][0]) / statistics.median(per[lo][0])
+        rounds = [x / y for x, y in zip(per[hi][1], per[lo][1], strict=True)]
+        print(f"{b:10}" + "".join(f"{c:>16}" for c in cells) + f"{ratio:>8.2f}{spread(rounds):>20}")
+    print(f"\ncompaction pass over stored history (build(force=True) on a reopened conversation), {args.compaction_repeats} rounds")
+    print(f"{'store':10}{'history':>12}{'cold':>10}{'warm':>10}{'ratio':>8}{'per-round ratios':>20}  goal <= 2 (medians)")
     for b, _, cold, warm, hist in rows:
         if hist:
-            print(f"{b:10}{hist:>12,}{cold:>9.2f}s{warm:>9.2f}s{cold / warm:>8.2f}")
+            c, w = statistics.median(cold), statistics.median(warm)
+            print(f"{b:10}{hist:>12,}{c:>9.2f}s{w:>9.2f}s{c / w:>8.2f}{spread([x / y for x, y in zip(cold, warm, strict=True)]):>20}")
 
 
 if __name__ == "__main__":

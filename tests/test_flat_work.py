@@ -155,3 +155,23 @@ def test_the_memory_store_decodes_a_message_once() -> None:
     again = store.list_active(cid)
     assert [x.message for x in first] == [user("a"), assistant("b")]
     assert all(x.message is y.message for x, y in zip(first, again, strict=True))
+
+
+def test_a_forced_pass_on_a_reopened_conversation_counts_only_what_it_changed(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    cfg = SessionConfig(cache=None)
+    s = Session(open_store(url), model="claude-sonnet-4-5", window=30_000, max_output=2_000, counter=PartCounting(), config=cfg)
+    s.add(user("Fix the parser. Never touch the public API."))
+    for i in range(40):
+        s.add(call(i), result(i, f"line {i}\n" * 60))
+    again = PartCounting()
+    reopened = Session(open_store(url), s.id, model="claude-sonnet-4-5", window=30_000, max_output=2_000, counter=again, config=cfg)
+    counter_key(again)
+    again.parts = 0
+    b = reopened.build(force=True)
+    assert b.compaction is not None and b.compaction.changed
+    changed = sum(1 for m in b.messages if m.meta.get("cw_masked") or m.meta.get("cw"))
+    kept = len(b.messages) - changed
+    assert kept > 20
+    # the messages the pass made are counted; the ones it kept carry their stored counts
+    assert again.parts <= 3 * changed, (again.parts, changed, kept)

@@ -613,8 +613,11 @@ class Session:
         runtime = self._runtime_message(messages)
         if runtime is not None:
             messages.append(runtime)
+        view_messages = messages
         messages = self._valid(messages, rules, None if runtime is not None else problems)
-        sent = sum(self._count(m) for m in messages if m is not runtime) if result is not None else 0
+        sent = 0
+        if result is not None:  # the view's counts (kept with the rows) unless the repair changed the list
+            sent = hist if messages is view_messages else sum(self._count(m) for m in messages if m is not runtime)
         shown = hist  # the history tokens this call sends
         if sent > budget.history_budget:
             messages = self._degraded(items, runtime, rules, budget.history_budget)
