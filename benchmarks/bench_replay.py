@@ -2,6 +2,7 @@
 
     python benchmarks/bench_replay.py [--room N]... [--transcripts DIR]
     python benchmarks/bench_replay.py --cost        # the held-out cost table (below)
+    python benchmarks/bench_replay.py --speed [--all-sessions] [--repeats 3]   # policy CPU times, x the fastest
     python benchmarks/bench_replay.py --save-numbers before.json   # then, after a speed-only change:
     python benchmarks/bench_replay.py --same-numbers before.json   # exit 1 if any replay's numbers moved
 
@@ -120,6 +121,41 @@ def cost_table(root: Path) -> int:
     return 0
 
 
+def speed_table(root: Path, repeats: int, every: bool) -> int:
+    """Each policy's CPU time on each long session (every session with ``every``) at 100k and 200k
+    windows, as a multiple of the fastest policy on that session (goal <= 2). Each session is
+    replayed ``repeats`` times with the policies' order rotated (the first policy of a replay
+    meets cold caches); per policy the median. A replay of the first session runs untimed first
+    (imports, tokenizer)."""
+    import statistics
+
+    sessions = [(s, m) for s, m, _ in sessions_with_models(root) if every or len(s.calls) >= LONG_CALLS]
+    if not sessions:
+        print(f"no sessions under {root}", file=sys.stderr)
+        return 1
+    replay(sessions[0][0], list(POLICIES), model=sessions[0][1], window=COST_WINDOWS[0])
+    names = list(POLICIES)
+    print(f"CPU seconds per policy (median of {repeats} replays, policy order rotated) and the multiple of the fastest policy on the session")
+    print("\n| window | session | calls | " + " | ".join(names) + " | slowest / fastest |")
+    print("|---|---|---|" + "---|" * (len(names) + 1))
+    worst: dict[str, float] = dict.fromkeys(names, 0.0)
+    for w in COST_WINDOWS:
+        for s, model in sessions:
+            cpu: dict[str, list[float]] = {p: [] for p in names}
+            for r in range(repeats):
+                order = names[r % len(names):] + names[: r % len(names)]
+                for res in replay(s, order, model=model, window=w).policies:
+                    cpu[res.policy].append(res.cpu_seconds)
+            med = {p: statistics.median(v) for p, v in cpu.items()}
+            fastest = max(min(med.values()), 1e-9)
+            for p in names:
+                worst[p] = max(worst[p], med[p] / fastest)
+            cells = " | ".join(f"{med[p]:.3f} ({med[p] / fastest:.1f}x)" for p in names)
+            print(f"| {w // 1000}k | {Path(s.source).name[:30]} | {len(s.calls)} | {cells} | {max(med.values()) / fastest:.1f}x |")
+    print("\nworst multiple of the fastest policy, per policy: " + ", ".join(f"{p} {worst[p]:.1f}x" for p in names) + " (goal <= 2 for every policy)")
+    return 0
+
+
 def numbers(root: Path) -> dict[str, Any]:
     """Every replay's reported numbers (all sessions x policies, own / prefix+48k / prefix+24k /
     100k / 200k windows): what a change to speed alone must leave byte-identical."""
@@ -150,9 +186,14 @@ def main() -> int:
     ap.add_argument("--transcripts", type=Path, default=FIXTURES)
     ap.add_argument("--room", type=int, action="append", default=None)
     ap.add_argument("--cost", action="store_true", help="print the held-out cost table instead")
+    ap.add_argument("--speed", action="store_true", help="print each policy's CPU time per long session and its multiple of the fastest")
+    ap.add_argument("--all-sessions", action="store_true", help="--speed on every session, not only the long ones")
+    ap.add_argument("--repeats", type=int, default=3, help="--speed: replays per session")
     ap.add_argument("--save-numbers", type=Path, help="write every replay's numbers (JSON) to this file")
     ap.add_argument("--same-numbers", type=Path, help="exit 1 unless every replay reports the numbers saved in this file")
     args = ap.parse_args()
+    if args.speed:
+        return speed_table(args.transcripts, args.repeats, args.all_sessions)
     if args.save_numbers or args.same_numbers:
         return save_or_check(args.transcripts, args.save_numbers, args.same_numbers)
     if args.cost:

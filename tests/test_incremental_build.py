@@ -131,3 +131,23 @@ def test_a_session_with_cache_clearing_builds_the_same_as_one_reopened_from_its_
         b = s.build()
         again = Session(store, s.id, model="claude-sonnet-4-5", window=60_000, max_output=2_000, config=cfg)
         assert [it.message for it in again.view()] == b.messages
+
+
+def test_prepare_with_its_memo_gives_what_it_gives_without() -> None:
+    from contextwindow.messages import ImagePart
+
+    rng = random.Random(21)
+    png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+    pool: list[Message] = [user("go")]
+    for i in range(30):
+        cid = rng.choice((f"call_{i}", f"toolu:{i}/x", "c" * rng.choice((10, 50, 70)) + str(i)))
+        pool.append(Message("assistant", (ToolCallPart(cid, "bash", "{}"),)))
+        content: tuple[TextPart | ImagePart, ...] = (TextPart("out"),)
+        if rng.random() < 0.15:
+            content += (ImagePart(source="base64", data=png, media_type=rng.choice(("image/png", "image/PNG", None))),)
+        pool.append(Message("tool", (ToolResultPart(cid, content),)))
+    for fmt in ("openai", "openai_responses", "anthropic", "gemini"):
+        memo: RenderMemo[Message, bool] = RenderMemo()
+        for n in range(1, len(pool) + 1, 3):
+            msgs = pool[:n]
+            assert prepare(msgs, fmt, memo) == prepare(msgs, fmt)

@@ -187,6 +187,8 @@ class Session:
         self._render_memo: RenderMemo[Message, list[dict[str, Any]]] = RenderMemo()
         self._unit_memo: RenderMemo[Any, str] = RenderMemo()
         self._mask_memo: dict[str, Any] = {}  # cleared results already made (compaction/cache.py)
+        self._clean_memo: dict[str, RenderMemo[Message, bool]] = {}  # per format: messages prepare leaves as they are
+        self._image_memo: RenderMemo[Message, bool] = RenderMemo()  # messages holding an image
         self._steering = SteeringQueue()
         self._started = self._clock()
         self.pending_fold: Any = None
@@ -487,7 +489,9 @@ class Session:
         ref map is kept in the store so the marker is the same bytes on every later call)."""
         from .clipping.images import elide_answered_images, has_image
 
-        if not any(has_image(it.message) for it in items):
+        images = any(self._image_memo.get(it.message, has_image) for it in items)
+        self._image_memo.next_round()
+        if not images:
             return items
         seen = dict(self.store.get_state(self.id, IMAGES_KEY) or {})
         messages, new = elide_answered_images([it.message for it in items], seen, self.sink)
@@ -674,7 +678,7 @@ class Session:
     def _payload(self, name: str, messages: list[Message]) -> tuple[dict[str, Any], dict[str, str]]:
         """Render ``messages`` for ``name`` and hold the result to the provider's rules (invariant 2):
         ids and media types made acceptable, then :func:`formats.rules.enforce` as the last step."""
-        prep = prepare(messages, name)
+        prep = prepare(messages, name, self._clean_memo.setdefault(name, RenderMemo()))
         if name == "openai":  # renders message by message: the previous build's renders are reused
             payload = openai_chat.to_payload(prep.messages, system=self.system or None, tools=self.tools or None, model=self.model, memo=self._render_memo)
         else:

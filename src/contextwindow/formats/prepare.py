@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..messages import ImagePart, Message, Part, TextPart, ToolCallPart, ToolResultPart
+from .memo import RenderMemo
 
 __all__ = ["ID_RULES", "IdRule", "Prepared", "prepare", "sniff_image_type", "unmap_ids"]
 
@@ -115,9 +116,30 @@ def _fix_image(img: ImagePart, fmt: str, notes: list[str], where: str) -> TextPa
     return img
 
 
-def prepare(messages: Sequence[Message], fmt: str) -> Prepared:
-    """``messages`` with call ids and image media types made acceptable to ``fmt``."""
+def _clean(m: Message, rule: IdRule) -> bool:
+    """True when ``m`` holds no image and only call ids ``rule`` accepts: prepare leaves it as is."""
+    for p in m.parts:
+        if isinstance(p, ToolCallPart):
+            if not _id_ok(p.id, rule):
+                return False
+        elif isinstance(p, ToolResultPart):
+            if not _id_ok(p.call_id, rule) or any(isinstance(c, ImagePart) for c in p.content):
+                return False
+        elif isinstance(p, ImagePart):
+            return False
+    return True
+
+
+def prepare(messages: Sequence[Message], fmt: str, memo: RenderMemo[Message, bool] | None = None) -> Prepared:
+    """``messages`` with call ids and image media types made acceptable to ``fmt``. ``memo`` (one
+    per format, kept between calls) remembers which message objects need nothing: when none of
+    the messages does, they are returned as they are without looking into them again."""
     rule = ID_RULES[fmt]
+    if memo is not None:
+        clean = [memo.get(m, lambda m: _clean(m, rule)) for m in messages]
+        memo.next_round()
+        if all(clean):
+            return Prepared(list(messages), {}, [])
     ids: list[str] = []
     seen: set[str] = set()
     for m in messages:

@@ -52,6 +52,7 @@ class PolicyResult:
     output_tokens: int = 0  # as logged (the agent's actions are fixed), the same for every policy
     output_cost_usd: float | None = None
     seconds: float = 0.0  # wall time of this policy's replay (not in to_dict: it varies run to run)
+    cpu_seconds: float = 0.0  # this process's CPU time for it (steadier than wall time on a shared machine)
     tokens_per_call: list[int] = field(default_factory=list)
     markers: list[tuple[int, str]] = field(default_factory=list)  # (call number, "compaction"/"fold")
     problems: list[str] = field(default_factory=list)
@@ -232,7 +233,7 @@ def replay(
     out_cost = None if spec.output_price is None else out_tokens * spec.output_price / 1_000_000
     results = []
     for name in policies:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         pol = POLICIES[name](ctx)
         try:
             res = _run(pol, session.messages, head, calls, ctx, pricing, rules, ledger, progress)
@@ -242,6 +243,7 @@ def replay(
                 close()
         res.floor_input_tokens, res.output_tokens, res.output_cost_usd = floor, out_tokens, out_cost
         res.seconds = time.perf_counter() - started
+        res.cpu_seconds = time.process_time() - cpu
         results.append(res)
         if on_policy is not None:
             on_policy(res)
