@@ -73,6 +73,7 @@ from .tokens import counter_for
 from .tokens.base import TokenCounter
 from .tokens.calibration import Calibration
 from .tokens.fingerprint import counter_key
+from .tokens.retention import with_output_count
 from .tools import ToolSpec
 from .usage import Usage
 
@@ -754,6 +755,8 @@ class Session:
         if msg is None and hasattr(response, "text"):
             msg = Message("assistant", (TextPart(str(response.text)),))
         usage = usage or getattr(response, "usage", None)
+        if msg is not None and usage is not None:
+            msg = with_output_count(msg, usage.output_tokens)  # the reply's re-send cost (tokens/retention.py)
         stored = self.add(msg)[0] if msg is not None else None
         if usage is not None:
             usage = replace(usage, model=usage.model or self.model)

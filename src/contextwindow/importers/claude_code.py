@@ -38,6 +38,7 @@ from ..messages import (
     ToolResultPart,
     dump_arguments,
 )
+from ..tokens.retention import with_output_count
 from .claude_tree import DUPLICATE, Rec, Selection, copies, select, sidechain_groups
 from .model import CallRecord, ImportedCheckpoint, ImportedSession, RawInput, Skipped, as_int, iter_records
 from .repair import finish_session
@@ -315,10 +316,7 @@ def _build(
         if isinstance(item, Message):
             final.append(item)
             continue
-        meta_a: dict[str, Any] = {}
-        if item.output_tokens is not None:
-            meta_a["output_tokens"] = item.output_tokens
-        final.append(Message(role="assistant", parts=tuple(item.parts), meta=meta_a))
+        final.append(with_output_count(Message(role="assistant", parts=tuple(item.parts)), item.output_tokens))
         if item.model == _SYNTHETIC_MODEL:
             synthetic += 1
             continue

@@ -9,14 +9,18 @@ Each line is ``{timestamp, type, payload}``. How it maps onto the message model:
 - ``response_item``: ``message`` (role ``developer`` → ``system`` with
   ``extra={"openai_responses": {"role": "developer"}}``), ``reasoning`` (summary text +
   ``encrypted_content`` kept byte-exact in a ``ReasoningPart(provider="openai_responses")``),
-  ``function_call``/``custom_tool_call`` → tool calls, their ``*_output`` → ``tool`` messages.
+  ``function_call``/``custom_tool_call`` → tool calls, their ``*_output`` → ``tool`` messages (an old
+  CLI's JSON-wrapped shell result, ``{"output": "...", "metadata": {...}}``, becomes the output text
+  the model read, its metadata kept in ``extra``).
   Consecutive output items (reasoning, assistant text, calls) are one model call → one assistant message.
 - ``web_search_call`` is a server-side tool the rollout does not record results for: it becomes a
   ``web_search`` tool call (arguments = its ``action``) answered by a synthetic result
   ``[web search results are not recorded in the rollout]`` (``meta={"cw": "synthetic_result"}``);
   the items the same response produced after it form a second assistant message of the same call.
 - ``event_msg/token_count`` (``info`` may be null) attaches its ``last_token_usage`` to the call just
-  before it: ``input_tokens`` is the whole prompt, ``cached_input_tokens`` the cache read.
+  before it: ``input_tokens`` is the whole prompt, ``cached_input_tokens`` the cache read. Its
+  ``output_tokens`` (reasoning included) is also stamped on the call's reply message as
+  ``meta["output_tokens"]``: what re-sending the reply costs, encrypted reasoning and all.
 - ``compacted`` → an :class:`ImportedCheckpoint` whose summary is the compaction message (the
   ``replacement_history`` items are kept, converted, in the summary's ``meta``).
 - Other ``event_msg`` types duplicate response items for the UI; they are counted in
@@ -41,6 +45,7 @@ from ..messages import (
     dump_arguments,
     messages_to_json,
 )
+from ..tokens.retention import with_output_count
 from .model import CallRecord, ImportedCheckpoint, ImportedSession, RawInput, Skipped, as_int, iter_records
 from .repair import finish_session
 
@@ -74,10 +79,33 @@ def _content_parts(content: Any) -> list[TextPart | ImagePart]:
     return out
 
 
-def _output_text(output: Any) -> list[TextPart | ImagePart]:
-    """A function_call_output's ``output``: a string, a list of content items, or an object."""
+def _unescaped(output: str) -> TextPart | None:
+    """Old Codex CLIs logged a shell command's result as a JSON text ``{"output": "...", "metadata":
+    {...}}`` with the output JSON-escaped, while the model read (and was billed for) the output itself
+    (measured in issue 10 on old-CLI rollouts; no such rollout is in the fixtures). That text, with the
+    exit code and duration kept in ``extra["codex"]["metadata"]``; None for anything else. A custom
+    tool's JSON result (apply_patch, CLI 0.125 in the fixtures) is billed as the JSON and is not
+    unwrapped."""
+    if not output.startswith('{"output":'):
+        return None
+    try:
+        obj = json.loads(output)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict) or not isinstance(obj.get("output"), str) or not set(obj) <= {"output", "metadata"}:
+        return None
+    extra: dict[str, Any] = {"escaped_output": True}
+    if isinstance(obj.get("metadata"), dict):
+        extra["metadata"] = obj["metadata"]
+    return TextPart(obj["output"], extra={"codex": extra})
+
+
+def _output_text(output: Any, *, command: bool = False) -> list[TextPart | ImagePart]:
+    """A function_call_output's ``output``: a string, a list of content items, or an object. A
+    ``command`` result (function_call_output) in an old CLI's JSON wrapper is unwrapped; a custom tool's
+    (apply_patch) JSON is what the model read and stays as it is."""
     if isinstance(output, str):
-        return [TextPart(output)]
+        return [(_unescaped(output) if command else None) or TextPart(output)]
     if isinstance(output, list):
         return _content_parts(output)
     if isinstance(output, dict) and isinstance(output.get("content"), str):
@@ -261,7 +289,8 @@ class _Builder:
             self.input_boundary()
             cid = str(p.get("call_id", ""))
             extra = {PROVIDER: {"custom": True}} if t == "custom_tool_call_output" else {PROVIDER: {"type": t}} if t != "function_call_output" else {}
-            part = ToolResultPart(call_id=cid, content=tuple(_output_text(p.get("output", ""))), name=self.names.get(cid), extra=extra)
+            content = tuple(_output_text(p.get("output", ""), command=t != "custom_tool_call_output"))
+            part = ToolResultPart(call_id=cid, content=content, name=self.names.get(cid), extra=extra)
             self.messages.append(Message(role="tool", parts=(part,)))
         elif t == "web_search_call":
             self.web_searches += 1
@@ -285,6 +314,21 @@ class _Builder:
             )
         else:
             self.skipped.append(Skipped(line, f"unknown Codex response item type {t!r}"))
+
+
+def _stamp_output(messages: list[Message], calls: list[CallRecord]) -> list[Message]:
+    """Each call's reply carries the provider's output count (``meta["output_tokens"]``, reasoning
+    included): what re-sending that reply costs, encrypted reasoning and all (tokens/retention.py).
+    A reply split over several messages (a web search between its items) is left unstamped: the
+    count cannot be divided between them."""
+    out = list(messages)
+    for c in calls:
+        if c.output_tokens is None:
+            continue
+        replies = [i for i in range(c.index, min(c.reply_end, len(out))) if out[i].role == "assistant"]
+        if len(replies) == 1:
+            out[replies[0]] = with_output_count(out[replies[0]], c.output_tokens)
+    return out
 
 
 def import_raw(raw: RawInput) -> list[ImportedSession]:
@@ -403,7 +447,7 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
         b.skipped.append(
             Skipped(None, f"repaired: {b.early_used} token_count(s) came before their response's items; attached to that response", kind="usage before its response")
         )
-    messages = b.messages
+    messages = _stamp_output(b.messages, b.calls)
     calls = b.calls
     if instructions is not None and messages:
         messages = [Message(role="system", parts=(TextPart(instructions),), extra={PROVIDER: {"instructions": True}}, meta={"cw": "instructions"}), *messages]

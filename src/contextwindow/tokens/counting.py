@@ -14,12 +14,13 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import TokenizeError
 from ..messages import ImagePart, Message, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
 from ..tools import ToolSpec
 from .images import image_tokens
+from .retention import reply_cost, reported_output
 
 #: Encrypted reasoning (OpenAI ``encrypted_content``, Anthropic ``redacted_thinking``) is opaque:
 #: we charge one token per this many characters of ciphertext (base64 of roughly the plain text).
@@ -42,14 +43,23 @@ class Profile:
     #: the provider drops reasoning of earlier turns (before the last user message) from the
     #: prompt; :meth:`MessageCounter.count_messages` follows it, ``count_message`` stays whole.
     drops_old_reasoning: bool = False
+    #: the provider's prompt holds tool-call ids (chat templates that write them); OpenAI's reasoning
+    #: models render calls and results in the harmony format, by function name, with no id.
+    counts_call_ids: bool = True
 
 
 # OpenAI chat framing as documented in OpenAI's cookbook (3 per message, 1 per name, 3 to prime
 # the reply); the tool call/result framing (8/6) is an estimate, not fitted.
 OPENAI = Profile("openai", 3, 1, 8, 6, 0, 3, 8, "openai", drops_old_reasoning=True)
+#: OpenAI reasoning models (o-series, gpt-5*, codex-*, gpt-oss) see their conversation in the harmony
+#: format (public in openai/harmony): a call is addressed to ``functions.<name>`` and its result comes back
+#: from it, no call id is rendered. Same framing constants otherwise (not fitted).
+OPENAI_HARMONY = replace(OPENAI, counts_call_ids=False)
 # Fitted on the Claude Code sessions (benchmarks/bench_tokens_fit.py): 2 per message, a
 # tool_use + its tool_result ≈ 10 tokens of framing beyond their ids, name and content.
 ANTHROPIC = Profile("anthropic", 2, 1, 5, 5, 0, 0, 20, "anthropic", drops_old_reasoning=True)
+#: Opus >= 4.5 / Sonnet >= 4.6 keep every earlier turn's thinking in context (tokens/retention.py).
+ANTHROPIC_KEEPS_THINKING = replace(ANTHROPIC, drops_old_reasoning=False)
 GEMINI = Profile("gemini", 3, 1, 10, 10, 0, 0, 10, "gemini")
 GENERIC = Profile("generic", 4, 1, 8, 8, 2, 3, 20, "anthropic")
 
@@ -71,7 +81,7 @@ class MessageCounter:
 
     def __init__(self, profile: Profile, cache_size: int = CACHE_SIZE) -> None:
         self.profile = profile
-        self._cache: OrderedDict[int, tuple[Message, int]] = OrderedDict()
+        self._cache: OrderedDict[int, tuple[Message, int, int]] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
         self._texts: OrderedDict[str, int] = OrderedDict()  # text -> count (bounded by TEXT_MEMO_CHARS)
@@ -121,14 +131,14 @@ class MessageCounter:
         if isinstance(part, TextPart):
             return self._checked_text(part.text, "text part")
         if isinstance(part, ToolResultPart):
-            n = p.per_tool_result + self._checked_text(part.call_id, "tool result call_id")
+            n = p.per_tool_result + (self._checked_text(part.call_id, "tool result call_id") if p.counts_call_ids else 0)
             for c in part.content:
                 n += self.count_image(c) if isinstance(c, ImagePart) else self._checked_text(c.text, "tool result text")
             return n
         if isinstance(part, ToolCallPart):
             return (
                 p.per_tool_call
-                + self._checked_text(part.id, "tool call id")
+                + (self._checked_text(part.id, "tool call id") if p.counts_call_ids else 0)
                 + self._checked_text(part.name, "tool call name")
                 + self._checked_text(part.arguments, "tool call arguments")
             )
@@ -140,22 +150,37 @@ class MessageCounter:
 
     def count_message(self, message: Message) -> int:
         """Tokens of one message as the provider bills it: its parts + per-message framing.
-        Cached per message object (bounded, oldest evicted first), so recounting a long
-        history is cheap."""
+        An assistant reply that carries the provider's output count (``meta["output_tokens"]``) costs
+        that count (see :mod:`.retention`). Cached per message object (bounded, oldest evicted
+        first), so recounting a long history is cheap."""
+        return self._counted(message)[0]
+
+    def _counted(self, message: Message) -> tuple[int, int]:
+        """``(tokens, droppable)``: the message's count, and how much of it is reasoning a provider
+        that strips earlier turns' reasoning leaves out."""
         key = id(message)
         hit = self._cache.get(key)
         if hit is not None and hit[0] is message:
-            return hit[1]
+            return hit[1], hit[2]
         if not isinstance(message, Message):
             raise TokenizeError(f"cannot count a {type(message).__name__}: expected a Message")
-        n = self.profile.per_message + sum(self.count_part(part) for part in message.parts)
+        visible = 0
+        reasoning: int | None = None
+        for part in message.parts:
+            if isinstance(part, ReasoningPart):
+                reasoning = (reasoning or 0) + self.count_reasoning(part)
+            else:
+                visible += self.count_part(part)
+        output = reported_output(message)
+        kept, dropped = reply_cost(visible, reasoning, output)
+        n = self.profile.per_message + kept
         if message.name:
             n += self.profile.per_name + self.count_text(message.name)
         with self._lock:
-            self._cache[key] = (message, n)
+            self._cache[key] = (message, n, kept - dropped)
             if len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
-        return n
+        return n, kept - dropped
 
     def count_messages(self, messages: Iterable[Message]) -> int:
         """Tokens of a whole prompt's messages, plus the per-request framing. For providers
@@ -167,8 +192,9 @@ class MessageCounter:
         return total
 
     def dropped_reasoning(self, messages: Sequence[Message]) -> int:
-        """Tokens of the reasoning parts a provider leaves out: those in assistant messages
-        before the last user message (a new turn)."""
+        """Tokens of the reasoning a provider leaves out: that of assistant messages before the
+        last user message (a new turn) — for a reply with the provider's output count, the part of
+        that count beyond its visible text and calls."""
         last_user = -1
         for i in range(len(messages) - 1, -1, -1):
             if messages[i].role == "user":
@@ -177,9 +203,7 @@ class MessageCounter:
         n = 0
         for m in messages[: max(last_user, 0)]:
             if m.role == "assistant":
-                for part in m.parts:
-                    if isinstance(part, ReasoningPart):
-                        n += self.count_reasoning(part)
+                n += self._counted(m)[1]
         return n
 
     def count_tools(self, tools: Sequence[ToolSpec]) -> int:

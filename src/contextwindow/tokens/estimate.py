@@ -57,7 +57,7 @@ O200K_SHAPE = Rates()
 #: Per-family scale over the o200k-shaped rates. anthropic: fitted (bench_tokens_fit.py);
 #: gemini: no public ground truth here, its 256k SentencePiece vocabulary is close to o200k on
 #: English and code, +5% margin; generic (unknown models): Claude's scale, the safer side.
-FAMILY_SCALE: dict[str, float] = {"openai": 1.0, "anthropic": 1.25, "gemini": 1.05, "generic": 1.25}
+FAMILY_SCALE: dict[str, float] = {"openai": 1.0, "anthropic": 1.235, "gemini": 1.05, "generic": 1.25}
 FAMILY_PROFILE: dict[str, Profile] = {"openai": OPENAI, "anthropic": ANTHROPIC, "gemini": GEMINI, "generic": GENERIC}
 
 

@@ -15,6 +15,7 @@ import weakref
 
 from ..messages import Message, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
 from .base import TokenCounter
+from .retention import with_output_count
 
 _PROBES: tuple[Message, ...] = (
     Message("user", (TextPart("The committee postponed the vote until next week, citing missing figures."),)),
@@ -23,6 +24,8 @@ _PROBES: tuple[Message, ...] = (
     Message("assistant", (ReasoningPart("Think about the edge cases first."), ToolCallPart("call_1", "grep", '{"q": "TODO", "path": "src/"}'))),
     Message("tool", (ToolResultPart("call_1", (TextPart("src/a.py:12: # TODO handle unicode ✓ 東京\nsrc/b.py:3: pass"),)),)),
     Message("system", (TextPart("    indented\tcode\n\n\nwith   spaces ....... and ====== runs"),)),
+    # a reply with the provider's output count (its re-send cost, tokens/retention.py)
+    with_output_count(Message("assistant", (ReasoningPart("Check the bounds."), TextPart("Done."))), 40),
 )
 
 _KEYS: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()

@@ -1,0 +1,149 @@
+"""How well the estimator follows the bill on an imported session: growth since the first call, and the
+next call from the last report. Pure over an :class:`ImportedSession` and a counter choice.
+
+A log holds neither the system prompt nor the tool definitions, a constant prefix of every call; so the
+estimate is judged on *growth*: for the calls of one segment, ``ΔE = E_i − E_0`` (our count of what the
+provider was sent) against ``ΔR = R_i − R_0`` (what it reported), error ``|ΔE − ΔR| / ΔR``. A segment
+restarts (re-anchors) where the constant prefix changes: a model switch (a new system prompt and tools)
+and a compaction the log records (the prompt is rebuilt). Calls whose reported growth is below
+``min_growth`` tokens are left out of the growth errors (a relative error on a few hundred tokens says
+nothing) and counted.
+
+Per call, the way a session uses the estimate between two reports: ``R_{i−1} + (E_i − E_{i−1})`` against
+``R_i``, as a share of the prompt ``R_i``.
+
+Each step (from one call to the next in a segment) is also labelled by what the log shows about it, so
+the remaining error can be said per cause (:data:`CAUSES`).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..importers import ImportedSession
+from ..importers.window import tokenizer_model
+from ..messages import ToolCallPart
+from ..tokens import TokenCounter, counter_for
+from .engine import provider_view
+
+#: Labels of a step (first match wins), in the order :func:`step_cause` tests them.
+CAUSES = (
+    "web search (results not in the log)",
+    "reported prompt fell (client cleared context the log still shows)",
+    "new user turn (client-injected content the log may not show)",
+    "tool results and replies",
+)
+MIN_GROWTH = 1_000
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """One call with usage: its segment, the reported prompt, our estimate, and what came before it."""
+
+    segment: int
+    model: str | None
+    reported: int
+    estimated: int
+    cause: str  # what the step from the previous call of the segment holds (CAUSES); "" for a first call
+
+
+@dataclass(frozen=True, slots=True)
+class Accuracy:
+    growth: list[float]  # |ΔE − ΔR| / ΔR per call with ΔR >= min_growth
+    small_growth: int  # calls left out of ``growth`` (ΔR < min_growth)
+    step: list[float]  # |R_{i-1} + E_i − E_{i-1} − R_i| / R_i per call after a segment's first
+    step_abs: dict[str, int]  # Σ |step error| in tokens per cause
+    segments: int
+    calls: int
+
+
+def step_cause(session: ImportedSession, prev: tuple[int, int], call: tuple[int, int], reported_delta: int, estimated_delta: int) -> str:
+    """What a step shows: ``prev`` and ``call`` are the two calls' ``(index, reply_end)``. A server-side
+    web search in either reply counts: its results enter the prompt of the response that ran it."""
+    msgs = session.messages
+    prev_index, prev_end = prev
+    index, end = call
+    if any(isinstance(p, ToolCallPart) and p.name == "web_search" for m in msgs[prev_index:end] for p in m.parts):
+        return CAUSES[0]
+    if reported_delta < 0 and reported_delta < estimated_delta - 500:
+        return CAUSES[1]
+    if any(m.role == "user" for m in msgs[prev_end:index]):
+        return CAUSES[2]
+    return CAUSES[3]
+
+
+def points(session: ImportedSession, counter: Callable[[str | None], TokenCounter] | None = None) -> list[Point]:
+    """The calls of ``session`` that carry usage, with their segment and our estimate of their prompt.
+    ``counter(model)`` picks the counter (default: :func:`counter_for` of the call's model, else the
+    session's tokenizer model)."""
+    pick = counter or counter_for
+    out: list[Point] = []
+    segment = -1
+    key: tuple[str | None, int] | None = None
+    prev_call = (0, 0)
+    prev: Point | None = None
+    for c in session.calls:
+        if c.reported_input_tokens is None:
+            continue
+        model = c.model or tokenizer_model(session)
+        folded = sum(1 for cp in session.checkpoints if cp.upto <= c.index)
+        est = pick(model).count_messages(provider_view(session, c))
+        cause = ""
+        if key != (model, folded):
+            key = (model, folded)
+            segment += 1
+        elif prev is not None:
+            cause = step_cause(session, prev_call, (c.index, c.reply_end), c.reported_input_tokens - prev.reported, est - prev.estimated)
+        prev = Point(segment, model, c.reported_input_tokens, est, cause)
+        out.append(prev)
+        prev_call = (c.index, c.reply_end)
+    return out
+
+
+#: Causes whose tokens the log cannot show: ``measure(..., reanchor=UNLOGGED)`` restarts the growth there.
+UNLOGGED = frozenset(CAUSES[:2])
+
+
+def measure(pts: Sequence[Point], min_growth: int = MIN_GROWTH, reanchor: frozenset[str] = frozenset()) -> Accuracy:
+    """Growth and step errors of ``pts``; growth also restarts after a step whose cause is in ``reanchor``."""
+    growth: list[float] = []
+    step: list[float] = []
+    step_abs = dict.fromkeys(CAUSES, 0)
+    small = 0
+    first: Point | None = None
+    prev: Point | None = None
+    segments = 0
+    for p in pts:
+        if first is None or p.segment != first.segment:
+            first, prev = p, p
+            segments += 1
+            continue
+        if p.cause in reanchor:  # the step's error still counts; growth starts again from this call
+            assert prev is not None
+            miss = prev.reported + (p.estimated - prev.estimated) - p.reported
+            step.append(abs(miss) / p.reported if p.reported > 0 else 0.0)
+            step_abs[p.cause] += abs(miss)
+            first, prev = p, p
+            continue
+        assert prev is not None
+        d_rep = p.reported - first.reported
+        if d_rep >= min_growth:
+            growth.append(abs((p.estimated - first.estimated) - d_rep) / d_rep)
+        else:
+            small += 1
+        miss = prev.reported + (p.estimated - prev.estimated) - p.reported
+        if p.reported > 0:
+            step.append(abs(miss) / p.reported)
+        step_abs[p.cause or CAUSES[-1]] += abs(miss)
+        prev = p
+    return Accuracy(growth, small, step, step_abs, segments, len(pts))
+
+
+def quantiles(xs: Sequence[float]) -> tuple[float, float]:
+    """(median, p95) — nearest-rank p95; (nan, nan) when empty."""
+    if not xs:
+        return float("nan"), float("nan")
+    s = sorted(xs)
+    return statistics.median(s), s[min(len(s) - 1, int(0.95 * len(s)))]
