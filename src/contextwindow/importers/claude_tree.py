@@ -84,8 +84,17 @@ def result_ids(rec: Rec) -> list[str]:
 
 def copies(left_out: list[Rec], kept: list[Rec]) -> list[Rec]:
     """The records left out that are copies of kept ones (same type and content): a re-written history."""
-    seen = {(r.type, _content_key(r)) for r in kept}
+    if not left_out:
+        return []
+    # Only kept records that could be equal (same type, same content shape and size) get the full key.
+    cheap = {_cheap_key(r) for r in left_out}
+    seen = {(r.type, _content_key(r)) for r in kept if _cheap_key(r) in cheap}
     return [r for r in left_out if (r.type, _content_key(r)) in seen]
+
+
+def _cheap_key(rec: Rec) -> tuple[str | None, str, int]:
+    c = rec.msg.get("content")
+    return rec.type, type(c).__name__, len(c) if isinstance(c, (list, str)) else 0
 
 
 def _content_key(rec: Rec) -> str:
@@ -134,8 +143,11 @@ def select(msgs: list[Rec], by_uuid: dict[str, Rec], is_line: Callable[[Rec], bo
     if path is None:
         return Selection(line, {r.pos for r in line}, repairs)
     index = {r.pos: i for i, r in enumerate(path)}
-    taken_keys = {(r.mid, _content_key(r)) for r in path if r.type == "assistant" and r.mid}
     ids = {r.mid for r in path if r.type == "assistant" and r.mid}
+    # Content keys only for the responses that have records off the chain (siblings of parallel calls,
+    # copies of a re-written history): serializing every chain record's content is most of the cost.
+    wanted = {r.mid for r in line if r.type == "assistant" and r.mid in ids and r.pos not in index}
+    taken_keys = {(r.mid, _content_key(r)) for r in path if r.type == "assistant" and r.mid in wanted}
     answered = {x for r in path if r.type == "user" for x in result_ids(r)}
     extra: list[Rec] = []
     duplicates = 0

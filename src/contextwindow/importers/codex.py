@@ -136,7 +136,17 @@ def _reasoning(p: dict[str, Any]) -> ReasoningPart:
 _USAGE_KEYS = ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens", "total_tokens")
 
 
-def _token_usage(p: dict[str, Any], meta: dict[str, Any], prev_total: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str | None]:
+def _key(v: Any) -> object:
+    """A hashable, order-independent key of a small usage object (json.dumps when a value is nested)."""
+    if isinstance(v, dict):
+        try:
+            return tuple(sorted(v.items()))
+        except TypeError:
+            return json.dumps(v, sort_keys=True)
+    return v
+
+
+def _token_usage(p: dict[str, Any], meta: dict[str, Any], prev_total: dict[str, Any] | None) -> tuple[dict[str, Any] | None, object]:
     """The usage of one call from a ``token_count`` event, and a key that tells repeats apart.
 
     ``info.last_token_usage`` when present; else the difference of ``info.total_token_usage`` from the
@@ -148,7 +158,7 @@ def _token_usage(p: dict[str, Any], meta: dict[str, Any], prev_total: dict[str, 
             meta["model_context_window"] = info["model_context_window"]
         last = info.get("last_token_usage")
         total = info.get("total_token_usage")
-        key = json.dumps([total, last], sort_keys=True)
+        key = (_key(total), _key(last))
         if isinstance(last, dict):
             return last, key
         if isinstance(total, dict):
@@ -158,7 +168,7 @@ def _token_usage(p: dict[str, Any], meta: dict[str, Any], prev_total: dict[str, 
             return diff, key
         return None, key
     if any(k in p for k in ("input_tokens", "output_tokens")):
-        return {k: p[k] for k in _USAGE_KEYS if k in p}, json.dumps({k: p.get(k) for k in _USAGE_KEYS}, sort_keys=True)
+        return {k: p[k] for k in _USAGE_KEYS if k in p}, tuple(_key(p.get(k)) for k in _USAGE_KEYS)
     return None, None
 
 
@@ -342,7 +352,7 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
     unattached = 0
     checkpoints: list[ImportedCheckpoint] = []
     instructions: str | None = None
-    prev_key: str | None = None
+    prev_key: object = None
     prev_total: dict[str, Any] | None = None
     records = list(iter_records(raw))
     # Some rollouts (Codex Desktop) keep what the user typed only as ``event_msg/user_message``.
