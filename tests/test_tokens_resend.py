@@ -244,3 +244,23 @@ def test_growth_on_real_transcripts(transcripts_dir: Path) -> None:
     legacy = b.pickers()["before (no output counts)"]
     old = measure([p for s in codex for p in points(s, legacy)], reanchor=UNLOGGED)
     assert quantiles(old.growth)[0] > 3 * cmed
+
+
+def test_inspect_counts_each_call_by_its_own_model() -> None:
+    from contextwindow.importers import CallRecord, ImportedSession
+    from contextwindow.replay.engine import provider_view
+    from contextwindow.replay.inspect import inspect_session
+
+    msgs, _ = conversation(21, turns=3, steps=2)
+    users = [i for i, m in enumerate(msgs) if m.role == "user"]
+    # an Opus 4.6 call after turn 2's user message, then a Haiku 4.5 call after turn 3's
+    calls = [
+        CallRecord(index=users[2] - 1, reply_end=users[2] - 1, reported_input_tokens=20_000, model="claude-opus-4-6"),
+        CallRecord(index=len(msgs), reply_end=len(msgs), reported_input_tokens=21_000, model="claude-haiku-4-5"),
+    ]
+    s = ImportedSession(format="claude-code", source="mixed.jsonl", messages=msgs, calls=calls, model="claude-opus-4-6")
+    got = [c["estimated_input_tokens"] for c in inspect_session(s)["calls"]]
+    want = [counter_for(c.model).count_messages(provider_view(s, c)) for c in calls]
+    assert got == want
+    # Haiku drops earlier turns' thinking, Opus would keep it: one counter for both would be off
+    assert counter_for("claude-opus-4-6").count_messages(provider_view(s, calls[1])) > want[1]

@@ -5,9 +5,10 @@ window and where it comes from, the peak share of the window, what the import dr
 per-call table (model, reported vs estimated input, dollars) follows with ``--calls``.
 
 Per call, ``estimated_input_tokens`` is this project's count of the messages the provider was sent
-(an imported checkpoint's summary in place of what it folded), with no calibration learned from the
-session itself; the provider's number also holds the system prompt and tool definitions the log does
-not show, so the gap between the two is mostly that fixed prefix (``fixed_prefix_tokens``).
+(an imported checkpoint's summary in place of what it folded), by the counter of the model that made
+that call (``--model`` forces one for all), with no calibration learned from the session itself; the
+provider's number also holds the system prompt and tool definitions the log does not show, so the gap
+between the two is mostly that fixed prefix (``fixed_prefix_tokens``).
 """
 
 from __future__ import annotations
@@ -86,12 +87,15 @@ def inspect_session(
     calls = []
     for c in session.calls:
         cost = call_cost(c)
+        # each call counted as its own model counts (thinking retention and tokenizer follow the model
+        # that made the call: a mixed Opus + Haiku session), unless --model names one for all
+        per_call = counter if model or not c.model else counter_for(c.model)
         calls.append(
             {
                 "index": c.index,
                 "model": c.model,
                 "reported_input_tokens": c.reported_input_tokens,
-                "estimated_input_tokens": counter.count_messages(provider_view(session, c)),
+                "estimated_input_tokens": per_call.count_messages(provider_view(session, c)),
                 "output_tokens": c.output_tokens,
                 "cache_read_tokens": c.cache_read_tokens,
                 "cache_write_tokens": c.cache_write_tokens,
