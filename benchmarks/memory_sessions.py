@@ -16,8 +16,8 @@ Two template families that share no phrasing:
 * ``final`` — written before that improvement and before any run of it (seeds 3000+); its
   first run (17-41 stale values) was quoted as held out, then its failures were used to
   generalise supersession, so it is tuning data now;
-* ``probe`` — tuning data from the start (seeds 7000+): more paraphrase kinds to develop against
-  while ``blind`` stays unseen;
+* ``probe`` (seeds 7000+) and ``probe2`` (8000+) — tuning data from the start: more paraphrase
+  kinds to develop against while ``blind`` stays unseen;
 * ``blind`` — written (seeds 5000+) before the ``final`` failures were studied and before any
   run of it; never used to change anything: the held-out numbers the docs quote now.
 
@@ -152,6 +152,13 @@ FACT = {
         "version": (["We build {s} with Python {v}."], ["We now build {s} with Python {v}.", "{S} moved to Python {v}."]),
         "host": (["{S} points at {v}."], ["{S} points at {v} now.", "Repoint {s} to {v}."]),
     },
+    "probe2": {
+        "date": (["{S} kicks off on {v}.", "We're aiming for {v} with {s}.", "Target date for {s} is {v}."], ["{S} kicks off on {v} instead.", "{S} got bumped to {v}.", "We're now aiming for {v} with {s}.", "{S} won't be ready before {v}."]),
+        "name": (["Any questions on {s}, ask {v}.", "{v} maintains {s}."], ["{v} maintains {s} going forward.", "{S} changed hands; {v} has it now.", "{v} is the new owner of {s}."]),
+        "rename": (["Everyone calls {s} {v}."], ["{S} is going to be called {v}.", "{S} was renamed {v}."]),
+        "version": (["{S} uses Python {v}."], ["{S} uses Python {v} these days.", "{S} was bumped to Python {v}."]),
+        "host": (["{S} runs on {v}."], ["{S} runs on {v} now.", "{S} got migrated to {v}."]),
+    },
 }
 ONCALL = {
     "tune": ("{v} is on call this week.", "Actually {v} is on call this week."),
@@ -160,6 +167,7 @@ ONCALL = {
     "final": ("On call this week: {v}.", "Change in rota: {v} is on call this week."),
     "blind": ("This week's on-call engineer is {v}.", "{v} swapped in as this week's on-call engineer."),
     "probe": ("{v} carries the pager this week.", "The pager this week is with {v} instead."),
+    "probe2": ("{v} has on-call duty this week.", "{v} took over on-call duty this week."),
 }
 CONSTRAINT = {
     "tune": [
@@ -198,6 +206,12 @@ CONSTRAINT = {
         ("We can't spend more than {v} a month on cloud.", "The monthly cloud ceiling is {v} now.", "$"),
         ("Finish the migration no later than {v}.", "The migration can wait until {v}.", "date"),
     ],
+    "probe2": [
+        ("Commit summaries have a hard limit of {v}.", "The commit summary limit is {v} now.", "characters"),
+        ("PRs over {v} get rejected.", "PRs over {v} get rejected from now on.", "lines"),
+        ("The cloud account must stay under {v} monthly.", "The cloud account can go to {v} monthly now.", "$"),
+        ("The migration deadline: {v}.", "New migration deadline: {v}.", "date"),
+    ],
 }
 PREFERENCE = {
     "tune": [("I'd rather have your answers in {v}.", "I'd rather have your answers in {v} instead."), ("I prefer timeouts of {v} in examples.", "I prefer timeouts of {v} in examples now.")],
@@ -206,6 +220,7 @@ PREFERENCE = {
     "final": [("I'd like the docs in {v}, please.", "Switch the docs to {v}, please."), ("Ideally use a poll interval of {v}.", "I'd rather use a poll interval of {v} instead.")],
     "blind": [("Please write your answers in {v}.", "Answers in {v} from now on, please."), ("I tend to prefer a backoff of {v} between retries.", "Bump the retry backoff to {v}.")],
     "probe": [("Answer me in {v} if you can.", "Actually, answer me in {v}."), ("A timeout of {v} suits me for examples.", "For examples I'd go with a timeout of {v} now.")],
+    "probe2": [("My answers should be in {v}.", "Switch my answers to {v}."), ("For polling, {v} is my favourite interval.", "For polling I now favour an interval of {v}.")],
 }
 SAFETY = {
     "tune": ["Never delete anything under {v}.", "Never run migrations against {v} without asking me first."],
@@ -214,6 +229,7 @@ SAFETY = {
     "final": ["Never rm -rf anything in {v}.", "Do not run DROP statements on {v} ever."],
     "blind": ["Never touch anything under {v} without asking.", "Don't apply schema changes to {v} unless I approve."],
     "probe": ["Nothing under {v} gets deleted, ever.", "The database at {v} is off limits without my OK."],
+    "probe2": ["Do not remove files under {v}.", "Never write to the database on {v} without my say-so."],
 }
 GOAL = {
     "tune": "The goal of this session is to move the {v} service onto the new scheduler.",
@@ -222,6 +238,7 @@ GOAL = {
     "final": "What we're doing in this session: migrating the {v} service to the new scheduler.",
     "blind": "This session is about moving the {v} service over to the new scheduler.",
     "probe": "Today's job: get the {v} service onto the new scheduler.",
+    "probe2": "We're here to get the {v} service working on the new scheduler.",
 }
 PAIR = {
     "tune": ("The {m} {n} is {v}.", "The {m} {n} changed to {v}."),
@@ -230,6 +247,7 @@ PAIR = {
     "final": ("{M} {n}: {v}.", "{M} {n} changed, it is {v} now."),
     "blind": ("The {m} {n} stands at {v}.", "We updated the {m} {n} to {v}."),
     "probe": ("Our {m} {n} is {v}.", "The {m} {n} went to {v}."),
+    "probe2": ("The {n} on {m} is {v}.", "The {n} on {m} changed to {v}."),
 }
 CHATTER = {
     "tune": ["Thanks, that helps.", "Let me check with the team.", "Sounds good, carry on.", "OK.", "Great, continue please.", "Hmm, interesting."],
@@ -238,6 +256,7 @@ CHATTER = {
     "final": ["Right.", "That's odd but fine.", "Back from standup.", "Go ahead.", "Nice, thank you!", "Let me think about it later."],
     "blind": ["Ok cool.", "One sec, reading.", "Hm, let me think.", "Carry on.", "Thanks a lot.", "Interesting, keep it up."],
     "probe": ["Neat.", "Hold on.", "Yes, that.", "Keep at it.", "Alright then.", "Seems fine."],
+    "probe2": ["Sure thing.", "Wait a sec.", "Got it.", "Moving on.", "Makes sense.", "Fine."],
 }
 TASKS = {
     "tune": ["Fix the flaky test in tests/test_{x}.py.", "Add logging to the {x} module.", "Look at why the {x} build is slow."],
@@ -246,6 +265,7 @@ TASKS = {
     "final": ["Now update the README of the {x} repo.", "Check the CI logs for the {x} pipeline.", "Bump the dependencies of {x}."],
     "blind": ["Could you tidy up the {x} config?", "Write docs for the {x} endpoint.", "Please speed up the {x} tests."],
     "probe": ["Have a look at the {x} dashboards.", "Split the {x} module in two.", "Run the {x} benchmarks again."],
+    "probe2": ["Trim the {x} logs.", "Review the {x} queries.", "Document the {x} flags."],
 }
 
 

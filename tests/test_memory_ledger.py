@@ -169,3 +169,21 @@ def test_role_words_possessives_and_caps_on_amounts_name_the_same_subject() -> N
     # and a cap on one thing never updates a cap on another
     led = _ledger("We can't spend more than $900 a month on ads.", "The monthly hosting ceiling is $1500 now.")
     assert _stale_values(led) == set()
+
+
+def test_more_paraphrase_kinds() -> None:
+    # a rename said by "everyone", and in the future tense
+    led = _ledger("Everyone calls the sync job Corvus-2.", "The sync job is going to be called Draco-8.")
+    assert _stale_values(led) == {"Corvus-2"}
+    # "these days" is when, not what
+    led = _ledger("The renderer uses Python 3.10.4.", "The renderer uses Python 3.12.2 these days.")
+    assert _stale_values(led) == {"Python 3.10.4"}
+    # the person to ask about a thing is its owner
+    led = _ledger("Any questions on the billing export, ask Hiro.", "Amara is the new owner of the billing export.")
+    assert _stale_values(led) == {"Hiro"}
+    # a target date is a fact about the thing, not the session's goal
+    led = _ledger("Target date for the portal launch is May 20.", "The portal launch won't be ready before June 12.")
+    assert [e.kind for e in led] == ["fact", "fact"] and _stale_values(led) == {"May 20"}
+    # a duty taken over keeps its subject
+    led = _ledger("Oskar has on-call duty this week.", "Wanda took over on-call duty this week.")
+    assert _stale_values(led) == {"Oskar"}

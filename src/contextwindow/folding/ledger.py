@@ -74,6 +74,7 @@ _STOP = {
     "fine", "free", "permitted", "alright", "welcome", "able", "later", "earlier", "older", "newer", "latest", "previous",
     "updated", "adjusted", "revised", "raised", "lowered", "bumped", "increased", "decreased", "reduced", "extended", "postponed",
     "delayed", "rescheduled", "upped", "if", "possible", "monthly", "weekly", "daily", "yearly", "annual", "after",
+    "favourite", "favorite", "favour", "favor", "aiming", "targeting", "ready", "before", "nowadays",
 }
 _SYNONYMS = {
     "bill": "budget", "spend": "budget", "spending": "budget", "cost": "budget", "costs": "budget", "budget": "budget",
@@ -172,8 +173,8 @@ _V = r"<v>"
 _POINT_AT = re.compile(rf"^(?:please\s+)?(?!(?:talk|ask|send|email|tell|reply|write|give|show|explain|add|fix)\b)[a-z]+\s+(?P<s>(?:the|our|my|this)\s+[^<]+?)\s+(?:to|at)\s+(?P<v>{_V}.*)$")
 _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("rename", re.compile(rf"^(?:(?:we|i|they|you)\s*(?:'ve|have|had|are|'re|will)?\s+)?(?:now\s+)?(?:just\s+)?(?:renamed|renaming|rename)\s+(?P<s>.+?)\s+(?:to|as)\s+(?P<v>{_V}.*)$")),
-    ("rename", re.compile(rf"^(?:(?:we|i|they|you|let's)\s*(?:'re|are|will|'ll)?\s+)?(?:now\s+)?(?:be\s+)?(?:calling|call|naming|name)\s+(?P<s>.+?)\s+(?P<v>{_V}.*)$")),
-    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|has been|gets)\s+(?:now\s+)?(?:called|named|codenamed|renamed(?: to)?|known as)\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?:(?:we|i|they|you|let's|everyone|everybody|people|folks|the team)\s*(?:'re|are|will|'ll)?\s+)?(?:now\s+)?(?:be\s+)?(?:calling|calls|call|naming|name)\s+(?P<s>.+?)\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|has been|gets|is going to be|are going to be)\s+(?:now\s+)?(?:called|named|codenamed|renamed(?: to)?|known as)\s+(?P<v>{_V}.*)$")),
     ("owner", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+|will\s+|has\s+)*(?:owns|own|is the owner of|is responsible for|runs|leads|maintains|handles|takes over|took over|taken over|is in charge of)\s+(?P<s>.+)$")),
     ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|will be)\s+(?:now\s+)?(?:owned|run|led|maintained|handled)\s+by\s+(?P<v>{_V}.*)$")),
     ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:now\s+|will\s+)?(?:belongs?|goes|went|passe[sd]|has passed|has gone)\s+(?:now\s+)?to\s+(?P<v>{_V})$")),
@@ -218,13 +219,13 @@ def _restore(fr_part: str, vals: Sequence[Value]) -> str:
     return re.sub(r"<v>", lambda _: next(it).text if vals else "", fr_part)
 
 
-def _kind(clause: str, relation: str | None, subject: list[str]) -> str | None:
+def _kind(clause: str, relation: str | None, subject: list[str], values: Sequence[Value] = ()) -> str | None:
     masked = frame(clause, find_values(clause))  # "May 2" is a date, not the modal "may"
     neg = bool(_NEG.search(masked))
     if (neg and _SAFETY_WORDS.search(clause)) or _SAFETY_POS.search(masked):
         return "safety"
     head = subject[-1] if subject else ""
-    if relation == "goal" or (relation and set(subject) & _GOAL_HEAD):
+    if relation == "goal" or (relation and set(subject) & _GOAL_HEAD and not any(_typed(v) for v in values)):
         return "goal"
     if _PREF.search(masked):
         return "preference"
@@ -236,7 +237,7 @@ def _kind(clause: str, relation: str | None, subject: list[str]) -> str | None:
 
 
 _ATTRIBUTE = re.compile(
-    r"^\s*(?:the\s+)?(?:(?:change|switch|update|move)\s+(?:of|in|to)\s+)?(?:new\s+|updated\s+|current\s+|latest\s+)?(?:date|day|time|value|number|figure|amount)\s+(?:for|of)\s+",
+    r"^\s*(?:the\s+)?(?:(?:change|switch|update|move)\s+(?:of|in|to)\s+)?(?:new\s+|updated\s+|current\s+|latest\s+|target\s+|planned\s+|expected\s+)?(?:date|day|time|value|number|figure|amount)\s+(?:for|of)\s+",
     re.IGNORECASE,
 )
 _META_SUBJECT = {"preference", "choice", "pick", "default", "setting", "rule", "request", "plan", "idea", "suggestion", "swap", "call", "that", "it", "this", "update"}
@@ -254,8 +255,13 @@ _GOAL_ABOUT = re.compile(
     re.IGNORECASE,
 )
 # ownership said around the name: "Talk to Dana about X, they own it", "X is Dana's responsibility"
-_OWN = re.compile(r"\b(?:owns?|owned|owner|ownership|in charge|responsib\w*|'s (?:job|area|call|turf|baby))\b", re.IGNORECASE)
-_ABOUT = re.compile(r"\b(?:about|for|of|on)\s+(?P<x>(?:the|our|my)\s+[^,<;]+?)(?=,|;|$|\s+(?:they|he|she|who|which)\b)")
+_OWN = re.compile(
+    r"\b(?:owns?|owned|owner|ownership|in charge|responsib\w*|'s (?:job|area|call|turf|baby))\b"
+    r"|\b(?:ask|ping|contact|talk to|go(?:es)? to|goes through|reach out to)\b(?=.*\b(?:about|on|regarding|for)\s+(?:the|our|my)\b)"
+    r"|\b(?:about|on|regarding|for)\s+(?:the|our|my)\b.*\b(?:ask|ping|contact|talk to|go(?:es)? to|reach out to)\b",
+    re.IGNORECASE,
+)
+_ABOUT = re.compile(r"\b(?:about|for|of|on|regarding)\s+(?P<x>(?:the|our|my)\s+[^,<;]+?)(?=,|;|$|\s+(?:they|he|she|who|which|go|goes|should)\b)")
 # a trailing contrast with no value of its own: ", not the older one", ", rather than before"
 _TRAILING_CONTRAST = re.compile(r",\s*(?:not|rather than|instead of)\b[^,<$€£\d]{0,40}?([.!]?)$", re.IGNORECASE)
 #: value kinds that make a clause a fact even without a relation ("Expect the launch on May 15")
@@ -311,7 +317,7 @@ def parse(clause: str, source: str = "") -> Entry | None:
     if read is None:
         return None
     relation, subject, val_list = read
-    kind = _kind(body, relation, subject)
+    kind = _kind(body, relation, subject, val_list)
     if kind is None and relation is None and not _WH.match(body) and any(_typed(v) and (len(subject) >= 2 or v.kind != "number") for v in val_list):
         kind = "fact"  # a statement with a date, amount, version or measure in it informs, whatever its verb
     if kind is None or not subject:
@@ -343,7 +349,7 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
         vals = vals[1:]
         fr = frame(body, vals).lower().rstrip(".! ")
     fr = re.sub(r"^(?:from now on|going forward|from here on|in future|for now)\s*,?\s*", "", fr)
-    fr = re.sub(r",?\s*(?:from now on|going forward|from here on|instead|now|please|for now)\s*$", "", fr)
+    fr = re.sub(r",?\s*(?:from now on|going forward|from here on|instead|now|please|for now|these days|nowadays|at the moment|currently)\s*$", "", fr)
     # the same frame with its case (an acronym such as "US" names a region, not "us")
     cased = frame(body, vals)
     at = cased.lower().find(fr)
@@ -394,7 +400,7 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
         about = _ABOUT.search(fr)
         rest = about.group("x") if about else _OWN.sub(" ", re.sub(r"<v>", " ", fr))
         words = subject_words(_restore(rest, []) if "<v>" not in rest else rest.replace("<v>", " "))
-        words = [w for w in words if w not in ("talk", "ask", "ping", "contact", "reach", "owner", "own")]
+        words = [w for w in words if w not in ("talk", "ask", "ping", "contact", "reach", "owner", "own", "question", "anything", "through")]
         if words:
             return "owner", ["owner", *words], names
     if relation is None:
@@ -460,7 +466,7 @@ def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     never a safety rule or a goal."""
     if not entry.signature or entry.kind in ("safety", "goal"):
         return []
-    said = set(subject_words(frame(entry.text, find_values(entry.text)).replace("<v>", " ")))
+    said = set(subject_words(frame(entry.text, find_values(entry.text)).replace("<v>", " "))) | set(subject_words(entry.text))
     new = set(entry.subject.split())
     cands = []
     for i, e in enumerate(ledger):
