@@ -187,3 +187,16 @@ def test_more_paraphrase_kinds() -> None:
     # a duty taken over keeps its subject
     led = _ledger("Oskar has on-call duty this week.", "Wanda took over on-call duty this week.")
     assert _stale_values(led) == {"Oskar"}
+
+
+def test_an_update_cue_lets_other_wording_update_the_closest_subject() -> None:
+    led = _ledger("The launch is penciled in for May 3.", "New plan: the launch happens on May 9.")
+    assert _stale_values(led) == {"May 3"}
+    # a first statement about another subject, even with "now", is not an update of its sibling
+    led = _ledger("The frontend release is March 1.", "The backend release is now March 9.")
+    assert _stale_values(led) == set()
+    # with two siblings the one that shares the most words is updated, a tie updates none
+    led = _ledger("Our frontend cache TTL is 30 seconds.", "Our backend cache TTL is 50 seconds.", "The backend TTL is now 90 seconds.")
+    assert _stale_values(led) == {"50 seconds"}
+    led = _ledger("Our frontend cache TTL is 30 seconds.", "Our backend cache TTL is 50 seconds.", "The TTL is now 90 seconds.")
+    assert _stale_values(led) == set()

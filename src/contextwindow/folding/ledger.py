@@ -135,7 +135,7 @@ _LEAD = re.compile(
     r"turns out(?: that)?|good news|bad news)\b[\s,:;!.-]*)+",
     re.IGNORECASE,
 )
-_NEG = re.compile(r"\b(never|not|no longer|avoid|stop|without|nobody|no one|under no circumstances|don't|dont|doesn't|mustn't|shouldn't|can't|won't|isn't|aren't)\b|n't\b", re.IGNORECASE)
+_NEG = re.compile(r"\b(never|not|no longer|avoid|stop|without|nobody|no one|nothing|none|under no circumstances|don't|dont|doesn't|mustn't|shouldn't|can't|won't|isn't|aren't)\b|n't\b", re.IGNORECASE)
 _SAFETY_WORDS = re.compile(
     r"\b(delet\w*|remov\w*|drop\w*|wip\w*|truncat\w*|destroy\w*|rm\b|rm -rf|force[- ]?push\w*|--force|push\w* to (?:main|master|prod\w*)|"
     r"prod\b|production|secret\w*|credential\w*|password\w*|api keys?|tokens?|private keys?|\.env\b|customer data|pii|personal data|"
@@ -251,7 +251,8 @@ _GOAL_ABOUT = re.compile(
     r"^(?:(?:this|the|today's|our)\s+(?:session|conversation|chat|work(?:ing session)?)(?:\s+today)?\s+is\s+(?:all\s+|mainly\s+|mostly\s+)?(?:about|for)"
     r"|what (?:we|i)(?:'re| are| will be| want to be)\s+(?:doing|working on|after|here for|trying to do)(?:\s+(?:in|during|for) (?:this|the) (?:session|conversation|chat))?(?:\s+today)?\s*(?:\bis\b|:)"
     r"|(?:today|in this session|this session),?\s+(?:we(?:'re| are| will be| will)?|i(?:'m| am))\s+(?:going to|here to|trying to|working on|focus(?:ing|ed)? on)"
-    r"|(?:we|i)(?:'re| are| am|'m) here to)\s+(?P<v>.{6,})$",
+    r"|(?:we|i)(?:'re| are| am|'m) here to"
+    r"|(?:today's|this session's|the session's|our|my) (?:job|work|mission|plan)(?: for today| today| here| in this session)?\s*(?::|\bis\b))\s+(?P<v>.{6,})$",
     re.IGNORECASE,
 )
 # ownership said around the name: "Talk to Dana about X, they own it", "X is Dana's responsibility"
@@ -439,7 +440,7 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
     elif exact:
         matches = exact
     elif not matches:
-        matches = _named_in_clause(out, entry)
+        matches = _named_in_clause(out, entry) or _cued_update(out, entry)
     for i in matches:
         old = out[i]
         new_vals = set(entry.values)
@@ -485,6 +486,60 @@ def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     if len({ledger[i].subject for i in top}) != 1 or any(not set(ledger[i].subject.split()) <= set(ledger[top[0]].subject.split()) for i in cands):
         return []
     return top
+
+
+# words that say a statement changes something said before
+_UPDATE_CUE = re.compile(
+    r"\b(?:now|instead|anymore|no longer|from now on|going forward|moved|changed|switched|swapped|replaced|updated|upgraded|downgraded|"
+    r"migrated|renamed|rebranded|delayed|postponed|rescheduled|slipped|pushed|bumped|raised|lowered|took over|taking over|taken over|"
+    r"new|correction|scratch that|actually|not the|rather than|after all)\b",
+    re.IGNORECASE,
+)
+
+
+def _words_of(text: str) -> list[str | None]:
+    """The clause's content words in order (values and stop words as None)."""
+    fr = frame(text, find_values(text)).lower()
+    out: list[str | None] = []
+    for w in re.findall(r"<v>|[a-z0-9][a-z0-9'_.-]*", fr):
+        n = subject_words(w) if w != "<v>" else []
+        out.append(n[0] if n else None)
+    return out
+
+
+def _before(words: list[str | None], shared: set[str]) -> str | None:
+    """The content word right before the first shared word ("frontend" in "the frontend release")."""
+    at = next((i for i, w in enumerate(words) if w in shared), None)
+    return words[at - 1] if at else None
+
+
+def _cued_update(ledger: Sequence[Entry], entry: Entry) -> list[int]:
+    """An update said in words the subject reading does not match ("New plan: the launch happens
+    on V" after "The launch is penciled in for U"): the clause says it changes something (an
+    update cue), states a value of the same kind and unit as ONE active entry that shares the
+    most content words with it, and no word in front of the shared ones differs ("backend" vs
+    "frontend"). Ties, safety rules and goals: nothing is superseded."""
+    if not entry.signature or entry.kind in ("safety", "goal") or not _UPDATE_CUE.search(entry.text):
+        return []
+    new_words = _words_of(entry.text)
+    said = {w for w in new_words if w}
+    scored: list[tuple[int, int]] = []
+    for i, e in enumerate(ledger):
+        if not e.active or e.kind in ("safety", "goal") or e.signature != entry.signature:
+            continue
+        old_words = _words_of(e.text)
+        shared = said & {w for w in old_words if w}
+        if not shared:
+            continue
+        a, b = _before(old_words, shared), _before(new_words, shared)
+        if a and b and a != b:
+            continue  # a modifier that differs in the same place: another subject
+        scored.append((len(shared), i))
+    if not scored:
+        return []
+    top = max(n for n, _ in scored)
+    best = [i for n, i in scored if n == top]
+    return best if len(best) == 1 else []
 
 
 def update(ledger: Sequence[Entry], text: str, source: str = "") -> list[Entry]:
