@@ -18,6 +18,7 @@ openai = pytest.importorskip("openai")
 pytest.importorskip("aiohttp")
 
 from contextwindow import turns  # noqa: E402
+from contextwindow.curation import segments  # noqa: E402
 from contextwindow.formats import get_format  # noqa: E402
 from contextwindow.llm.localserver import LocalProviderServer, Reply, ToolCallSpec  # noqa: E402
 from contextwindow.prefix import payload_units  # noqa: E402
@@ -26,6 +27,7 @@ from contextwindow.proxy.server import BackgroundProxy, ProxyConfig  # noqa: E40
 from contextwindow.session import SessionConfig  # noqa: E402
 from contextwindow.store import open_store  # noqa: E402
 from contextwindow.store.base import ConversationStore  # noqa: E402
+from contextwindow.sync import STATE_KEY  # noqa: E402
 
 
 @contextmanager
@@ -283,10 +285,15 @@ def test_re_sent_history_is_recognised_and_only_new_messages_are_appended() -> N
         history = agent_turns(oai(px), 4, output=lambda i: f"found {i}")
         px.wait_idle()
         (conv,) = store.list_conversations()
-        stored = store.list(conv.id)
-        # the last assistant reply is not sent back yet: the store holds exactly what the client sent
-        assert len(stored) == len(history) - 2
-        assert [sm.message.role for sm in stored] == [m["role"] for m in history[:-2]]
+        # the conversation as shown: everything the client sent, then the model's last reply, stored
+        # from the answer (the client has not sent it back yet); the last tool output never left the client
+        shown = [sm for seg in segments(store, conv.id) for t in seg.turns for sm in t.messages]
+        assert [sm.message.role for sm in shown] == [m["role"] for m in history[:-1]]
+        assert shown[-1].message.tool_calls[0].id == history[-2]["tool_calls"][0]["id"]
+        # the SDK re-sends a reply without the answer's null fields: its copy stands in the view, the
+        # provider's copy stays in the record (append-only), superseded
+        superseded = store.get_state(conv.id, STATE_KEY)
+        assert len(store.list(conv.id)) == len(shown) + len(superseded) and all(v[0] == 0 for v in superseded.values())
         assert conv.metadata["proxy"]["source"] == "head" and conv.title.startswith("proxy: Find the retry logic")
         assert len(store.list_usage(conv.id)) == 4
 
@@ -311,7 +318,11 @@ def test_identity_from_header_client_session_and_head() -> None:
         assert any(k == "x:alpha" for k in keys) and any(k.startswith("c:u1:") for k in keys)
         assert "x-ctxw-conversation" not in up.requests[0].headers
         s1 = [c for c in store.list_conversations() if c.metadata["proxy"]["key"].startswith("c:S1:") and c.metadata["model"] == "claude-sonnet-4-5"]
-        assert len(s1) == 1 and len(store.list(s1[0].id)) == 3
+        px.wait_idle()
+        # the 3 messages sent, then the model's last reply (the "ok" the client re-sent as a string
+        # stands in the view for the provider's block-list copy)
+        assert len(s1) == 1 and [sm.message.text for seg in segments(store, s1[0].id) for t in seg.turns for sm in t.messages] == [
+            "same start", "ok", "more", "ok"]
 
 
 def test_a_rewritten_history_continues_in_a_new_conversation() -> None:
@@ -325,7 +336,9 @@ def test_a_rewritten_history_continues_in_a_new_conversation() -> None:
         assert len(convs) == 2
         newer, older = convs
         assert newer.parent_id == older.id
-        assert len(store.list(older.id)) == 3 and len(store.list(newer.id)) == 2
+        # what each was sent, then the reply stored from its answer
+        px.wait_idle()
+        assert len(store.list(older.id)) == 3 + 1 and len(store.list(newer.id)) == 2 + 1
 
 
 # --- what the proxy does to a request ---------------------------------------------------------------
@@ -519,7 +532,11 @@ def test_a_conversation_that_needs_nothing_is_forwarded_byte_identical_request_a
         assert [r.raw for r in up.requests] == sent  # every request as the client sent it, byte for byte
         px.wait_idle()
         (conv,) = store.list_conversations()
-        assert len(store.list_usage(conv.id)) == 8 and len(store.list(conv.id)) == 2 + 2 * 7
+        assert len(store.list_usage(conv.id)) == 8
+        # shown: the 16 messages sent, then the last reply; recorded besides: the provider's copies of the
+        # 7 replies the SDK re-sent in its own form (superseded, never sent upstream)
+        assert sum(len(t.messages) for seg in segments(store, conv.id) for t in seg.turns) == 2 + 2 * 7 + 1
+        assert len(store.list(conv.id)) == 2 + 2 * 7 + 1 + 7
         assert px.server.stats["fast"] == 7  # all but the first went upstream before their messages were stored
     # ... and once a tool result must be clipped, the same conversation is built again (and stays valid)
     sent, http = recorder()

@@ -8,6 +8,7 @@ sequences) and on the proxy's own store (the conversation, its usage and dollars
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -25,6 +26,7 @@ pytest.importorskip("aiohttp")
 
 from contextwindow import turns
 from contextwindow.cli.main import cli
+from contextwindow.curation import segments
 from contextwindow.formats import get_format
 from contextwindow.llm.localserver import LocalProviderServer, ReceivedRequest, Reply, ToolCallSpec
 from contextwindow.store import open_store
@@ -70,6 +72,25 @@ def tool_results(body: dict[str, Any], provider: str) -> dict[str, str]:
     return out
 
 
+def normal(m: dict[str, Any]) -> dict[str, Any]:
+    """A wire message with string content written as one text block (the same prompt to the provider)."""
+    if isinstance(m.get("content"), str) and m["role"] != "tool":
+        return {**m, "content": [{"type": "text", "text": m["content"]}]}
+    return m
+
+
+def without_runtime(messages: list[dict[str, Any]], provider: str) -> list[dict[str, Any]]:
+    """A forwarded request's messages without the runtime block `ctxw run` ends each request with."""
+    out = [normal(m) for m in messages]
+    last = out[-1]
+    if provider == "openai":
+        assert last["role"] == "user" and "# Runtime" in json.dumps(last)
+        return out[:-1]
+    assert last["content"][-1]["type"] == "text" and last["content"][-1]["text"].startswith("# Runtime")
+    rest = last["content"][:-1]
+    return out[:-1] + ([{**last, "content": rest}] if rest else [])
+
+
 def script(provider: str) -> Any:
     def reply(req: ReceivedRequest) -> Reply | str:
         body = req.body
@@ -111,10 +132,17 @@ def test_ctxw_run_through_ctxw_proxy_clips_huge_tool_output_and_accounts(tmp_pat
         for text in last.values():
             # 50,000 lines (≥ 290 kB) arrive as at most about PROXY_CLIP tokens, with a way back to the rest
             assert len(text) < PROXY_CLIP * 6 and "retrieve(" in text and "ofl_" in text
-        # Not asserted: "clipped once, byte-identical in later requests". `ctxw run` moves its runtime
-        # block (a user message) to the end of every request, so the history it re-sends does not
-        # extend what the proxy stored; the proxy continues in a new conversation each time and clips
-        # afresh (docs/proxy.md, "A real agent through the proxy").
+        # `ctxw run` ends every request with its runtime block, a different one each time: the proxy
+        # stores it as the request's provisional tail and drops it from the view when the next request
+        # no longer holds it, so the agent stays ONE conversation: each result is clipped once and
+        # re-sent byte for byte, and each request extends the one before minus its runtime block
+        for prev, cur in itertools.pairwise(main):
+            kept = without_runtime(prev.body["messages"], provider)
+            now = [normal(m) for m in cur.body["messages"]]
+            assert now[: len(kept)] == kept
+            assert "# Runtime" in json.dumps(cur.body["messages"][-1])
+        for cid, text in tool_results(main[-2].body, provider).items():
+            assert last[cid] == text  # the clipped text of the request before, byte for byte
         # the agent's own transcript holds its own (larger) clip: the proxy clipped further at its door
         agent_side = {m["tool_call_id"]: m["content"] for m in json.loads(r.output)["messages"] if m["role"] == "tool"}
         assert set(agent_side) == set(last)
@@ -123,7 +151,13 @@ def test_ctxw_run_through_ctxw_proxy_clips_huge_tool_output_and_accounts(tmp_pat
         store = open_store(proxy_store)
         try:
             ours = [c for c in store.list_conversations() if "find the failing tests" in (c.title or "")]
-            assert ours
+            assert len(ours) == 1, [(c.id, c.title, c.parent_id) for c in ours]  # one conversation, not one per request
+            shown = [sm.message for seg in segments(store, ours[0].id) for t in seg.turns for sm in t.messages]
+            # the whole conversation, the model's final answer included (stored from the answer: the
+            # agent never sends it back); of the runtime blocks only the last request's is left
+            assert shown[-1].role == "assistant" and shown[-1].text == "The failing cases are listed; done."
+            assert sum("# Runtime" in m.text for m in shown) == 1
+            assert sum(len(m.tool_calls) for m in shown) == 3
             calls = 0
             for conv in ours:
                 show = CliRunner().invoke(cli, ["sessions", "show", conv.id, "--store", proxy_store])

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from . import sync as resync
 from . import turns
 from .admission import Admission, runtime_section, wants_batching
 from .admission.steering import SteeringQueue, can_steer
@@ -124,6 +125,7 @@ class SyncResult:
     known: int  # leading messages of the history the store already held
     added: list[StoredMessage]
     diverged_at: int | None = None  # where the history stops extending the store (nothing appended then)
+    superseded: int = 0  # provisional rows (an earlier request's tail, a reply) this history left out or trimmed
 
 
 FINGERPRINT_KEY = "fp"  # meta key: the content hash a message had when sync first added it (before clipping)
@@ -199,7 +201,10 @@ class Session:
         self._turns = 0
         self._tool_calls = 0
         self._cost = 0.0
-        self._fps: list[str | None] | None = None  # fingerprints of the stored messages, for sync
+        self._rows: list[resync.Row] | None = None  # what sync knows of the stored messages (sync.py)
+        self._sync_start = 0  # rows from here on may still be provisional
+        self._transient: dict[str, Any] | None = None  # row id -> [keep, fp]: the view's cut of provisional rows
+        self._trim_counts: dict[str, int] = {}
         self._tokens_used = 0  # input + output of every main call of this Session (the tokens limit)
 
     # --- setup --------------------------------------------------------------------------
@@ -294,11 +299,11 @@ class Session:
                 m = replace(m, parts=(*m.parts, *(TextPart(t) for t in self._steering.drain())))
             if m.is_tool_result and self.config.clip_budget_tokens:  # wherever results are: tool or user role
                 m = self._clip(m)
-            if m.role == "user" and not m.meta.get("cw"):  # the user's own words only, not tool output beside them
-                said = m.text if not m.is_tool_result else "\n".join(p.text for p in m.parts if isinstance(p, TextPart))
+            if m.role == "user" and not m.meta.get("cw") and m.meta.get(resync.KIND_KEY) != resync.TAIL:
+                # the user's own words; a provisional tail enters once confirmed (sync)
                 if ledger is None:
                     ledger = self.constraints()
-                new = ledger_mod.update(ledger, said, source=str(len(ledger)))
+                new = _ledger_update(ledger, m)
                 ledger_changed = ledger_changed or new != ledger
                 ledger = new
             self._remember_calls(m)
@@ -315,6 +320,8 @@ class Session:
             self._tool_calls += len(sm.message.tool_calls)
             if sm.message.role == "user" and not sm.message.is_tool_result:
                 self._turns += 1
+        if self._rows is not None:
+            self._rows.extend(resync.Row.of(sm, FINGERPRINT_KEY) for sm in stored)
         return stored
 
     def sync(self, history: Sequence[Message], fingerprints: Sequence[str] | None = None) -> SyncResult:
@@ -323,34 +330,86 @@ class Session:
         already holds are recognised by fingerprint (by default the content hash of the message as
         given, before any clipping; pass ``fingerprints`` to hash a normalized form) and skipped;
         the rest go through :meth:`add`, so a tool result is clipped once, and later builds
-        re-send the same stored text. A history that does not extend what is stored (rewound or
-        rewritten) appends nothing and says where it diverged."""
+        re-send the same stored text.
+
+        The history's last message, when on the user side, is stored as a provisional *tail*, and a
+        reply stored with meta ``provisional: reply`` is provisional too: the next history confirms,
+        trims or supersedes them (:mod:`contextwindow.sync`), so a client that appends a changing
+        block to every call stays one conversation. A history that does not extend the confirmed
+        rows (rewound or rewritten) appends nothing and says where it diverged."""
         from .store.base import content_hash
 
         fps = list(fingerprints) if fingerprints is not None else [content_hash(dumps_message(m)) for m in history]
         if len(fps) != len(history):
             raise ConfigError(f"sync got {len(history)} messages but {len(fps)} fingerprints")
-        known, extends = self.known_prefix(fps)
-        if not extends:
-            return SyncResult(known, [], known)
+        rows = self._sync_rows()
+        got = resync.match(rows, self._sync_start, fps, history)
+        if got.diverged_at is not None:
+            return SyncResult(got.known, [], got.diverged_at)
+        transient = self._cuts()
+        for i, (keep, fp, extra) in got.decided.items():
+            rows[i].keep, rows[i].fp, rows[i].message = keep, fp or rows[i].fp, None
+            transient[rows[i].id] = [keep, fp, extra]
+        for i, fp in got.confirmed.items():
+            rows[i].fp, rows[i].message = fp, None
+        if got.decided:
+            self.store.set_state(self.id, resync.STATE_KEY, transient)
+            self._view_tokens = None
+        if got.tails:  # confirmed: their rules enter the ledger now
+            ledger = old = self.constraints()
+            for j in got.tails:
+                ledger = _ledger_update(ledger, history[j])
+            if ledger != old:
+                self.store.set_state(self.id, LEDGER_KEY, ledger_mod.to_json(ledger))
+        known = got.known
         new = [replace(m, meta={**m.meta, FINGERPRINT_KEY: fp}) for m, fp in zip(history[known:], fps[known:], strict=True)]
+        last_user_side = bool(history) and history[-1].role not in ("assistant", "system")
+        if new and last_user_side:
+            tail = new[-1]
+            meta = {**tail.meta, resync.KIND_KEY: resync.TAIL}
+            if len(tail.parts) > 1:
+                meta[resync.PARTS_KEY] = list(resync.part_fingerprints(tail))
+            new[-1] = replace(tail, meta=meta)
         added = self.add(*new) if new else []
-        assert self._fps is not None
-        self._fps.extend(fps[known:])
-        return SyncResult(known, added)
+        if last_user_side:  # the row standing for the history's last message, and what comes after it
+            self._sync_start = len(rows) - 1 if new else got.rows_for[-1]
+        else:
+            self._sync_start = len(rows)
+        return SyncResult(known, added, None, superseded=len(got.decided))
 
-    def known_prefix(self, fingerprints: Sequence[str]) -> tuple[int, bool]:
-        """How many leading messages of a history (given by fingerprints) the store holds, and
-        whether the history extends what is stored (else :meth:`sync` reports a divergence).
-        Reads nothing but the fingerprints (from the store once per Session)."""
-        if self._fps is None:
-            self._fps = [sm.message.meta.get(FINGERPRINT_KEY) for sm in self.store.list(self.id)]
-        known = 0
-        for a, b in zip(self._fps, fingerprints, strict=False):
-            if a != b:
-                break
-            known += 1
-        return known, known == len(self._fps)
+    def _sync_rows(self) -> list[resync.Row]:
+        if self._rows is None:
+            cuts = self._cuts()
+            self._rows = [resync.Row.of(sm, FINGERPRINT_KEY, cuts) for sm in self.store.list(self.id)]
+            self._sync_start = resync.provisional_start(self._rows)
+        return self._rows
+
+    def _cuts(self) -> dict[str, Any]:
+        """Provisional rows the client's later history left out or trimmed (row id -> [keep, fp])."""
+        if self._transient is None:
+            got = self.store.get_state(self.id, resync.STATE_KEY)
+            self._transient = dict(got) if isinstance(got, dict) else {}
+        return self._transient
+
+    def _active(self) -> list[StoredMessage]:
+        """The active messages as the view uses them: provisional rows a later history superseded
+        are left out, trimmed ones cut to what the client kept (:mod:`contextwindow.sync`)."""
+        active = self.store.list_active(self.id)
+        cuts = self._cuts()
+        if not cuts:
+            return active
+        out = resync.visible(active, cuts)
+        for sm in out:
+            if sm.id in cuts and sm.id not in self._trim_counts:
+                self._trim_counts[sm.id] = self._counts[sm.id] = self._count(sm.message)
+        return out
+
+    def known_prefix(self, fingerprints: Sequence[str], history: Sequence[Message]) -> tuple[int, bool]:
+        """How many leading messages of a history the store holds (confirmed, or provisional rows
+        it confirms or trims), and whether :meth:`sync` would line it up without a divergence.
+        Writes nothing: the same matching as :meth:`sync` (:func:`contextwindow.sync.match`)."""
+        got = resync.match(self._sync_rows(), self._sync_start, fingerprints, history)
+        return got.known, got.diverged_at is None
 
     def stores_as_given(self, m: Message) -> bool:
         """True when :meth:`add` would store ``m`` unchanged: no call id to map back, no steering
@@ -456,10 +515,12 @@ class Session:
         """[fold summary?] + active messages with the sticky compaction decisions applied."""
         cp = self.store.latest_checkpoint(self.id)
         self._load_counts()
-        items = sticky_view(cp.id if cp else None, cp.summary if cp else None, self.store.list_active(self.id), self._state(), self._count, self._count_stored, self._sticky_memo)
+        items = sticky_view(cp.id if cp else None, cp.summary if cp else None, self._active(), self._state(), self._count, self._count_stored, self._sticky_memo)
         if cp is not None:  # pinned means pinned: leading system messages a fold covered stay first
             items = [ViewItem(sm.id, sm.message, self._count_stored(sm)) for sm in self._pinned() if sm.seq <= cp.upto_seq] + items
         self._save_counts()
+        if self._transient:  # a compaction's replacement of a trimmed row is cut the same way
+            items = resync.cut_items(items, self._transient, self._count)
         return self._scrub_stale(self._elide_answered_images(items))
 
     def _scrub_stale(self, items: list[ViewItem]) -> list[ViewItem]:
@@ -852,7 +913,7 @@ class Session:
 
     # --- folds -------------------------------------------------------------------------------
     def at_turn_boundary(self) -> bool:
-        active = self.store.list_active(self.id)
+        active = self._active()
         if not active:
             return False
         last = active[-1].message
@@ -973,6 +1034,14 @@ class Session:
 
 
 _HEAD = Message("user", (TextPart("[The conversation continues from earlier context.]"),), meta={"cw": "note"})
+
+
+def _ledger_update(ledger: list[ledger_mod.Constraint], m: Message) -> list[ledger_mod.Constraint]:
+    """``ledger`` with the rules a user message states (the user's own words only, not tool output beside them)."""
+    if m.role != "user" or m.meta.get("cw"):
+        return ledger
+    said = m.text if not m.is_tool_result else "\n".join(p.text for p in m.parts if isinstance(p, TextPart))
+    return ledger_mod.update(ledger, said, source=str(len(ledger)))
 
 
 def _cache_config(base: CacheConfig | None, model: str | None) -> CacheConfig | None:

@@ -28,14 +28,17 @@ from typing import Any
 from ..budget import Limits
 from ..errors import ConfigError, ContextWindowError, PayloadError, UnknownModelError
 from ..formats import get_format
+from ..formats.prepare import unmap_ids
 from ..messages import Message
 from ..session import Session, SessionConfig
 from ..store.base import ConversationStore
+from ..sync import KIND_KEY, REPLY
 from ..usage import Usage
 from . import breakpoints
 from .history import normalize
 from .identity import Identity, identify
 from .protocols import Protocol
+from .reply import reply_message
 
 log = logging.getLogger("contextwindow.proxy")
 
@@ -93,6 +96,8 @@ class Prepared:
     tokens: int = 0  # the history as sent, estimated
     restarted: bool = False  # the client rewrote its history: a new store conversation
     fast: bool = False  # forwarded as sent without a build (see Conversations.prepare)
+    superseded: int = 0  # stored provisional rows (an earlier tail, a reply) the client no longer holds
+    id_map: dict[str, str] = field(default_factory=dict)  # call ids as sent upstream -> as stored (Build.id_map)
     notes: list[str] = field(default_factory=list)
 
 
@@ -146,10 +151,14 @@ class Conversations:
     def _load_index(self) -> dict[str, str]:
         if self._index is None:
             index: dict[str, str] = {}
+            aliases: list[tuple[str, str]] = []
             for info in self.store.list_conversations():  # newest first: the first seen wins
                 meta = info.metadata.get(META_KEY) if isinstance(info.metadata, dict) else None
                 if isinstance(meta, dict) and isinstance(meta.get("key"), str):
                     index.setdefault(meta["key"], info.id)
+                    aliases.extend((a, info.id) for a in meta.get("aliases") or () if isinstance(a, str))
+            for a, cid in aliases:  # a conversation's own key wins over another's alias
+                index.setdefault(a, cid)
             self._index = index
         return self._index
 
@@ -177,6 +186,8 @@ class Conversations:
             if cid is None:
                 title = _title(history)
                 own: dict[str, Any] = {"key": ident.key, "source": ident.source, "protocol": req.protocol.name}
+                if ident.aliases:
+                    own["aliases"] = list(ident.aliases)
                 if window:
                     own["window"] = window
                 meta: dict[str, Any] = {META_KEY: own}
@@ -184,6 +195,8 @@ class Conversations:
                     meta["model"] = model
                 cid = self.store.create_conversation(title=title, metadata=meta, parent_id=parent)
                 index[ident.key] = cid
+                for a in ident.aliases:
+                    index.setdefault(a, cid)
             s = Session(
                 self.store, cid, model=model if known_model else None, window=window, format=req.protocol.name, config=self.config
             )
@@ -218,7 +231,7 @@ class Conversations:
                 self._live.move_to_end(session.id)
         if session is None or session.id not in self._pristine or session.id not in self._reported:
             return None
-        known, extends = session.known_prefix(parsed.fingerprints)
+        known, extends = session.known_prefix(parsed.fingerprints, parsed.history)
         if not extends:
             return None
         self._configure(session, req)
@@ -238,7 +251,7 @@ class Conversations:
             log.warning("conversation %s: the store changed under a request forwarded as sent; the next one is built", session.id)
             self._pristine.discard(session.id)
         return Prepared(data=parsed.request.raw, changed=False, conversation_id=session.id, identity=parsed.identity, known=res.known,
-                        added=len(res.added), tokens=session.gauge().used, fast=True)
+                        added=len(res.added), tokens=session.gauge().used, fast=True, superseded=res.superseded)
 
     def _configure(self, session: Session, req: Request) -> None:
         """The request's own output reserve and tools, for the budget."""
@@ -270,7 +283,7 @@ class Conversations:
         self._configure(session, req)
         if not force and not restarted and self._quiet(session, req, history, res):
             return Prepared(data=req.raw, changed=False, conversation_id=session.id, identity=ident, known=res.known,
-                            added=len(res.added), tokens=session.gauge().used, fast=True)
+                            added=len(res.added), tokens=session.gauge().used, fast=True, superseded=res.superseded)
         built = session.build(req.protocol.name, force=force, decorate=lambda ms: breakpoints.apply(ms, marks, req.protocol.name))
         body = dict(req.body)
         for k in req.protocol.history_keys:
@@ -288,7 +301,8 @@ class Conversations:
             self._pristine.discard(session.id)
         return Prepared(
             data=data, changed=not same, conversation_id=session.id, identity=ident, known=res.known, added=len(res.added),
-            clipped=clipped, compacted=compacted, tokens=built.tokens, restarted=restarted,
+            clipped=clipped, compacted=compacted, tokens=built.tokens, restarted=restarted, superseded=res.superseded,
+            id_map=dict(built.id_map),
         )
 
     def _quiet(self, session: Session, req: Request, history: Sequence[Message], res: Any) -> bool:
@@ -301,20 +315,57 @@ class Conversations:
                 return False
         return self._fits(session, req)
 
-    def record(self, conversation_id: str, usage: Usage, *, fast: bool = False) -> None:
-        """The usage of one answer, priced, into the conversation's ledger; after a build also into
-        its Session (calibration against that build's estimate, gauge)."""
+    def record(
+        self, conversation_id: str, usage: Usage | None, *, fast: bool = False, answer: Answer | None = None,
+        id_map: Mapping[str, str] | None = None,
+    ) -> None:
+        """One answer: the model's reply (read from ``answer``) into the store as a provisional row
+        (the client's next history confirms or supersedes it, :mod:`contextwindow.sync`), and its
+        usage, priced, into the conversation's ledger; after a build also into its Session
+        (calibration against that build's estimate, gauge)."""
         with self._guard:
             s = self._live.get(conversation_id)
-        usage = price(usage)
-        if s is None or fast:
-            self.store.record_usage(conversation_id, usage)
+        reply = self._reply(conversation_id, answer, id_map)
+        if usage is not None:
+            usage = price(usage)
+        if s is None:  # the Session left memory meanwhile: the rows go in as they are
+            if reply is not None:
+                self.store.append(conversation_id, [reply])
+            if usage is not None:
+                self.store.record_usage(conversation_id, usage)
+            return
+        if fast or usage is None:
+            if reply is not None:
+                s.add(reply)
+            if usage is not None:
+                self.store.record_usage(conversation_id, usage)
             return
         self._reported.add(conversation_id)
         try:
-            s.record(None, usage, auto_fold=False)
+            s.record(reply, usage, auto_fold=False)
         except ContextWindowError as exc:  # a session limit: the proxy reports, the client's agent decides
             log.warning("conversation %s: %s", conversation_id, exc)
+
+    @staticmethod
+    def _reply(conversation_id: str, answer: Answer | None, id_map: Mapping[str, str] | None) -> Message | None:
+        if answer is None:
+            return None
+        msg, why = reply_message(answer.protocol, answer.data, streaming=answer.streaming)
+        if msg is None:
+            log.info("conversation %s: the reply is not stored (%s); it enters when the client sends it back", conversation_id, why)
+            return None
+        if id_map:
+            msg = unmap_ids(msg, dict(id_map))
+        return replace(msg, meta={**msg.meta, KIND_KEY: REPLY})
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A relayed answer, kept to read the model's reply from: the parsed JSON body, or a stream's bytes."""
+
+    protocol: str
+    data: Any
+    streaming: bool
 
 
 def price(usage: Usage) -> Usage:

@@ -6,8 +6,15 @@
    ``metadata.user_id``, OpenAI ``prompt_cache_key`` / ``user`` — joined with the hash of the
    conversation's stable head. A client sends side requests (titles, sub-agents, summaries) under
    the same session id with a different system prompt or first message; the head keeps them apart.
-3. Else the hash of the stable head alone: the leading system messages and the first user
-   message, as fingerprinted (cache markers left out).
+3. Else the hash of the stable head alone: the leading system messages (as fingerprinted, cache
+   markers left out) and the parts of the first user message (so ``"text"`` and
+   ``[{"type": "text", "text": "text"}]`` are one head).
+
+A client that appends a per-call block to its last message (our ``ctxw run`` over the Anthropic
+API puts its runtime block in the first request's only user message) sends a first request whose
+first user message is longer than in every later request. Such a request also registers its head
+without the trailing parts as an alias, so the next request finds the conversation; the stored
+message is trimmed to what the client keeps (:mod:`contextwindow.sync`).
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..messages import Message
+from ..sync import part_fingerprints
 
 HEADER = "x-ctxw-conversation"
 CLIENT_HEADERS = ("x-claude-code-session-id", "session_id", "conversation_id")
@@ -30,16 +38,27 @@ class Identity:
     key: str  # the conversation key (stable across the client's requests)
     source: str  # "header", "client:<where>", "head"
     head: str  # hash of the stable head (16 hex)
+    aliases: tuple[str, ...] = ()  # further keys of the conversation a new request starts (see the module doc)
 
 
-def head_hash(history: Sequence[Message], fingerprints: Sequence[str], protocol: str = "") -> str:
-    """Hash of the leading system messages and the first user message (their fingerprints)."""
+def head_hashes(history: Sequence[Message], fingerprints: Sequence[str], protocol: str = "") -> tuple[str, tuple[str, ...]]:
+    """Hash of the leading system messages and the first user message's parts; and, when that
+    message is also the history's last one and has several parts, the hashes of its shorter
+    leading runs of parts (the aliases)."""
     h = hashlib.sha256(protocol.encode())
-    for m, fp in zip(history, fingerprints, strict=False):
-        h.update(fp.encode())
-        if m.role == "user":
-            break
-    return h.hexdigest()[:16]
+    for n, (m, fp) in enumerate(zip(history, fingerprints, strict=False)):
+        if m.role != "user":
+            h.update(fp.encode())
+            continue
+        parts = part_fingerprints(m)
+        h.update(b"user:")
+        aliases: list[str] = []
+        for k, p in enumerate(parts, start=1):
+            h.update(p.encode())
+            if k < len(parts) and n == len(history) - 1:
+                aliases.append(h.copy().hexdigest()[:16])
+        return h.hexdigest()[:16], tuple(aliases)
+    return h.hexdigest()[:16], ()
 
 
 def _client_id(headers: Mapping[str, str], body: Mapping[str, Any]) -> tuple[str, str] | None:
@@ -62,11 +81,12 @@ def identify(
 ) -> Identity:
     """The conversation of one request (``headers`` with lower-case names); the same head spoken
     in two protocols is two conversations."""
-    head = head_hash(history, fingerprints, protocol)
+    head, aliases = head_hashes(history, fingerprints, protocol)
     explicit = headers.get(HEADER)
     if explicit:
         return Identity(f"x:{explicit[:MAX_KEY]}", "header", head)
     client = _client_id(headers, body)
     if client is not None:
-        return Identity(f"c:{client[0][:MAX_KEY]}:{head}", f"client:{client[1]}", head)
-    return Identity(f"h:{head}", "head", head)
+        prefix = f"c:{client[0][:MAX_KEY]}:"
+        return Identity(prefix + head, f"client:{client[1]}", head, tuple(prefix + a for a in aliases))
+    return Identity(f"h:{head}", "head", head, tuple(f"h:{a}" for a in aliases))

@@ -2,8 +2,9 @@
 
 The bytes go to the client exactly as they came; a copy is watched on the side. For a stream, only
 the events that carry usage are parsed (an event is cut at a blank line; one larger than
-``MAX_EVENT`` is skipped, counted, and never buffered further). For a whole JSON answer at most
-``MAX_BODY`` bytes are kept to read its usage; gzip/deflate is undone on that copy only.
+``MAX_EVENT`` is skipped, counted, and never buffered further). Of a whole answer, JSON or a
+stream, at most ``MAX_BODY`` bytes are kept, to read its usage and the model's reply from
+(:mod:`.reply`, after the client has the last byte); gzip/deflate is undone on that copy only.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ class UsageTap:
                 return
         if self.streaming:
             self._feed_stream(chunk)
-        elif self._body_size <= MAX_BODY:
+        if self._body_size <= MAX_BODY:  # a stream's bytes too: the reply is read from them once it ended
             self._body.append(chunk)
             self._body_size += len(chunk)
 
@@ -86,6 +87,12 @@ class UsageTap:
             return json.loads(b"".join(self._body))
         except ValueError:
             return None
+
+    def data(self) -> bytes | None:
+        """The answer's bytes as received, decoded (None when over ``MAX_BODY`` or undecodable)."""
+        if self._body_size > MAX_BODY or self._decoder is False:
+            return None
+        return b"".join(self._body)
 
     def close(self) -> None:
         if self.streaming and self._buf.strip():

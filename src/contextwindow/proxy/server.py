@@ -32,7 +32,7 @@ from aiohttp import web
 
 from ..errors import ConfigError, ContextWindowError, PayloadError
 from ..llm.overflow import describe_error
-from .conversations import Conversations, Prepared, Quick, Request
+from .conversations import Answer, Conversations, Prepared, Quick, Request
 from .protocols import BY_PATH, Protocol, shape_for
 
 log = logging.getLogger("contextwindow.proxy")
@@ -392,20 +392,23 @@ class ProxyServer:
     def _account(self, req: Request, status: int, tap: Any, prepared: Prepared | None, ctx: Any, started: float) -> asyncio.Future[None] | None:
         tap.close()
         usage = proto_usage(req.protocol, tap, req.model) if status == 200 else None
-        if usage is None or prepared is None or ctx is None:
+        answer = Answer(req.protocol.name, tap.data() if tap.streaming else tap.body(), tap.streaming) if status == 200 else None
+        if (usage is None and answer is None) or prepared is None or ctx is None:
             return None
+        if usage is not None:
+            usage = replace(usage, latency_s=time.monotonic() - started)
         # recorded under the conversation's lock, so the next request of the conversation builds with it
-        done = asyncio.ensure_future(self._record(ctx[0], prepared, replace(usage, latency_s=time.monotonic() - started)))
+        done = asyncio.ensure_future(self._record(ctx[0], prepared, usage, answer))
         self._tasks.add(done)
         done.add_done_callback(self._tasks.discard)
         return done
 
-    async def _record(self, lock: asyncio.Lock, prepared: Prepared, usage: Any) -> None:
-        async with lock:
-            if prepared.fast:  # one row into the store
-                self.conversations.record(prepared.conversation_id, usage, fast=True)
+    async def _record(self, lock: asyncio.Lock, prepared: Prepared, usage: Any, answer: Answer | None) -> None:
+        async with lock:  # the reply (proxy/reply.py) and the usage row into the store
+            if prepared.fast:
+                self.conversations.record(prepared.conversation_id, usage, fast=True, answer=answer)
             else:
-                await asyncio.to_thread(self.conversations.record, prepared.conversation_id, usage)
+                await asyncio.to_thread(self.conversations.record, prepared.conversation_id, usage, answer=answer, id_map=prepared.id_map)
 
     async def _passthrough(self, request: web.Request) -> web.StreamResponse:
         assert self._client is not None
