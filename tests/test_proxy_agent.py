@@ -152,6 +152,7 @@ def test_ctxw_run_through_ctxw_proxy_clips_huge_tool_output_and_accounts(tmp_pat
         try:
             ours = [c for c in store.list_conversations() if "find the failing tests" in (c.title or "")]
             assert len(ours) == 1, [(c.id, c.title, c.parent_id) for c in ours]  # one conversation, not one per request
+            assert "# Runtime" not in (ours[0].title or "")  # titled by the task, not the per-call block merged into it
             shown = [sm.message for seg in segments(store, ours[0].id) for t in seg.turns for sm in t.messages]
             # the whole conversation, the model's final answer included (stored from the answer: the
             # agent never sends it back); of the runtime blocks only the last request's is left

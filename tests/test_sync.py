@@ -153,3 +153,23 @@ def client_run(rng: random.Random, steps: int, restarts: bool) -> None:
 def test_seeded_clients_with_transient_blocks_always_see_their_own_history() -> None:
     for seed in range(60):
         client_run(random.Random(seed), 12, restarts=seed % 2 == 1)
+
+
+def test_a_compaction_replacement_of_a_trimmed_row_is_cut_to_the_parts_the_client_kept() -> None:
+    from contextwindow.compaction.view import ViewItem
+    from contextwindow.sync import cut_items
+
+    whole = Message("tool", (ToolResultPart("c1", (TextPart("[truncated: 3 of 300 lines]"),)), TextPart("# Runtime 2")))
+    items = [ViewItem("m1", U, 5), ViewItem("m2", whole, 9, original=whole)]
+    out = cut_items(items, {"m2": [1, "fp", None]}, lambda m: 3 * len(m.parts))
+    assert out[0] is items[0] and out[1].message.parts == whole.parts[:1] and out[1].tokens == 3
+    assert cut_items(items, {"m2": [0, None, None]}, len) is items  # superseded rows never reach the items
+
+
+def test_a_reply_read_from_the_answer_gets_the_stored_call_ids_back() -> None:
+    from contextwindow.proxy.conversations import Answer, Conversations
+
+    body = {"content": [{"type": "text", "text": "again"}, {"type": "tool_use", "id": "toolu_sent_1", "name": "Bash", "input": {}}]}
+    msg = Conversations._reply("c", Answer("anthropic", body, False), {"toolu_sent_1": "call:1"})
+    assert msg is not None and msg.tool_calls[0].id == "call:1" and msg.meta[KIND_KEY] == REPLY
+    assert Conversations._reply("c", Answer("anthropic", {"type": "error"}, False), None) is None

@@ -29,7 +29,7 @@ from ..budget import Limits
 from ..errors import ConfigError, ContextWindowError, PayloadError, UnknownModelError
 from ..formats import get_format
 from ..formats.prepare import unmap_ids
-from ..messages import Message
+from ..messages import Message, TextPart
 from ..session import Session, SessionConfig
 from ..store.base import ConversationStore
 from ..sync import KIND_KEY, REPLY
@@ -383,6 +383,9 @@ def price(usage: Usage) -> Usage:
 
 
 def _title(history: Sequence[Message]) -> str:
-    first = next((m.text for m in history if m.role == "user" and not m.is_tool_result), "")
+    n, msg = next(((n, m) for n, m in enumerate(history) if m.role == "user" and not m.is_tool_result), (0, None))
+    first = msg.text if msg is not None else ""
+    if msg is not None and n == len(history) - 1 and len(msg.parts) > 1:  # its later parts may be a per-call block
+        first = msg.parts[0].text if isinstance(msg.parts[0], TextPart) else first
     line = " ".join(first.split())[:70]
     return f"proxy: {line}" if line else "proxy conversation"
