@@ -200,3 +200,9 @@ def test_an_update_cue_lets_other_wording_update_the_closest_subject() -> None:
     assert _stale_values(led) == {"50 seconds"}
     led = _ledger("Our frontend cache TTL is 30 seconds.", "Our backend cache TTL is 50 seconds.", "The TTL is now 90 seconds.")
     assert _stale_values(led) == set()
+
+
+def test_two_attributes_of_one_thing_never_update_each_other() -> None:
+    # its owner and its name are both names, but not the same attribute
+    led = _ledger("The reporting service is owned by Xavi.", "Let's call the reporting service Orion-65 instead.")
+    assert _stale_values(led) == set() and _live_values(led) == {"Xavi", "Orion-65"}

@@ -282,6 +282,8 @@ def signature(vals: Sequence[Value]) -> str:
         if v.kind == "number":
             unit = re.sub(r"^[\d.\s]+", "", v.norm).strip()
             out.add(f"number:{unit}")
+        elif v.kind == "name" and re.search(r"\d", v.text):
+            out.add("codename")  # "Orion-65" names a thing, "Xavi" a person
         else:
             out.add(v.kind)
     return "|".join(sorted(out))
@@ -459,6 +461,12 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
 _ROLE_WORDS = {"owner", "name"}  # "X has a new owner: V" names X's owner, not a more specific X
 
 
+def _other_role(a: Entry, b: Entry) -> bool:
+    """Two attributes of one thing ("owner of X" and "X name"): not an update of each other."""
+    ra, rb = set(a.subject.split()) & _ROLE_WORDS, set(b.subject.split()) & _ROLE_WORDS
+    return bool(ra and rb and ra != rb)
+
+
 def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     """Active entries a loosely worded update names: a value of the same kind (and unit), and
     every word of the old subject in the new clause ("It's fine to open pull requests up to 90
@@ -472,7 +480,7 @@ def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     cands = []
     for i, e in enumerate(ledger):
         words = set(e.subject.split())
-        if not e.active or e.kind in ("safety", "goal") or e.signature != entry.signature or not words <= said:
+        if not e.active or e.kind in ("safety", "goal") or e.signature != entry.signature or not words <= said or _other_role(e, entry):
             continue
         if words < new and not new - words <= _ROLE_WORDS:
             continue  # a more specific subject ("frontend release" after "release") is a new one
@@ -525,7 +533,7 @@ def _cued_update(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     said = {w for w in new_words if w}
     scored: list[tuple[int, int]] = []
     for i, e in enumerate(ledger):
-        if not e.active or e.kind in ("safety", "goal") or e.signature != entry.signature:
+        if not e.active or e.kind in ("safety", "goal") or e.signature != entry.signature or _other_role(e, entry):
             continue
         old_words = _words_of(e.text)
         shared = said & {w for w in old_words if w}
