@@ -4,7 +4,7 @@ A session is an agent conversation with planted user statements of five kinds (s
 hard constraints, goals, preferences, facts), later paraphrased updates of some of them, pairs of
 different subjects that share words, distractor chatter and tasks, and bulky tool output.
 
-Two template families that share no phrasing:
+Template families that share no phrasing:
 
 * ``tune`` — the templates the ledger was developed against;
 * ``report`` — written before any run as the held-out set (seeds 1000+); its first run showed
