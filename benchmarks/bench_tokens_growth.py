@@ -15,8 +15,9 @@ fitted on FIT only (``--fit``); the goals are judged on HELD-OUT. Codex: both ro
 one carries usage; no Codex constant is fitted (exact o200k, and the provider's own output counts), so
 its row is shown as "not fitted" rather than as held-out.
 
-Reference rows in the same run: the estimator as it was before this change (no output counts, thinking
-of old turns always dropped) and fixed chars/4.
+Reference rows in the same run: the same counter with every reply's output count ignored and earlier
+turns' thinking always dropped ("without output counts"; the scale and the no-call-id rule stay), and
+fixed chars/4.
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ def sessions(kind: str) -> list[tuple[str, ImportedSession]]:
 
 
 class _Plain:
-    """The counter as it was before output counts: a reply is its parts (meta ignored), and the Anthropic
-    profile drops earlier turns' reasoning for every model."""
+    """The counter without output counts: a reply is its parts (meta ignored), and the Anthropic profile
+    drops earlier turns' reasoning for every model."""
 
     def __init__(self, inner: TokenCounter) -> None:
         self.inner = inner
@@ -92,7 +93,7 @@ def pickers(scale: float | None = None) -> dict[str, object]:
         return plain[key]
 
     chars = _Chars(replace(ANTHROPIC, per_message=0, per_tool_call=0, per_tool_result=0))
-    out: dict[str, object] = {"estimator": counter_for, "before (no output counts)": legacy, "chars/4": lambda _m: chars}
+    out: dict[str, object] = {"estimator": counter_for, "without output counts": legacy, "chars/4": lambda _m: chars}
     if scale is not None:
         scaled: dict[str, TokenCounter] = {}
 

@@ -241,7 +241,7 @@ def test_growth_on_real_transcripts(transcripts_dir: Path) -> None:
     _smed, sp95 = quantiles(cx.step)
     assert sp95 < 0.01
     # the output counts are what brings Codex there: without them (encrypted reasoning by length) it is worse
-    legacy = b.pickers()["before (no output counts)"]
+    legacy = b.pickers()["without output counts"]
     old = measure([p for s in codex for p in points(s, legacy)], reanchor=UNLOGGED)
     assert quantiles(old.growth)[0] > 3 * cmed
 
