@@ -184,3 +184,32 @@ def test_a_reply_the_client_sends_back_unchanged_is_not_stored_twice() -> None:
         (conv,) = store.list_conversations()
         assert [sm.message.text for sm in store.list(conv.id)] == ["one", "answer 1", "two", "answer 3"]
         assert store.get_state(conv.id, STATE_KEY) in (None, {})
+
+
+def test_cache_breakpoints_stay_where_the_client_put_them_on_trimmed_and_confirmed_rows() -> None:
+    def marked(body: dict[str, Any]) -> list[tuple[int, int]]:
+        return [(i, k) for i, m in enumerate(body["messages"]) if isinstance(m["content"], list)
+                for k, b in enumerate(m["content"]) if "cache_control" in b]
+
+    with stack(bash_script, clip_budget=300) as (up, px, store):
+        a = ant(px)
+        history: list[dict[str, Any]] = [{"role": "user", "content": [{"type": "text", "text": "Fix the flaky test."}]}]
+        sent_marks = []
+        for i in range(5):
+            sent = json.loads(json.dumps(history))
+            sent[-1]["content"].append({"type": "text", "text": reminder(i, len(history))})
+            # like Claude Code: breakpoints on the newest messages, moved every request
+            for m in sent[-3:]:
+                m["content"][-1]["cache_control"] = {"type": "ephemeral"}
+            sent_marks.append(marked({"messages": sent}))
+            m = a.messages.create(model="claude-sonnet-4-5", max_tokens=512, messages=sent, extra_headers={"x-claude-code-session-id": "bp"})
+            blocks = [b.model_dump(exclude_none=True) for b in m.content]
+            history.append({"role": "assistant", "content": blocks})
+            history.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": b["id"], "content": big_output(200, i)}
+                                                        for b in blocks if b["type"] == "tool_use"]})
+        px.wait_idle()
+        assert len(store.list_conversations()) == 1
+        for n, r in enumerate(up.requests):
+            assert marked(r.body) == sent_marks[n], n  # on the reminder, the re-sent reply and the trimmed results alike
+            assert valid(r.body, "anthropic") == []
+        assert len(sent_marks[-1]) == 3

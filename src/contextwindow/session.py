@@ -205,6 +205,8 @@ class Session:
         self._sync_start = 0  # rows from here on may still be provisional
         self._transient: dict[str, Any] | None = None  # row id -> [keep, fp]: the view's cut of provisional rows
         self._trim_counts: dict[str, int] = {}
+        self._client_fps: dict[str, str] = {}  # row id -> the client's fingerprint, where it is not the row's own
+        self._as_sent: dict[str, tuple[Any, Message]] = {}  # row id -> (its cut and fingerprint, the message the view uses)
         self._tokens_used = 0  # input + output of every main call of this Session (the tokens limit)
 
     # --- setup --------------------------------------------------------------------------
@@ -352,6 +354,11 @@ class Session:
             transient[rows[i].id] = [keep, fp, extra]
         for i, fp in got.confirmed.items():
             rows[i].fp, rows[i].message = fp, None
+            self._client_fps[rows[i].id] = fp
+        self._client_fps.update((rows[i].id, fp) for i, (keep, fp, _) in got.decided.items() if keep and fp)
+        for kept in (self._client_fps, self._as_sent):  # bounded: the newest rows are where breakpoints go
+            while len(kept) > 256:
+                del kept[next(iter(kept))]
         if got.decided:
             self.store.set_state(self.id, resync.STATE_KEY, transient)
             self._view_tokens = None
@@ -380,8 +387,11 @@ class Session:
     def _sync_rows(self) -> list[resync.Row]:
         if self._rows is None:
             cuts = self._cuts()
-            self._rows = [resync.Row.of(sm, FINGERPRINT_KEY, cuts) for sm in self.store.list(self.id)]
+            stored = self.store.list(self.id)
+            self._rows = [resync.Row.of(sm, FINGERPRINT_KEY, cuts) for sm in stored]
             self._sync_start = resync.provisional_start(self._rows)
+            self._client_fps.update((r.id, r.fp) for r, sm in zip(self._rows, stored, strict=True)
+                                    if r.fp and r.keep != 0 and r.fp != sm.message.meta.get(FINGERPRINT_KEY))
         return self._rows
 
     def _cuts(self) -> dict[str, Any]:
@@ -396,12 +406,23 @@ class Session:
         are left out, trimmed ones cut to what the client kept (:mod:`contextwindow.sync`)."""
         active = self.store.list_active(self.id)
         cuts = self._cuts()
-        if not cuts:
+        if not cuts and not self._client_fps:
             return active
-        out = resync.visible(active, cuts)
-        for sm in out:
-            if sm.id in cuts and sm.id not in self._trim_counts:
-                self._trim_counts[sm.id] = self._counts[sm.id] = self._count(sm.message)
+        out = resync.visible(active, cuts) if cuts else list(active)
+        for n, sm in enumerate(out):
+            fp = self._client_fps.get(sm.id)
+            if sm.id not in cuts and fp is None:
+                continue
+            # the client's fingerprint on it, so this request's cache breakpoints find it (proxy/breakpoints.py);
+            # made once per row and cut: the same object on every view (caches keyed by object stay warm)
+            key = (str(cuts.get(sm.id)), fp)
+            hit = self._as_sent.get(sm.id)
+            if hit is None or hit[0] != key:
+                m = sm.message if fp is None else replace(sm.message, meta={**sm.message.meta, FINGERPRINT_KEY: fp})
+                hit = self._as_sent[sm.id] = (key, m)
+                if sm.id in cuts:
+                    self._trim_counts[sm.id] = self._counts[sm.id] = self._count(m)
+            out[n] = replace(sm, message=hit[1])
         return out
 
     def known_prefix(self, fingerprints: Sequence[str], history: Sequence[Message]) -> tuple[int, bool]:
