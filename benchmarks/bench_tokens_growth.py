@@ -138,7 +138,7 @@ def report(kind: str, data: list[tuple[str, ImportedSession]], pick: dict[str, o
         print(line(label, result[label]))
         if label == "estimator":
             extra = pooled(groups, UNLOGGED)
-            print(line("  re-anchored after unlogged", extra) + "  (web search results, client-cleared context)")
+            print(line("  re-anchored after unlogged", extra) + "  (web search results, a prompt the client cut without logging it)")
             result["estimator, re-anchored"] = extra
             for (f, s), g in zip(rows, groups, strict=True):
                 a = measure(g)

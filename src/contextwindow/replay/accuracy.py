@@ -31,7 +31,7 @@ from .engine import provider_view
 #: Labels of a step (first match wins), in the order :func:`step_cause` tests them.
 CAUSES = (
     "web search (results not in the log)",
-    "reported prompt fell (client cleared context the log still shows)",
+    "reported prompt fell (the client sent less than it logged)",
     "new user turn (client-injected content the log may not show)",
     "tool results and replies",
 )
