@@ -180,7 +180,6 @@ class Session:
         self._pinned_head: list[StoredMessage] | None = None
         self._sent_ids: dict[str, str] = {}  # call ids renamed for the provider in the last build: sent -> stored
         self._sticky_memo: dict[str, Any] = {}  # compacted messages already decoded and counted
-        self._scrub_memo: dict[tuple[str, int], tuple[Message, ViewItem]] = {}  # (view key, superseded entries) -> (input, scrubbed)
         self._last_reported: int | None = None
         self._appended_since = 0
         self._calibration = self._load_calibration()
@@ -542,29 +541,21 @@ class Session:
         self._save_counts()
         if self._transient:  # a compaction's replacement of a trimmed row is cut the same way
             items = resync.cut_items(items, self._transient, self._count)
-        return self._scrub_stale(self._elide_answered_images(items))
+        return self._elide_answered_images(items)
 
     def _scrub_stale(self, items: list[ViewItem]) -> list[ViewItem]:
-        """Values the user later changed are replaced in the view by ``[updated later: …]`` (user
-        and assistant text, fold summaries; the store keeps the originals). Not persisted as a
-        compaction decision: re-applied from the ledger on every view, memoised per message."""
+        """``items`` with every value a later user message superseded replaced by ``[updated
+        later: …]`` (user and assistant text, fold summaries; the store keeps the originals).
+        Applied at compaction events only, and kept as a sticky decision: between two compaction
+        events the prefix stays byte-identical (invariant 4), so a prompt cache is never broken
+        just for a restated value — the later message that restated it is in the view anyway."""
         ledger = self.constraints()
-        stale = [e for e in ledger if not e.active and e.updated_to]
-        if not stale:
+        if not any(not e.active and e.updated_to for e in ledger):
             return items
-        out, changed = [], 0
+        out = []
         for it in items:
-            memo = self._scrub_memo.get((it.key, len(stale)))
-            if memo is None or not (memo[0] is it.message or memo[0] == it.message):
-                m = scrub_message(it.message, ledger)
-                memo = (it.message, it if m is it.message else replace(it, message=m, tokens=self._count(m)))
-                if len(self._scrub_memo) > 4096:
-                    self._scrub_memo.clear()
-                self._scrub_memo[(it.key, len(stale))] = memo
-                changed += memo[1] is not it  # said once per message, not on every view
-            out.append(memo[1])
-        if changed:
-            self.events.emit("stale.scrubbed", messages=changed, tokens_before=total(items), tokens_after=total(out))
+            m = scrub_message(it.message, ledger)
+            out.append(it if m is it.message else it.with_message(m, self._count))
         return out
 
     def _elide_answered_images(self, items: list[ViewItem]) -> list[ViewItem]:
@@ -612,7 +603,7 @@ class Session:
         if result.fold is not None:
             floor = next(sm.seq for sm in active if sm.id == result.fold.upto_key)
             meta = {"method": result.fold.method, "ok": result.fold.ok, "in_flight": True}
-            self.store.checkpoint(self.id, result.fold.summary, floor, meta)
+            self.store.checkpoint(self.id, scrub_message(result.fold.summary, self.constraints()), floor, meta)
             self._sticky_memo.clear()
         self.store.set_state(self.id, STATE_KEY, sticky_state(result.items, [(sm.id, sm.seq) for sm in active], floor))
 
@@ -684,6 +675,11 @@ class Session:
                 log.debug("compaction could not fit (%s); the degradation ladder takes over", exc)
                 result = CompactionResult(items, hist, hist, budget.target_tokens, budget.history_budget, [])
             result = replace(result, duration_s=time.perf_counter() - started)
+            scrubbed = self._scrub_stale(result.items)
+            if scrubbed != result.items:  # a compaction event: restated values leave the view now
+                after = total(scrubbed)
+                step = {"method": "stale_values", "tokens_before": result.tokens_after, "tokens_after": after, "messages": sum(a is not b for a, b in zip(scrubbed, result.items, strict=True))}
+                result = replace(result, items=scrubbed, tokens_after=after, steps=[*result.steps, step])
             if result.changed:
                 self._apply(result)
                 self._last_reported = None
@@ -749,7 +745,7 @@ class Session:
         room = history_budget - count(head)
         before = total(items)
         for _ in range(3):  # the provider repair may add a little: the ladder is asked again for less
-            body, rungs = degrade([it.message for it in rest], budget=max(0, room), count=count, ledger=self.constraints(), ref=ref)
+            body, rungs = degrade([it.message for it in self._scrub_stale(rest)], budget=max(0, room), count=count, ledger=self.constraints(), ref=ref)
             messages = self._valid([*head, *body, *([runtime] if runtime is not None else [])], rules)
             over = sum(self._count(m) for m in messages if m is not runtime) - history_budget
             if over <= 0:
@@ -1030,7 +1026,7 @@ class Session:
         rest = split_pinned(items)[1]
         earlier = [it.message.text for it in rest[:1] if it.key.startswith("fold:")] + leading_markers([it for it in rest if not it.key.startswith("fold:")])
         span = markers.folded_span(markers.span_start(earlier, covered[0].id), covered[-1].id, len(covered)) if covered else ""
-        summary = fold_message(outcome.text, method=outcome.method, extra_sections=[files, span])
+        summary = scrub_message(fold_message(outcome.text, method=outcome.method, extra_sections=[files, span]), self.constraints())
         cp = self.store.checkpoint(self.id, summary, upto, {"method": outcome.method, "ok": outcome.ok, "reason": reason})
         self.store.set_state(self.id, STATE_KEY, dict(EMPTY_STATE))
         self._sticky_memo.clear()
