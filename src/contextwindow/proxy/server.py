@@ -23,7 +23,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -104,6 +104,7 @@ class ProxyServer:
         self._inflight = 0
         self._tasks: set[asyncio.Future[None]] = set()
         self._idle: asyncio.Event | None = None
+        self._stop_checkpoints: Callable[[], None] | None = None
 
     # --- lifecycle ------------------------------------------------------------------------------
     async def wait_idle(self) -> None:
@@ -115,6 +116,9 @@ class ProxyServer:
 
     async def start(self) -> None:
         await asyncio.to_thread(self.conversations.warm)
+        background = getattr(self.conversations.store, "checkpoint_in_background", None)
+        if callable(background) and self._stop_checkpoints is None:  # SQLite: no checkpoint stalls the loop
+            self._stop_checkpoints = background()
         self._idle = asyncio.Event()
         self._idle.set()
         timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.config.connect_timeout, sock_read=self.config.read_timeout)
@@ -134,6 +138,9 @@ class ProxyServer:
             self.port = int(sockets[0].getsockname()[1])
 
     async def close(self) -> None:
+        if self._stop_checkpoints is not None:
+            await asyncio.to_thread(self._stop_checkpoints)
+            self._stop_checkpoints = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
