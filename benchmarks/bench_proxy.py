@@ -101,6 +101,20 @@ def rss_kib(pid: int) -> int:
 # --- the load -----------------------------------------------------------------------------------
 
 
+def _tool(i: int) -> dict[str, Any]:
+    what = ["read a file", "search the tree", "edit a file", "run a shell command", "list a folder", "fetch a page",
+            "run the tests", "write a file", "show a diff", "ask the user", "plan the work", "search the web"][i]
+    desc = (f"Use this tool to {what}. " + "Prefer it over shell equivalents; keep arguments minimal and paths absolute. "
+            "Results longer than the limit are cut; narrow the request and call it again. " * 6)
+    props = {f"arg{k}": {"type": "string", "description": f"argument {k} of {what}"} for k in range(5)}
+    return {"type": "function", "function": {"name": f"tool_{i}", "description": desc,
+                                             "parameters": {"type": "object", "properties": props, "required": ["arg0"]}}}
+
+
+#: what a coding agent sends with every request: a dozen tool definitions (~4,000 tokens)
+TOOLS = [_tool(i) for i in range(12)]
+
+
 def history(client: int, turn: int) -> list[dict[str, Any]]:
     """A coding-agent-like history: system, task, then per turn an assistant call and a tool result."""
     out: list[dict[str, Any]] = [{"role": "system", "content": "You are a careful coding agent. " * 20},
@@ -136,7 +150,7 @@ async def run_batch(base: str, clients: int, turns: int, stream: bool, tag: int)
 
         async def client(c: int) -> None:
             for t in range(turns):
-                body = {"model": "gpt-4o-mini", "max_tokens": 256, "messages": history(c + tag, t)}
+                body = {"model": "gpt-4o-mini", "max_tokens": 256, "messages": history(c + tag, t), "tools": TOOLS}
                 if stream:
                     body.update(stream=True, stream_options={"include_usage": True})
                 a, b = await one(session, url, json.dumps(body).encode())

@@ -92,3 +92,30 @@ def test_a_client_gone_before_the_answer_still_leaves_its_messages_stored_whole(
         stored = [sm.message.role for sm in store.list(conv.id)]
         assert stored == [m["role"] for m in history]  # the abandoned request's messages: stored, whole
         assert len(store.list_usage(conv.id)) == 2  # its answer never reached the client: not accounted
+
+
+def test_tool_definitions_are_converted_and_counted_once_per_distinct_set() -> None:
+    import json
+
+    from contextwindow.proxy.conversations import Request
+    from contextwindow.proxy.protocols import BY_PATH
+    from contextwindow.tools import ToolSpec
+
+    def req(tools: list[dict[str, Any]]) -> Request:
+        body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}], "tools": tools}
+        return Request(BY_PATH["/v1/chat/completions"], json.loads(json.dumps(body)), b"", {})  # fresh objects each time
+
+    def tool(name: str, desc: str) -> dict[str, Any]:
+        return {"type": "function", "function": {"name": name, "description": desc, "parameters": {"type": "object"}}}
+
+    convs = Conversations(open_store("memory://"))
+    a, b = convs._tool_specs(req([tool("grep", "search")])), convs._tool_specs(req([tool("grep", "search")]))
+    c = convs._tool_specs(req([tool("grep", "search the tree, every file")]))
+    assert a is b and a is not c and [t.name for t in c] == ["grep"]
+    s = Session(open_store("memory://"), model="gpt-4o-mini")
+    s.tools = a
+    small = s.budget().tools
+    s.tools = c  # another list: counted again
+    assert s.budget().tools > small > 0
+    s.tools = [ToolSpec("grep", "search the tree, every file", {"type": "object"})]  # equal content, another list
+    assert s.budget().tools == s.counter.count_tools(c)

@@ -207,6 +207,7 @@ class Session:
         self._client_fps: dict[str, str] = {}  # row id -> the client's fingerprint, where it is not the row's own
         self._as_sent: dict[str, tuple[Any, Message]] = {}  # row id -> (its cut and fingerprint, the message the view uses)
         self._tokens_used = 0  # input + output of every main call of this Session (the tokens limit)
+        self._tools_counted: tuple[list[ToolSpec], int] | None = None  # (self.tools, its tokens)
 
     # --- setup --------------------------------------------------------------------------
     @staticmethod
@@ -609,9 +610,17 @@ class Session:
 
     # --- building a call ---------------------------------------------------------------------
     def budget(self) -> Budget:
-        return compute_budget(
-            self.window, self.max_output, self._system_tokens(), self.counter.count_tools(self.tools) if self.tools else 0, 0, self.config.budget
-        )
+        return compute_budget(self.window, self.max_output, self._system_tokens(), self._tool_tokens(), 0, self.config.budget)
+
+    def _tool_tokens(self) -> int:
+        """Tokens of the tool definitions, counted again only when ``self.tools`` is another list
+        (a proxied agent sends the same definitions, often thousands of tokens, on every call)."""
+        if not self.tools:
+            return 0
+        memo = self._tools_counted
+        if memo is None or memo[0] is not self.tools:
+            memo = self._tools_counted = (self.tools, self.counter.count_tools(self.tools))
+        return memo[1]
 
     def _system_tokens(self) -> int:
         return self.counter.count_text(self.system) if self.system else 0

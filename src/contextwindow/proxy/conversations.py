@@ -35,7 +35,7 @@ from ..store.base import ConversationStore
 from ..sync import KIND_KEY, REPLY
 from ..usage import Usage
 from . import breakpoints
-from .history import normalize
+from .history import _hash_json, normalize
 from .identity import Identity, identify
 from .protocols import Protocol
 from .reply import reply_message
@@ -43,6 +43,7 @@ from .reply import reply_message
 log = logging.getLogger("contextwindow.proxy")
 
 META_KEY = "proxy"
+TOOL_SETS = 32  # distinct tool definition lists kept converted (agents send theirs on every request)
 DEFAULT_RESERVE = 4_096  # output reserve when the request names no max_tokens (capped by the model's maximum)
 
 
@@ -136,6 +137,7 @@ class Conversations:
         self._default_out: dict[str, int] = {}  # conversation id → output reserve when a request names none
         self._pristine: set[str] = set()  # conversations whose last build was the client's own history
         self._reported: set[str] = set()  # conversations whose Session has a provider-reported prompt size
+        self._tools: OrderedDict[str, list[Any]] = OrderedDict()  # hash of a request's tools → ToolSpecs
 
     def warm(self) -> None:
         """Load what the first request would otherwise wait for (the model registry, the index)."""
@@ -257,7 +259,26 @@ class Conversations:
         """The request's own output reserve and tools, for the budget."""
         reserve = req.protocol.reserve(req.body) or self._default_out.get(session.id, DEFAULT_RESERVE)
         session.max_output = min(reserve, max(1, session.window // 2))
-        session.tools = get_format(req.protocol.name).tools_from_payload(req.body)
+        session.tools = self._tool_specs(req)
+
+    def _tool_specs(self, req: Request) -> list[Any]:
+        """The request's tools as ToolSpecs; the same definitions give the same list (shared by
+        conversations, a few kept), so the Session counts them once, not on every request."""
+        raw = req.body.get("tools")
+        if not raw:
+            return get_format(req.protocol.name).tools_from_payload(req.body)
+        key = req.protocol.name + ":" + _hash_json(raw)
+        with self._guard:
+            specs = self._tools.get(key)
+            if specs is not None:
+                self._tools.move_to_end(key)
+                return specs
+        specs = get_format(req.protocol.name).tools_from_payload(req.body)
+        with self._guard:
+            self._tools[key] = specs
+            while len(self._tools) > TOOL_SETS:
+                self._tools.popitem(last=False)
+        return specs
 
     def _fits(self, session: Session, req: Request, pending: int = 0) -> bool:
         """``pending`` more tokens keep the conversation under 90% of the trigger, and the body
