@@ -103,7 +103,9 @@ class SessionConfig:
 
 @dataclass(frozen=True, slots=True)
 class Build:
-    """What ``build`` produced: the payload and everything needed to explain it."""
+    """What ``build`` produced: the payload and everything needed to explain it. The payload is
+    read-only: its message dicts are shared with the next build's where the message is the same
+    (copy before changing one)."""
 
     payload: dict[str, Any]
     messages: list[Message]

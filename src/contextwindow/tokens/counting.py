@@ -69,7 +69,7 @@ CACHE_SIZE = 1 << 16
 #: Texts at least this long have their counts kept (shorter ones cost about as much to look up).
 TEXT_MEMO_MIN_CHARS = 64
 #: The text memo holds at most this many characters in all (it keeps the strings alive).
-TEXT_MEMO_CHARS = 32_000_000
+TEXT_MEMO_CHARS = 8_000_000
 
 
 class MessageCounter:
