@@ -16,7 +16,7 @@ Template families that share no phrasing:
 * ``final`` — written before that improvement and before any run of it (seeds 3000+); its
   first run (17-41 stale values) was quoted as held out, then its failures were used to
   generalise supersession, so it is tuning data now;
-* ``probe`` (seeds 7000+) and ``probe2`` (8000+) — tuning data from the start: more paraphrase
+* ``probe`` (seeds 7000+), ``probe2`` (8000+) and ``probe3`` (9000+) — tuning data from the start: more paraphrase
   kinds to develop against while ``blind`` stays unseen;
 * ``blind`` — written (seeds 5000+) before the ``final`` failures were studied and before any
   run of it; never used to change anything: the held-out numbers the docs quote now.
@@ -152,6 +152,13 @@ FACT = {
         "version": (["We build {s} with Python {v}."], ["We now build {s} with Python {v}.", "{S} moved to Python {v}."]),
         "host": (["{S} points at {v}."], ["{S} points at {v} now.", "Repoint {s} to {v}."]),
     },
+    "probe3": {
+        "date": (["We plan to open {s} on {v}.", "{S} goes live {v}."], ["We'll open {s} on {v} after all.", "{S} goes live {v}, one more delay.", "Please treat {v} as the date for {s}."]),
+        "name": (["Send {s} bugs to {v}.", "{v} is our go-to person for {s}."], ["{v} is our go-to person for {s} from today.", "Send {s} bugs to {v} from now on."]),
+        "rename": (["Internally we say {v} for {s}."], ["We say {v} for {s} now.", "{S} has a fresh name, {v}."]),
+        "version": (["{S} is built against Python {v}."], ["{S} is built against Python {v} since the upgrade."]),
+        "host": (["{S} is hosted on {v}."], ["{S} is hosted on {v} since last night."]),
+    },
     "probe2": {
         "date": (["{S} kicks off on {v}.", "We're aiming for {v} with {s}.", "Target date for {s} is {v}."], ["{S} kicks off on {v} instead.", "{S} got bumped to {v}.", "We're now aiming for {v} with {s}.", "{S} won't be ready before {v}."]),
         "name": (["Any questions on {s}, ask {v}.", "{v} maintains {s}."], ["{v} maintains {s} going forward.", "{S} changed hands; {v} has it now.", "{v} is the new owner of {s}."]),
@@ -167,6 +174,7 @@ ONCALL = {
     "final": ("On call this week: {v}.", "Change in rota: {v} is on call this week."),
     "blind": ("This week's on-call engineer is {v}.", "{v} swapped in as this week's on-call engineer."),
     "probe": ("{v} carries the pager this week.", "The pager this week is with {v} instead."),
+    "probe3": ("This week the on-call rotation has {v}.", "The on-call rotation this week has {v}, not the other person."),
     "probe2": ("{v} has on-call duty this week.", "{v} took over on-call duty this week."),
 }
 CONSTRAINT = {
@@ -206,6 +214,12 @@ CONSTRAINT = {
         ("We can't spend more than {v} a month on cloud.", "The monthly cloud ceiling is {v} now.", "$"),
         ("Finish the migration no later than {v}.", "The migration can wait until {v}.", "date"),
     ],
+    "probe3": [
+        ("Cap commit headers at {v}.", "Commit headers get {v} from now on.", "characters"),
+        ("Patches beyond {v} need to be split.", "Patches beyond {v} need to be split, that's the new bar.", "lines"),
+        ("Hosting costs stay below {v} each month.", "Hosting costs may reach {v} each month now.", "$"),
+        ("Wrap up the migration by {v}.", "Wrap up the migration by {v} instead.", "date"),
+    ],
     "probe2": [
         ("Commit summaries have a hard limit of {v}.", "The commit summary limit is {v} now.", "characters"),
         ("PRs over {v} get rejected.", "PRs over {v} get rejected from now on.", "lines"),
@@ -220,6 +234,7 @@ PREFERENCE = {
     "final": [("I'd like the docs in {v}, please.", "Switch the docs to {v}, please."), ("Ideally use a poll interval of {v}.", "I'd rather use a poll interval of {v} instead.")],
     "blind": [("Please write your answers in {v}.", "Answers in {v} from now on, please."), ("I tend to prefer a backoff of {v} between retries.", "Bump the retry backoff to {v}.")],
     "probe": [("Answer me in {v} if you can.", "Actually, answer me in {v}."), ("A timeout of {v} suits me for examples.", "For examples I'd go with a timeout of {v} now.")],
+    "probe3": [("Write the answers in {v}, thanks.", "From here on, answers in {v}."), ("Keep sleep intervals at {v} in scripts.", "Sleep intervals in scripts should be {v} now.")],
     "probe2": [("My answers should be in {v}.", "Switch my answers to {v}."), ("For polling, {v} is my favourite interval.", "For polling I now favour an interval of {v}.")],
 }
 SAFETY = {
@@ -229,6 +244,7 @@ SAFETY = {
     "final": ["Never rm -rf anything in {v}.", "Do not run DROP statements on {v} ever."],
     "blind": ["Never touch anything under {v} without asking.", "Don't apply schema changes to {v} unless I approve."],
     "probe": ["Nothing under {v} gets deleted, ever.", "The database at {v} is off limits without my OK."],
+    "probe3": ["Leave everything under {v} alone, never delete it.", "Never alter the database on {v}."],
     "probe2": ["Do not remove files under {v}.", "Never write to the database on {v} without my say-so."],
 }
 GOAL = {
@@ -238,6 +254,7 @@ GOAL = {
     "final": "What we're doing in this session: migrating the {v} service to the new scheduler.",
     "blind": "This session is about moving the {v} service over to the new scheduler.",
     "probe": "Today's job: get the {v} service onto the new scheduler.",
+    "probe3": "Main goal today: bring the {v} service onto the new scheduler.",
     "probe2": "We're here to get the {v} service working on the new scheduler.",
 }
 PAIR = {
@@ -247,6 +264,7 @@ PAIR = {
     "final": ("{M} {n}: {v}.", "{M} {n} changed, it is {v} now."),
     "blind": ("The {m} {n} stands at {v}.", "We updated the {m} {n} to {v}."),
     "probe": ("Our {m} {n} is {v}.", "The {m} {n} went to {v}."),
+    "probe3": ("We run the {m} {n} at {v}.", "We run the {m} {n} at {v} now."),
     "probe2": ("The {n} on {m} is {v}.", "The {n} on {m} changed to {v}."),
 }
 CHATTER = {
@@ -256,6 +274,7 @@ CHATTER = {
     "final": ["Right.", "That's odd but fine.", "Back from standup.", "Go ahead.", "Nice, thank you!", "Let me think about it later."],
     "blind": ["Ok cool.", "One sec, reading.", "Hm, let me think.", "Carry on.", "Thanks a lot.", "Interesting, keep it up."],
     "probe": ["Neat.", "Hold on.", "Yes, that.", "Keep at it.", "Alright then.", "Seems fine."],
+    "probe3": ["Cool cool.", "Ok, noted.", "Brb.", "Continue.", "Wow, fast.", "Hmm."],
     "probe2": ["Sure thing.", "Wait a sec.", "Got it.", "Moving on.", "Makes sense.", "Fine."],
 }
 TASKS = {
@@ -265,6 +284,7 @@ TASKS = {
     "final": ["Now update the README of the {x} repo.", "Check the CI logs for the {x} pipeline.", "Bump the dependencies of {x}."],
     "blind": ["Could you tidy up the {x} config?", "Write docs for the {x} endpoint.", "Please speed up the {x} tests."],
     "probe": ["Have a look at the {x} dashboards.", "Split the {x} module in two.", "Run the {x} benchmarks again."],
+    "probe3": ["Audit the {x} permissions.", "Clean the {x} cache.", "Retry the {x} deploy."],
     "probe2": ["Trim the {x} logs.", "Review the {x} queries.", "Document the {x} flags."],
 }
 

@@ -206,3 +206,18 @@ def test_two_attributes_of_one_thing_never_update_each_other() -> None:
     # its owner and its name are both names, but not the same attribute
     led = _ledger("The reporting service is owned by Xavi.", "Let's call the reporting service Orion-65 instead.")
     assert _stale_values(led) == set() and _live_values(led) == {"Xavi", "Orion-65"}
+
+
+def test_verb_phrases_and_asides_around_the_subject() -> None:
+    # "we <verb> the X at V", with a capitalised word inside the subject
+    led = _ledger("We run the Android build cache at 30 seconds.", "We run the iOS build cache at 45 seconds.", "We run the Android build cache at 90 seconds now.")
+    assert _stale_values(led) == {"30 seconds"} and _live_values(led) == {"45 seconds", "90 seconds"}
+    # a verb and particle before the value, and an aside after it
+    led = _ledger("The beta ships out March 2.", "The beta ships out April 9, sadly another slip.")
+    assert _stale_values(led) == {"March 2"}
+    # renames in other words
+    led = _ledger("Internally we say Lyra-4 for the sync job.", "The sync job has a fresh name, Vega-12.")
+    assert _stale_values(led) == {"Lyra-4"}
+    # routing a kind of request to a person names the owner
+    led = _ledger("Send billing export bugs to Chiara.", "Send billing export bugs to Tomas from now on.")
+    assert _stale_values(led) == {"Chiara"}
