@@ -7,31 +7,51 @@ Split (by session, so nothing reported was seen while fitting):
   "fixed prefix + 48k" windows (small enough that policies must compact);
 - HELD OUT: the long sessions (>= 40 calls) at 100k and 200k windows: ``bench_replay.py --cost``.
 
-Knobs: ``CacheConfig.horizon_calls`` (how many calls a cleared token would still be read),
-``CacheConfig.clear_at_least`` (the fewest tokens one clear removes) and the compaction target
-(``CONTEXTWINDOW_TARGET``, the share of the history budget a pass aims at). Objective: the bill above
-the floor summed over the FIT replays, as a share of claude-code's, with 0 calls over the window and
-0 invalid payloads (a setting that breaks either is out). Prints the grid, best last.
+Knobs, in two stages (each a grid; the other stage's knobs at their current defaults):
+1. compaction (compaction/economics.py): ``CacheConfig.deep_target`` (the share of the history budget
+   a pass aims at), ``min_trigger`` and ``max_trigger`` (the range, as shares of the history budget,
+   the cost-optimal trigger is held in);
+2. clearing (compaction/cache.py): ``CacheConfig.horizon_calls`` (how many calls a cleared token
+   would still be read) and ``clear_at_least`` (the fewest tokens one clear removes), at stage 1's best.
+Objective: the bill above the floor summed over the FIT replays, as a share of claude-code's, with 0
+calls over the window, 0 invalid payloads and 0 constraints lost (a setting that breaks any is out).
+Prints each grid, best last.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
-import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from contextwindow.compaction.cache import CacheConfig
+from contextwindow.importers import ImportedSession
 from contextwindow.replay import replay
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_replay import FIXTURES, LONG_CALLS, sessions_with_models
 
-HORIZONS = (3.0, 6.0, 12.0, 24.0)
-CLEAR_AT_LEAST = (1_000, 2_000, 4_000, 8_000)
-TARGETS = (0.5, 0.35)
+DEEP_TARGETS = (0.05, 0.1, 0.2)
+MIN_TRIGGERS = (0.0, 0.1, 0.3)
+MAX_TRIGGERS = (0.75, 0.9, 1.0)
+HORIZONS = (3.0, 6.0, 12.0)
+CLEAR_AT_LEAST = (1_000, 2_000, 4_000)
 ROOMS = (24_000, 48_000)
+Fit = list[tuple[ImportedSession, str, int]]
+
+
+def score(fit: Fit, cfg: CacheConfig, cc_above: float) -> tuple[float, int]:
+    """default's bill above the floor over the fit replays / claude-code's, and what it broke."""
+    above = 0.0
+    bad = 0
+    for s, model, fixed in fit:
+        for room in ROOMS:
+            p = replay(s, ["default"], model=model, window=fixed + room, cache=cfg).policies[0]
+            above += max(0.0, p.billed_input_tokens - p.floor_input_tokens)
+            bad += p.over_window_calls + p.invalid_payloads + p.constraints_total - p.constraints_kept
+    return (above / cc_above if cc_above else 0.0), bad
 
 
 def main() -> int:
@@ -48,22 +68,27 @@ def main() -> int:
             r = replay(s, ["claude-code"], model=model, window=fixed + room)
             p = r.policies[0]
             cc_above += max(0.0, p.billed_input_tokens - p.floor_input_tokens)
+    base = CacheConfig()
+    print("stage 1: compaction (deep_target, min_trigger, max_trigger)")
+    rows: list[tuple[float, int, CacheConfig]] = []
+    for deep, low, high in itertools.product(DEEP_TARGETS, MIN_TRIGGERS, MAX_TRIGGERS):
+        cfg = replace(base, deep_target=deep, min_trigger=low, max_trigger=high)
+        ratio, bad = score(fit, cfg, cc_above)
+        rows.append((ratio, bad, cfg))
+        print(f"  deep_target {deep:.2f}  min_trigger {low:.2f}  max_trigger {high:.2f}  above floor vs claude-code {ratio:.3f}  broken {bad}", flush=True)
+    best = min((r for r in rows if r[1] == 0), key=lambda r: r[0], default=min(rows, key=lambda r: r[0]))[2]
+    print("stage 2: clearing (horizon_calls, clear_at_least)")
     rows = []
-    for target, horizon, least in itertools.product(TARGETS, HORIZONS, CLEAR_AT_LEAST):
-        os.environ["CONTEXTWINDOW_TARGET"] = str(target)
-        cfg = CacheConfig(horizon_calls=horizon, clear_at_least=least)
-        above = 0.0
-        bad = 0
-        for s, model, fixed in fit:
-            for room in ROOMS:
-                p = replay(s, ["default"], model=model, window=fixed + room, cache=cfg).policies[0]
-                above += max(0.0, p.billed_input_tokens - p.floor_input_tokens)
-                bad += p.over_window_calls + p.invalid_payloads
-        rows.append((above / cc_above if cc_above else 0.0, bad, target, horizon, least))
-        print(f"target {target:.2f}  horizon {horizon:5.1f}  clear_at_least {least:6,}  above floor vs claude-code {rows[-1][0]:.3f}  over/invalid {bad}", flush=True)
-    ok = [r for r in rows if r[1] == 0] or rows
-    best = min(ok)
-    print(f"\nFIT ({len(fit)} sessions x {len(ROOMS)} windows): best target {best[2]}, horizon_calls {best[3]}, clear_at_least {best[4]} -> {best[0]:.3f} of claude-code's bill above the floor")
+    for horizon, least in itertools.product(HORIZONS, CLEAR_AT_LEAST):
+        cfg = replace(best, horizon_calls=horizon, clear_at_least=least)
+        ratio, bad = score(fit, cfg, cc_above)
+        rows.append((ratio, bad, cfg))
+        print(f"  horizon {horizon:5.1f}  clear_at_least {least:6,}  above floor vs claude-code {ratio:.3f}  broken {bad}", flush=True)
+    ratio, _, b = min((r for r in rows if r[1] == 0), key=lambda r: r[0], default=min(rows, key=lambda r: r[0]))
+    print(
+        f"\nFIT ({len(fit)} sessions x {len(ROOMS)} windows): best deep_target {b.deep_target}, min_trigger {b.min_trigger}, "
+        f"max_trigger {b.max_trigger}, horizon_calls {b.horizon_calls}, clear_at_least {b.clear_at_least} -> {ratio:.3f} of claude-code's bill above the floor"
+    )
     return 0
 
 

@@ -42,6 +42,7 @@ from .budget import (
 from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, markers, total
 from .compaction.cache import CacheConfig, clear_for_cache
 from .compaction.degrade import degrade
+from .compaction.economics import Growth, cost_budget
 from .compaction.sticky import EMPTY_STATE, sticky_state, sticky_view
 from .compaction.view import is_synthetic, leading_markers, split_pinned
 from .cost import usage_cost
@@ -198,6 +199,7 @@ class Session:
         self.pending_fold: Any = None
         self._rearm: int | None = None  # after a pass, the next one waits for this many tokens
         self._cache_cfg = _cache_config(self.config.cache, model)
+        self._growth = Growth()  # history growth per call: when and how deep a pass pays (compaction/economics.py)
         self._built_keys: list[str] = []  # the view items of the last build (what the provider has cached)
         self._turns = 0
         self._tool_calls = 0
@@ -597,7 +599,8 @@ class Session:
         if self._view_tokens is None:
             self._view_tokens = total(self.view())
         last = None if self._last_reported is None else self._last_reported + self._appended_since
-        return should_compact(self._calibration.apply(self._view_tokens), last, self.budget())
+        budget = self.budget() if self._cache_cfg is None else cost_budget(self.budget(), self._growth, self._cache_cfg)[0]
+        return should_compact(self._calibration.apply(self._view_tokens), last, budget)
 
     def _apply(self, result: CompactionResult) -> None:
         """Persist a compaction result: a fold becomes a checkpoint row, the rest sticky state."""
@@ -645,6 +648,9 @@ class Session:
         rules = _provider_rules(format or self.format)
         items = self.view()
         budget = self.budget()
+        if self._cache_cfg is not None:
+            self._growth.before(total(items))
+            budget = cost_budget(budget, self._growth, self._cache_cfg)[0]
         if not force and self._cache_cfg is not None:
             items = self._clear_for_cache(items, budget)
         hist = total(items)
@@ -703,6 +709,7 @@ class Session:
                 self.events.emit("compaction.noop", reason="no strategy could lower the count", **result.report())
             gap = max(1, (budget.trigger_tokens - budget.target_tokens) // 2)
             self._rearm = self._calibration.apply(hist) + extra + gap
+        self._growth.after(hist, compacted=result is not None and result.changed)
         messages = [it.message for it in items]
         runtime = self._runtime_message(messages)
         if runtime is not None:

@@ -30,7 +30,7 @@ from .view import Count, ViewItem, total
 
 @dataclass(frozen=True, slots=True)
 class CacheConfig:
-    """Prices as weights of the input price, and the two fitted knobs (see docs/replay.md)."""
+    """Prices as weights of the input price, and the fitted knobs of clearing and of compaction (docs/replay.md)."""
 
     read_weight: float = 0.1  # cache read / input (Anthropic)
     write_weight: float = 1.25  # cache write / input; 1.0 where the provider charges no writes
@@ -38,6 +38,10 @@ class CacheConfig:
     clear_at_least: int = 2_000  # the fewest tokens one clear removes (fitted)
     keep_last: int = 3  # newest results never cleared
     min_result_tokens: int = 200
+    # when and how deep a compaction pass goes (compaction/economics.py; fitted, docs/replay.md)
+    deep_target: float = 0.05  # a pass aims at this share of the history budget
+    min_trigger: float = 0.1  # no pass for cost alone below this share of the history budget
+    max_trigger: float = 0.9  # nor later than this share (or the budget's own trigger, if later)
 
     @classmethod
     def for_model(cls, spec: ModelSpec | None, base: CacheConfig | None = None) -> CacheConfig:

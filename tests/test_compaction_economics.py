@@ -1,0 +1,118 @@
+"""When and how deep to compact by what it costs (compaction/economics.py), and the Session using it."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from contextwindow.budget import compute_budget
+from contextwindow.compaction.cache import CacheConfig
+from contextwindow.compaction.economics import Growth, cost_budget, eoq_trigger, thresholds
+from contextwindow.importers import CallRecord, ImportedSession
+from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
+from contextwindow.replay import replay
+
+
+def cycle_cost(trigger: float, kept: float, growth: float, read: float, write: float) -> float:
+    """Per call over one cycle: the history read on every call, the kept part rewritten once."""
+    return read * (trigger + kept) / 2 + (write - read) * kept * growth / (trigger - kept)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_trigger_is_where_a_cycle_costs_least(seed: int) -> None:
+    rng = random.Random(seed)
+    kept, growth = rng.uniform(500, 20_000), rng.uniform(50, 8_000)
+    read, write = rng.choice([(0.1, 1.25), (0.1, 1.0), (0.5, 1.0), (0.25, 1.0)])
+    t = eoq_trigger(kept, growth, read, write)
+    best = cycle_cost(t, kept, growth, read, write)
+    for factor in (0.5, 0.8, 0.95, 1.05, 1.25, 2.0):
+        other = kept + (t - kept) * factor
+        assert best <= cycle_cost(other, kept, growth, read, write) + 1e-9
+
+
+def test_no_growth_or_free_reads_never_trigger() -> None:
+    assert eoq_trigger(1_000, 0, 0.1, 1.25) == math.inf
+    assert eoq_trigger(1_000, 100, 0.0, 1.25) == math.inf
+
+
+def grown(calls: int, per_call: int, reached: int | None = None) -> Growth:
+    g = Growth()
+    size = 0
+    g.after(size, compacted=False)
+    for _ in range(calls):
+        size += per_call
+        g.before(size)
+        g.after(size, compacted=False)
+    g.reached = reached
+    return g
+
+
+def test_thresholds_keep_the_budget_until_growth_and_payback_say_otherwise() -> None:
+    kw = {"read": 0.1, "write": 1.25, "deep_target": 0.1, "min_trigger": 0.1, "max_trigger": 0.9}
+    fresh = thresholds(100_000, 75_000, 50_000, Growth(), **kw)
+    assert (fresh.trigger, fresh.target) == (90_000, 10_000) and "no growth" in fresh.reason  # the latest trigger
+    # T* for kept 10k and 1k/call: 10k + sqrt(2 * 1.15 * 10k * 1k / 0.1) ~ 25.2k, a cycle of ~15 calls
+    early = thresholds(100_000, 75_000, 50_000, grown(5, 1_000), **kw)
+    assert early.trigger == 90_000 and "pay back" in early.reason
+    later = thresholds(100_000, 75_000, 50_000, grown(20, 1_000), **kw)
+    assert later.trigger == pytest.approx(10_000 + math.sqrt(2 * 1.15 * 10_000 * 1_000 / 0.1), abs=1)
+    # the floor and the ceiling of the trigger
+    fast = thresholds(100_000, 75_000, 50_000, grown(40, 20_000), **kw)
+    assert 75_000 < fast.trigger < 90_000  # T* ~ 77.8k: later than the budget's own trigger
+    faster = thresholds(100_000, 75_000, 50_000, grown(40, 40_000), **kw)
+    assert faster.trigger == 90_000  # T* ~ 106k is past the ceiling: the ceiling holds
+    budgets_own = thresholds(100_000, 75_000, 50_000, grown(40, 20_000), **{**kw, "max_trigger": 0.5})
+    assert budgets_own.trigger == 75_000  # a ceiling under the budget's trigger never lowers it
+    slow = thresholds(100_000, 75_000, 50_000, grown(400, 10), **{**kw, "min_trigger": 0.3})
+    assert slow.trigger == 30_000
+    # what the last pass really kept counts: a pass cannot go deeper than fidelity lets it
+    kept = thresholds(100_000, 75_000, 50_000, grown(60, 1_000, reached=20_000), **kw)
+    assert kept.trigger > later.trigger
+
+
+def test_cost_budget_never_aims_shallower_than_the_budget() -> None:
+    budget = compute_budget(128_000, 16_000)
+    out, th = cost_budget(budget, grown(30, 2_000), CacheConfig())
+    assert out.target_tokens <= budget.target_tokens
+    assert out.history_budget == budget.history_budget and out.window == budget.window
+    assert th.trigger == out.trigger_tokens
+
+
+WORDS = ["the", "build", "cache", "window", "token", "policy", "store", "fold", "clip", "turn", "agent", "model", "reply", "error", "result", "file", "path", "line", "value", "check", "test"]
+
+
+def prose_heavy_session(seed: int, turns: int = 12, steps: int = 4) -> ImportedSession:
+    """A seeded agent session whose history is mostly the model's own long prose (~900 words a
+    reply), with a few mid-sized tool results: little for clearing to take."""
+    rng = random.Random(seed)
+
+    def words(n: int) -> str:
+        return " ".join(rng.choice(WORDS) for _ in range(n))
+
+    msgs: list[Message] = []
+    calls = []
+    for t in range(turns):
+        msgs.append(user(f"step {t}: never touch the prod database. " + words(40)))
+        for s in range(steps):
+            calls.append(CallRecord(index=len(msgs), reply_end=len(msgs) + 1))
+            if s < steps - 1:
+                msgs.append(assistant(words(900), ToolCallPart(f"c{t}_{s}", "bash", '{"cmd": "ls"}')))
+                msgs.append(tool_result(f"c{t}_{s}", words(300), name="bash"))
+            else:
+                msgs.append(assistant(words(900)))
+    return ImportedSession("anthropic-messages", f"generated:{seed}", msgs, calls, model="claude-sonnet-4-5")
+
+
+@pytest.mark.parametrize("window", [40_000, 60_000])
+def test_default_bills_less_than_claude_code_above_the_floor_on_a_prose_heavy_session(window: int) -> None:
+    """Where clearing tool results has little to take, deep passes at the cost-aware trigger still
+    bill less above the floor than one summary near the window (the shallow 75% -> 50% passes
+    billed 1.6-2x claude-code's there), with nothing over the window or invalid, every rule kept."""
+    report = replay(prose_heavy_session(7), ["claude-code", "default"], window=window)
+    cc, d = report.policy("claude-code"), report.policy("default")
+    assert cc.folds >= 1 and d.compactions >= 1
+    assert d.billed_input_tokens - d.floor_input_tokens < cc.billed_input_tokens - cc.floor_input_tokens
+    assert d.over_window_calls == 0 and d.invalid_payloads == 0
+    assert d.constraints_total > 0 and d.constraints_kept == d.constraints_total
