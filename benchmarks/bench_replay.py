@@ -37,7 +37,7 @@ from contextwindow.errors import UnknownModelError
 from contextwindow.importers import ImportedSession, load_all
 from contextwindow.models import get_model
 from contextwindow.replay import POLICIES, replay
-from contextwindow.replay.engine import estimate_overhead, leading_system
+from contextwindow.replay.engine import PolicyResult, estimate_overhead, leading_system
 from contextwindow.replay.pricing import Pricing
 from contextwindow.tokens import counter_for
 
@@ -91,6 +91,7 @@ def cost_table(root: Path) -> int:
     worst_above = worst_total = 0.0
     bad = 0
     speed: list[tuple[str, dict[str, float]]] = []
+    parts: list[tuple[str, PolicyResult, PolicyResult]] = []
     for w in COST_WINDOWS:
         for s, model, _ in long:
             rep = replay(s, list(POLICIES), model=model, window=w)
@@ -108,6 +109,17 @@ def cost_table(root: Path) -> int:
                 f"| {d.over_window_calls} | {d.invalid_payloads} | {d.constraints_kept}/{d.constraints_total}, {cc.constraints_kept}/{cc.constraints_total} |"
             )
             speed.append((f"{w // 1000}k {name}", {p.policy: p.seconds for p in rep.policies}))
+            parts.append((f"{w // 1000}k {name}", cc, d))
+    print("\ncomponents (tokens): cache reads, cache writes, uncached input; compaction passes (of them with a fold); folds at a turn boundary\n")
+    print("| window session | cc reads | cc writes | cc uncached | cc folds | default reads | default writes | default uncached | default passes (folds) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, cc, d in parts:
+        cells = [
+            f"{p.cache_read_tokens:,} | {p.cache_write_tokens:,} | {p.input_tokens - p.cache_read_tokens - p.cache_write_tokens:,} | "
+            + (f"{p.folds}" if p is cc else f"{p.compactions} ({p.folds})")
+            for p in (cc, d)
+        ]
+        print(f"| {name} | " + " | ".join(cells) + " |")
     print(f"\nworst default/claude-code above the floor: {worst_above:.2f} (goal <= 0.7); worst on the whole bill: {worst_total:.2f} (goal <= 1);"
           f" over-window calls + invalid payloads + constraints lost by default: {bad} (goal 0)")
     print("\n| window session | " + " | ".join(POLICIES) + " |")

@@ -398,7 +398,8 @@ def test_a_pass_that_cannot_reach_the_trigger_is_not_repeated_every_call(store) 
     rec = Recorder()
     s = small_session(store, window=12_000)
     s.events.subscribe(rec)
-    s.add(Message("user", (TextPart("Spec:\n" + lines(270, "spec")),)))  # one protected message above the trigger
+    # one protected message above the trigger (the cost-aware one: 0.9 of the history budget)
+    s.add(Message("user", (TextPart("Spec:\n" + lines(300, "spec")),)))
     for i in range(5):
         s.build()
         s.record(Message("assistant", (TextPart(f"ack {i}"),)))
