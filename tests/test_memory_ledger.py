@@ -221,3 +221,18 @@ def test_verb_phrases_and_asides_around_the_subject() -> None:
     # routing a kind of request to a person names the owner
     led = _ledger("Send billing export bugs to Chiara.", "Send billing export bugs to Tomas from now on.")
     assert _stale_values(led) == {"Chiara"}
+
+
+def test_data_status_and_listing_lines_are_not_statements() -> None:
+    # what agent harnesses put in user messages: status lines, data lines, numbered source listings
+    assert L.detect('(Open file: /repo/src/fields.py)\ndescription: "Bundle size analysis",\n1539:    self.only = self.value_field.only') == []
+
+
+def test_a_harness_demonstration_is_not_the_user() -> None:
+    from contextwindow.messages import Message, TextPart
+    from contextwindow.replay.compact import memory_ledger
+
+    demo = Message("user", (TextPart("Never edit files under /srv/demo. The release is May 3."),), meta={"is_demo": True})
+    real = Message("user", (TextPart("The release is June 9."),))
+    led = memory_ledger([demo, real])
+    assert [e.text for e in led] == ["The release is June 9."]

@@ -305,7 +305,7 @@ class Session:
                 m = replace(m, parts=(*m.parts, *(TextPart(t) for t in self._steering.drain())))
             if m.is_tool_result and self.config.clip_budget_tokens:  # wherever results are: tool or user role
                 m = self._clip(m)
-            if m.role == "user" and not m.meta.get("cw") and m.meta.get(resync.KIND_KEY) != resync.TAIL:
+            if m.role == "user" and not m.meta.get("cw") and m.meta.get(resync.KIND_KEY) != resync.TAIL and not m.meta.get("is_demo"):
                 # the user's own words; a provisional tail enters once confirmed (sync)
                 if ledger is None:
                     ledger = self.constraints()

@@ -309,6 +309,8 @@ def parse(clause: str, source: str = "") -> Entry | None:
     s = clause.strip().strip("*_").strip()
     if s.startswith("[") and s.endswith("]"):
         return None  # a note compaction wrote ([updated later: …], markers), not the user
+    if (s.startswith("(") and s.endswith(")")) or s.endswith((",", "{", "[")) or re.match(r"^[\w.-]+:\s*[\"'{\[`]|^\d+:\s", s):
+        return None  # a data, status or listing line ("(Open file: …)", 'description: "…",', "12:  code"), not a statement
     if not 6 <= len(s) <= MAX_CLAUSE_CHARS or s.endswith("?") or (_CHATTER.match(s) and len(s) < 40):
         return None
     if sum(ch in "{}[]();=<>|\\" for ch in s) > max(4, len(s) // 15):

@@ -84,7 +84,7 @@ def memory_ledger(messages: Sequence[Message]) -> list[ledger_mod.Entry]:
         if _is_fold(m):
             for e in ledger_mod.from_text(summary_text(m)):
                 out = ledger_mod.add(out, e)
-        elif is_user_text(m):
+        elif is_user_text(m) and not m.meta.get("is_demo"):  # a harness's demonstration is not the user
             out = ledger_mod.update(out, m.text, source=str(i))
     return out
 
