@@ -9,6 +9,7 @@ proxied batches alternate, so drift on a loaded machine hits both.
 
     python benchmarks/bench_proxy.py                  # the table in docs/proxy.md
     python benchmarks/bench_proxy.py --quick --json   # smaller, machine-readable
+    python benchmarks/bench_proxy.py --own-work       # the proxy's own CPU per request, no HTTP
 """
 
 from __future__ import annotations
@@ -207,14 +208,58 @@ def throughput(base: str, clients: int, turns: int, tag: int) -> float:
     return len(total) / (time.perf_counter() - t0)
 
 
+def own_work(conversations: int = 30, turns: int = 25) -> dict[str, Any]:
+    """CPU of the proxy's own work per request, without HTTP: parse, decide (or build), store, record
+    usage; SQLite store; first requests of a conversation apart from the later ones."""
+    import statistics
+
+    from contextwindow.proxy.conversations import Conversations, Request
+    from contextwindow.proxy.protocols import BY_PATH
+    from contextwindow.store import open_store
+    from contextwindow.usage import Usage
+
+    out: dict[str, Any] = {}
+    for label, tools in (("12 tools", TOOLS), ("no tools", None)):
+        conv = Conversations(open_store(f"sqlite:///{tempfile.mkdtemp(prefix='bench_proxy_')}/own.db"))
+        conv.warm()
+        first: list[float] = []
+        later: list[float] = []
+        for c in range(conversations):
+            for t in range(turns):
+                body: dict[str, Any] = {"model": "gpt-4o-mini", "max_tokens": 256, "messages": history(c, t)}
+                if tools:
+                    body["tools"] = tools
+                raw = json.dumps(body).encode()
+                t0 = time.process_time()
+                parsed = conv.parse(Request(BY_PATH["/v1/chat/completions"], json.loads(raw), raw, {}))
+                quick = conv.quick(parsed) if hasattr(conv, "quick") else None
+                done = conv.commit(quick) if quick is not None else conv.prepare(parsed)
+                usage = Usage(input_tokens=40 * len(body["messages"]), output_tokens=12, model="gpt-4o-mini")
+                conv.record(done.conversation_id, usage, fast=done.fast)
+                (first if t == 0 else later).append(time.process_time() - t0)
+        out[label] = {"first_ms": round(1000 * statistics.mean(first), 3), "later_ms": round(1000 * statistics.mean(later), 3)}
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--serve-upstream", type=float, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--quick", action="store_true", help="fewer requests")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--own-work", action="store_true", help="only the proxy's own CPU per request, in process, no HTTP")
     args = ap.parse_args()
     if args.serve_upstream is not None:
         serve_upstream(args.serve_upstream)
+        return
+    if args.own_work:
+        load = round(os.getloadavg()[0], 1)
+        res = own_work()
+        if args.json:
+            print(json.dumps({"load_before": load, **res}, indent=2))
+            return
+        print(f"the proxy's own work per request, CPU ms (mean; 30 conversations x 25 turns; 1-min load {load}):")
+        for label, r in res.items():
+            print(f"  {label}: first request of a conversation {r['first_ms']:.2f}, later requests {r['later_ms']:.3f}")
         return
     rounds, turns1, turns50 = (2, 15, 5) if args.quick else (3, 40, 20)
     tmp = Path(tempfile.mkdtemp(prefix="bench_proxy_"))
