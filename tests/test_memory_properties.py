@@ -12,46 +12,28 @@ from contextwindow.compaction.degrade import left_out_line, memory_message
 from contextwindow.errors import CompactionError
 from contextwindow.folding import ExtractiveSummarizer
 from contextwindow.folding import ledger as L
-from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
+from contextwindow.messages import user
 from contextwindow.replay.compact import compact_conversation, memory_ledger
 from contextwindow.tokens import counter_for
 from contextwindow.turns import validate
+from memory_histories import History, Wording, histories
 
 COUNTER = counter_for(None)
 SUMMARIZER = ExtractiveSummarizer(COUNTER.count_text)
-SUBJECTS = ["the ledger launch", "the audit pipeline review", "the checkout freeze", "the metrics cutover", "the billing demo"]
-PLANT = ["{S} is on {v}.", "Please note that {s} is {v}.", "For the record, {s} lands on {v}."]
-UPDATE = ["{S} moved to {v}.", "Heads up, {s} slipped to {v}.", "Actually {s} is {v} now.", "We moved {s} to {v}."]
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October"]
+WORDING = Wording(
+    subjects=["the ledger launch", "the audit pipeline review", "the checkout freeze", "the metrics cutover", "the billing demo"],
+    plant=["{S} is on {v}.", "Please note that {s} is {v}.", "For the record, {s} lands on {v}."],
+    update=["{S} moved to {v}.", "Heads up, {s} slipped to {v}.", "Actually {s} is {v} now.", "We moved {s} to {v}."],
+    days=[f"{m} {d}" for m in ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October"] for d in (3, 14, 25)],
+    noted="Noted: {s} on {v}.",
+    outputs=["ok", "line\n" * 200, "x " * 400],
+    last="Now write the release notes.",
+    max_updates=6,
+)
 
 
-def _cap(s: str) -> str:
-    return s[:1].upper() + s[1:]
-
-
-@st.composite
-def sessions(draw: st.DrawFn) -> tuple[list[Message], list[str], list[str]]:
-    """A session stating dates for a few subjects, updating some; (messages, stale, current values)."""
-    n = draw(st.integers(1, len(SUBJECTS)))
-    days = iter(draw(st.permutations([f"{m} {d}" for m in MONTHS for d in (3, 14, 25)])))
-    current: dict[int, str] = {}
-    stale: list[str] = []
-    msgs: list[Message] = []
-    events = [(i, False) for i in range(n)] + [(i, True) for i in draw(st.lists(st.integers(0, n - 1), max_size=6))]
-    for k, (i, is_update) in enumerate(events):
-        s = SUBJECTS[i]
-        v = next(days)
-        tmpl = draw(st.sampled_from(UPDATE if is_update else PLANT))
-        if is_update:
-            stale.append(current[i])
-        current[i] = v
-        msgs.append(user(tmpl.replace("{s}", s).replace("{S}", _cap(s)).format(v=v)))
-        cid = f"c{k}"
-        msgs.append(assistant(f"Noted: {s} on {v}.", ToolCallPart(cid, "shell", '{"command": "make check"}')))
-        msgs.append(tool_result(cid, draw(st.sampled_from(["ok", "line\n" * 200, "x " * 400])) + "\nExit code: 0", name="shell"))
-        msgs.append(assistant("Done."))
-    msgs.append(user("Now write the release notes."))
-    return msgs, stale, list(current.values())
+def sessions() -> st.SearchStrategy[History]:
+    return histories(WORDING)
 
 
 def _has(text: str, value: str) -> bool:
@@ -60,8 +42,8 @@ def _has(text: str, value: str) -> bool:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sessions(), st.floats(0.005, 1.2))
-def test_within_budget_or_a_typed_error_only_when_impossible(session: tuple[list[Message], list[str], list[str]], share: float) -> None:
-    msgs, _, _ = session
+def test_within_budget_or_a_typed_error_only_when_impossible(session: History, share: float) -> None:
+    msgs = session.messages
     budget = max(1, int(COUNTER.count_messages(msgs) * share))
     try:
         out, rep = compact_conversation(msgs, budget=budget, counter=COUNTER, summarizer=SUMMARIZER, rounds=1)
@@ -79,8 +61,8 @@ def test_within_budget_or_a_typed_error_only_when_impossible(session: tuple[list
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sessions(), st.sampled_from([0.1, 0.3, 0.6, 2.0]), st.integers(0, 2))
-def test_no_superseded_value_in_any_output(session: tuple[list[Message], list[str], list[str]], share: float, rounds: int) -> None:
-    msgs, stale, current = session
+def test_no_superseded_value_in_any_output(session: History, share: float, rounds: int) -> None:
+    msgs, stale, current = session.messages, session.stale, session.current
     budget = max(300, int(COUNTER.count_messages(msgs) * share))
     out, _ = compact_conversation(msgs, budget=budget, counter=COUNTER, summarizer=SUMMARIZER, rounds=rounds)
     text = "\n".join(m.text for m in out if not m.is_tool_result)

@@ -16,46 +16,28 @@ from contextwindow.compaction.markers import span_ref
 from contextwindow.errors import CompactionError
 from contextwindow.events import Recorder
 from contextwindow.folding import ledger as L
-from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
+from contextwindow.messages import assistant, user
 from contextwindow.session import Session, SessionConfig
 from contextwindow.store import open_store
+from memory_histories import History, Wording, histories
 
 # subjects and wordings of their own (not the benchmark's templates)
-SUBJECTS = ["the beta cutoff", "the vendor review", "the data export", "the staging freeze", "the partner demo"]
-PLANT = ["{S} is {v}.", "Mark {s} for {v}.", "We scheduled {s} for {v}."]
-UPDATE = ["{S} slipped to {v}.", "Scratch that, {s} is {v}.", "We pushed {s} to {v}.", "{S} is now {v}."]
 RULES = [
     "Never drop tables in the analytics database.", "Keep every function under 40 lines.", "I'd rather get answers in bullet points.",
     "Always run the linter before committing.", "Do not email customers without my sign-off.",
 ]
-DAYS = [f"{m} {d}" for m in ("January", "February", "March", "April", "June", "July", "August", "October") for d in (4, 17, 26)]
-
-
-def _cap(s: str) -> str:
-    return s[:1].upper() + s[1:]
-
-
-@st.composite
-def histories(draw: st.DrawFn) -> tuple[list[Message], list[str]]:
-    n = draw(st.integers(1, len(SUBJECTS)))
-    days = iter(draw(st.permutations(DAYS)))
-    current: dict[int, str] = {}
-    stale: list[str] = []
-    msgs: list[Message] = [user(" ".join(draw(st.lists(st.sampled_from(RULES), min_size=0, max_size=5, unique=True))) or "Let's start.")]
-    events = [(i, False) for i in range(n)] + [(i, True) for i in draw(st.lists(st.integers(0, n - 1), max_size=5))]
-    for k, (i, is_update) in enumerate(events):
-        s, v = SUBJECTS[i], next(days)
-        tmpl = draw(st.sampled_from(UPDATE if is_update else PLANT))
-        if is_update:
-            stale.append(current[i])
-        current[i] = v
-        msgs.append(user(tmpl.replace("{s}", s).replace("{S}", _cap(s)).format(v=v)))
-        cid = f"c{k}"
-        msgs.append(assistant(f"Noted, {s} is {v}.", ToolCallPart(cid, "shell", '{"command": "make check"}')))
-        msgs.append(tool_result(cid, draw(st.sampled_from(["ok", "line\n" * 150, "x " * 300])) + "\nExit code: 0", name="shell"))
-        msgs.append(assistant("Done."))
-    msgs.append(user("Now write the changelog."))
-    return msgs, stale
+# subjects and wordings of their own (not the benchmark's templates)
+WORDING = Wording(
+    subjects=["the beta cutoff", "the vendor review", "the data export", "the staging freeze", "the partner demo"],
+    plant=["{S} is {v}.", "Mark {s} for {v}.", "We scheduled {s} for {v}."],
+    update=["{S} slipped to {v}.", "Scratch that, {s} is {v}.", "We pushed {s} to {v}.", "{S} is now {v}."],
+    days=[f"{m} {d}" for m in ("January", "February", "March", "April", "June", "July", "August", "October") for d in (4, 17, 26)],
+    noted="Noted, {s} is {v}.",
+    outputs=["ok", "line\n" * 150, "x " * 300],
+    last="Now write the changelog.",
+    max_updates=5,
+    rules=RULES,
+)
 
 
 def _session(tmp_path, window: int) -> tuple[Session, Recorder]:
@@ -72,9 +54,9 @@ def _has(text: str, value: str) -> bool:
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(histories(), st.integers(130, 4_000))
-def test_build_is_within_budget_or_a_typed_error_only_when_impossible(tmp_path_factory, history: tuple[list[Message], list[str]], window: int) -> None:
-    msgs, stale = history
+@given(histories(WORDING), st.integers(130, 4_000))
+def test_build_is_within_budget_or_a_typed_error_only_when_impossible(tmp_path_factory, history: History, window: int) -> None:
+    msgs, stale = history.messages, history.stale
     s, _ = _session(tmp_path_factory.mktemp("db") / "s.db", window)
     s.add(*msgs)
     budget = s.budget().history_budget
