@@ -305,11 +305,11 @@ class Session:
                 m = replace(m, parts=(*m.parts, *(TextPart(t) for t in self._steering.drain())))
             if m.is_tool_result and self.config.clip_budget_tokens:  # wherever results are: tool or user role
                 m = self._clip(m)
-            if m.role == "user" and not m.meta.get("cw") and m.meta.get(resync.KIND_KEY) != resync.TAIL and not m.meta.get("is_demo"):
-                # the user's own words; a provisional tail enters once confirmed (sync)
+            said = ledger_mod.user_words(m)  # a provisional tail enters once confirmed (sync)
+            if said is not None:
                 if ledger is None:
                     ledger = self.constraints()
-                new = _ledger_update(ledger, m)
+                new = ledger_mod.update(ledger, said, source=str(len(ledger)))
                 ledger_changed = ledger_changed or new != ledger
                 ledger = new
             self._remember_calls(m)
@@ -369,7 +369,9 @@ class Session:
         if got.tails:  # confirmed: their rules enter the ledger now
             ledger = old = self.constraints()
             for j in got.tails:
-                ledger = _ledger_update(ledger, history[j])
+                said = ledger_mod.user_words(history[j])
+                if said is not None:
+                    ledger = ledger_mod.update(ledger, said, source=str(len(ledger)))
             if ledger != old:
                 self.store.set_state(self.id, LEDGER_KEY, ledger_mod.to_json(ledger))
         known = got.known
@@ -1069,14 +1071,6 @@ class Session:
 
 
 _HEAD = Message("user", (TextPart("[The conversation continues from earlier context.]"),), meta={"cw": "note"})
-
-
-def _ledger_update(ledger: list[ledger_mod.Constraint], m: Message) -> list[ledger_mod.Constraint]:
-    """``ledger`` with the rules a user message states (the user's own words only, not tool output beside them)."""
-    if m.role != "user" or m.meta.get("cw"):
-        return ledger
-    said = m.text if not m.is_tool_result else "\n".join(p.text for p in m.parts if isinstance(p, TextPart))
-    return ledger_mod.update(ledger, said, source=str(len(ledger)))
 
 
 def _cache_config(base: CacheConfig | None, model: str | None) -> CacheConfig | None:

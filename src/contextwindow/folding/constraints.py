@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from ..messages import Message, TextPart
 from . import ledger as _ledger
 from .ledger import Entry, same_subject
 
@@ -19,6 +20,7 @@ MAX_CONSTRAINT_CHARS = _ledger.MAX_CLAUSE_CHARS
 
 __all__ = [
     "Constraint", "detect", "from_json", "same_subject", "scrub", "subject_key", "superseded", "texts", "to_json", "update",
+    "user_words",
 ]
 
 
@@ -31,6 +33,18 @@ def subject_key(sentence: str) -> str:
     """What a statement is about (its normalised subject), or "" when it states nothing."""
     e = _ledger.parse(sentence)
     return e.subject if e else ""
+
+
+def user_words(m: Message) -> str | None:
+    """What of ``m`` the ledger reads: the user's own words, the text beside tool results included
+    (the tool output is not theirs). None for other roles, harness blocks (``meta["cw"]``), a
+    harness's demonstrations (``meta["is_demo"]``) and a provisional tail a later request has not
+    confirmed yet (sync.py). The one rule for the Session, ``ctxw compact`` and the replay's count."""
+    from ..sync import KIND_KEY, TAIL  # sync imports compaction, which imports this package
+
+    if m.role != "user" or m.meta.get("cw") or m.meta.get("is_demo") or m.meta.get(KIND_KEY) == TAIL:
+        return None
+    return m.text if not m.is_tool_result else "\n".join(p.text for p in m.parts if isinstance(p, TextPart))
 
 
 def update(ledger: Sequence[Constraint], text: str, source: str = "") -> list[Constraint]:

@@ -590,15 +590,23 @@ def _live_values(ledger: Sequence[Entry]) -> set[str]:
 def scrub(text: str, ledger: Sequence[Entry]) -> str:
     """``text`` with every superseded value replaced by ``[updated later: <new value>]``: the
     whole stale clause when it is quoted, else each old value (a short bare number only inside a
-    sentence that names the subject). Values some active entry still states are left alone."""
+    sentence that names the subject). Values some active entry still states are left alone, and
+    so is the verbatim text of every entry in force: a rule in force is the user's rule whatever
+    old value it contains ("Definition of Done**: include ONLY …" beside a superseded "done")."""
     live = _live_values(ledger)
     notes: list[str] = []
 
-    def hold(note: str) -> str:
+    def hold(note: str) -> str:  # a placeholder no value pattern can match (no digits, no word characters)
         notes.append(note)
-        return f"\x00{len(notes) - 1}\x00"
+        return f"\x00{chr(0xF0000 + len(notes) - 1)}\x00"
 
-    for e in stale(ledger):
+    olds = stale(ledger)
+    if not olds:
+        return text
+    for t in sorted({e.text for e in ledger if e.active and e.text.strip()}, key=len, reverse=True):
+        if t in text:
+            text = text.replace(t, hold(t))
+    for e in olds:
         note = f"[updated later: {e.updated_to}]"
         if e.text in text:
             text = text.replace(e.text, hold(note))
@@ -612,7 +620,7 @@ def scrub(text: str, ledger: Sequence[Entry]) -> str:
                 text = pat.sub(hold(note), text)
                 continue
             text = _sub_in_sentences(text, pat, hold(note), set(e.subject.split()))
-    return re.sub("\x00(\\d+)\x00", lambda m: notes[int(m.group(1))], text) if notes else text
+    return re.sub("\x00([\U000f0000-\U000fffff])\x00", lambda m: notes[ord(m.group(1)) - 0xF0000], text) if notes else text
 
 
 _CORE = re.compile(r"^[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?|^(?:python|node|java|go|ruby|php|rust)\s+(?P<ver>\d+(?:\.\d+)+)$", re.IGNORECASE)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..compaction import ViewItem, compact, make_items
-from ..compaction.degrade import degrade, is_user_text, newest_turn_start
+from ..compaction.degrade import degrade, newest_turn_start
 from ..compaction.markers import span_ref
 from ..compaction.mask import mask
 from ..compaction.policy import CompactionConfig
@@ -31,6 +31,7 @@ from ..compaction.view import Count, total
 from ..errors import CompactionError, ConfigError
 from ..folding import ledger as ledger_mod
 from ..folding.base import Summarizer, SummaryRequest, fold_message, summary_text
+from ..folding.constraints import user_words
 from ..folding.restore import restore_section
 from ..folding.scrubbing import scrub_messages
 from ..messages import Message
@@ -84,8 +85,8 @@ def memory_ledger(messages: Sequence[Message]) -> list[ledger_mod.Entry]:
         if _is_fold(m):
             for e in ledger_mod.from_text(summary_text(m)):
                 out = ledger_mod.add(out, e)
-        elif is_user_text(m) and not m.meta.get("is_demo"):  # a harness's demonstration is not the user
-            out = ledger_mod.update(out, m.text, source=str(i))
+        elif (said := user_words(m)) is not None:
+            out = ledger_mod.update(out, said, source=str(i))
     return out
 
 

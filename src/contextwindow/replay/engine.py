@@ -146,8 +146,9 @@ def user_constraints(messages: Iterable[Message]) -> list[ledger_mod.Constraint]
     """The ledger over the user's own messages (superseded rules replaced), as the Session keeps it."""
     ledger: list[ledger_mod.Constraint] = []
     for m in messages:
-        if m.role == "user" and not m.meta.get("cw") and not m.is_tool_result:
-            ledger = ledger_mod.update(ledger, m.text, source=str(len(ledger)))
+        said = ledger_mod.user_words(m)
+        if said is not None:
+            ledger = ledger_mod.update(ledger, said, source=str(len(ledger)))
     return [c for c in ledger if c.active]
 
 
