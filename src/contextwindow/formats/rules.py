@@ -19,6 +19,7 @@ Message-level preparation (call ids, media types) is in :mod:`.prepare`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +74,27 @@ RULES: dict[str, str] = {
 
 def blank(text: Any) -> bool:
     return not isinstance(text, str) or not text.strip()
+
+
+def alternating(items: list[Any], roles: tuple[str, str], noun: str, add: Callable[[Violation], None]) -> Iterator[tuple[int, dict[str, Any], str]]:
+    """Walk a list whose roles must alternate, the first being ``roles[0]``'s (Anthropic, Gemini).
+
+    Yields ``(index, item, role)`` for each item with one of ``roles``; reports through ``add``
+    an unknown role (the item is skipped), a first item that is not ``roles[0]``'s and two items
+    of one role in a row.
+    """
+    prev = None
+    for i, item in enumerate(items):
+        role = item.get("role") if isinstance(item, dict) else None
+        if role not in roles:
+            add(Violation(i, "bad_role", f"role {role!r}"))
+            continue
+        if i == 0 and role != roles[0]:
+            add(Violation(i, "first_not_user", f"the first {noun} is the {roles[1]}'s"))
+        if role == prev:
+            add(Violation(i, "not_alternating", f"two {role} {noun}s in a row"))
+        prev = role
+        yield i, item, role
 
 
 def check(fmt: str, payload: Any) -> list[Violation]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .rules import Fix, Violation, blank
+from .rules import Fix, Violation, alternating, blank
 
 __all__ = ["check", "repair"]
 
@@ -134,17 +134,7 @@ def check(fmt: str, payload: Any) -> list[Violation]:
         return [*out, Violation(-1, "empty_payload", "no messages")]
     ids: set[str] = set()
     open_calls: set[str] = set()
-    prev_role = None
-    for i, m in enumerate(msgs):
-        role = m.get("role") if isinstance(m, dict) else None
-        if role not in ("user", "assistant"):
-            add(Violation(i, "bad_role", f"role {role!r}"))
-            continue
-        if i == 0 and role != "user":
-            add(Violation(i, "first_not_user", "the first message is the assistant's"))
-        if role == prev_role:
-            add(Violation(i, "not_alternating", f"two {role} messages in a row"))
-        prev_role = role
+    for i, m, role in alternating(msgs, ("user", "assistant"), "message", add):
         content = m.get("content")
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
         if not isinstance(blocks, list):

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .rules import Fix, Violation, blank
+from .rules import Fix, Violation, alternating, blank
 
 __all__ = ["check", "repair"]
 
@@ -85,18 +85,8 @@ def check(fmt: str, payload: Any) -> list[Violation]:
         return [Violation(-1, "bad_shape", "'contents' is not a list")]
     if not contents:
         return [Violation(-1, "empty_payload", "no contents")]
-    prev_role = None
     open_calls: Counter[str] = Counter()
-    for i, c in enumerate(contents):
-        role = c.get("role") if isinstance(c, dict) else None
-        if role not in ("user", "model"):
-            add(Violation(i, "bad_role", f"role {role!r}"))
-            continue
-        if i == 0 and role != "user":
-            add(Violation(i, "first_not_user", "the first content is the model's"))
-        if role == prev_role:
-            add(Violation(i, "not_alternating", f"two {role} contents in a row"))
-        prev_role = role
+    for i, c, role in alternating(contents, ("user", "model"), "content", add):
         parts = c.get("parts")
         if not isinstance(parts, list) or not parts:
             add(Violation(i, "empty_content", "a content with no parts"))
