@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from ..messages import Message, TextPart, ToolCallPart, ToolResultPart
 from .base import SummaryOutcome, SummaryRequest, constraints_block, ensure_constraints
@@ -148,8 +149,10 @@ def _one_line(text: str) -> str:
     return re.sub(r"\s*\n\s*", " / ", text.strip())
 
 
+@lru_cache(maxsize=2048)
 def _condensed_line(line: str) -> str:
-    """A user message reduced to its clauses that state an entry or carry a value."""
+    """A user message reduced to its clauses that state an entry or carry a value (pure; remembered:
+    a brief renders several times at shrinking limits and every fold meets the same earlier lines)."""
     from .clauses import find_values, sentences
     from .ledger import parse
 
@@ -166,12 +169,13 @@ def _user_section(said: Sequence[str], limit: int, count: CountText) -> str:
     kept: list[str] = []
     used, dropped = 0, 0
     for line in reversed(said):
-        for cand in (line, _condensed_line(line)):
-            n = count(cand) if cand else 0
-            if cand and used + n <= limit:
-                kept.append(cand)
-                used += n
-                break
+        n = count(line)
+        if used + n > limit:  # condensed only when the verbatim line does not fit
+            line = _condensed_line(line)
+            n = count(line) if line else 0
+        if line and used + n <= limit:
+            kept.append(line)
+            used += n
         else:
             dropped += 1
     body = "\n".join(reversed(kept))
