@@ -84,7 +84,12 @@ class Policy(Protocol):
 
 class StickyView:
     """A fold boundary + summary, per-message replacements, drops and inserted notes over the raw
-    history, keyed by raw index (``str(i)``). Rebuilding the view from it is deterministic."""
+    history, keyed by raw index (``str(i)``). Rebuilding the view from it is deterministic.
+
+    The history a policy is shown only grows (the log is fixed; each call sees a longer prefix of
+    the same messages), so the items of the last view are kept and only the new messages are
+    added to them: O(new messages) per call. A fold or a compaction result (:meth:`apply`,
+    :meth:`fold_all`) starts the view afresh; :meth:`set_message` patches one item in place."""
 
     def __init__(self, count: Callable[[Message], int]) -> None:
         self.count = count
@@ -93,29 +98,49 @@ class StickyView:
         self.replace: dict[int, Message] = {}
         self.drop: set[int] = set()
         self.insert: dict[str, list[Message]] = {}
+        self._items: list[ViewItem] = []  # the last view, covering history[:self._upto]
+        self._upto = -1  # -1: no view kept (build from scratch)
+        self._last: Message | None = None  # history[self._upto - 1] of the last view
+        self._pos: dict[int, int] = {}  # raw index -> its item's position in self._items
 
     def items(self, history: Sequence[Message]) -> list[ViewItem]:
-        out: list[ViewItem] = []
-        if self.summary is not None:
-            out.append(ViewItem("fold:sticky", self.summary, self.count(self.summary)))
-        out.extend(self._inserted("^"))
-        for i in range(self.boundary, len(history)):
+        n = len(history)
+        if self._upto < 0 or n < self._upto or (self._upto and history[self._upto - 1] is not self._last):
+            self._items, self._pos, self._upto = [], {}, 0  # not an extension of the last view: afresh
+            if self.summary is not None:
+                self._items.append(ViewItem("fold:sticky", self.summary, self.count(self.summary)))
+            self._items.extend(self._inserted("^"))
+        out = self._items
+        for i in range(max(self.boundary, self._upto), n):
             if i in self.drop:
                 continue
             src = history[i]
             msg = self.replace.get(i)
+            self._pos[i] = len(out)
             if msg is None:
                 out.append(ViewItem(str(i), src, self.count(src)))
             else:
                 out.append(ViewItem(str(i), msg, self.count(msg), original=src))
             out.extend(self._inserted(str(i)))
-        return out
+        self._upto, self._last = n, (history[n - 1] if n else None)
+        return list(out)
+
+    def set_message(self, i: int, item: ViewItem) -> None:
+        """Raw message ``i`` is now shown as ``item`` (a masked result), in this and later views."""
+        self.replace[i] = item.message
+        at = self._pos.get(i)
+        if at is not None and self._upto > i:
+            self._items[at] = item
+
+    def _forget(self) -> None:
+        self._items, self._pos, self._upto, self._last = [], {}, -1, None
 
     def _inserted(self, after: str) -> list[ViewItem]:
         return [ViewItem(f"note:{after}:{n}", m, self.count(m)) for n, m in enumerate(self.insert.get(after, []))]
 
     def apply(self, result: CompactionResult) -> None:
         """Make a compaction result sticky (a fold moves the boundary; the rest is kept per key)."""
+        self._forget()
         if result.fold is not None:
             self.boundary = int(result.fold.upto_key) + 1
             self.summary = result.fold.summary
@@ -141,6 +166,7 @@ class StickyView:
         self.drop |= {i for i in range(self.boundary, last + 1) if i not in present}
 
     def fold_all(self, history: Sequence[Message], summary: Message) -> None:
+        self._forget()
         self.boundary = len(history)
         self.summary = summary
         self.replace.clear()
@@ -247,6 +273,7 @@ class MaskingPolicy:
         self.ctx = ctx
         self.config = config or MaskConfig(keep_last=10, min_result_tokens=0, exclude_tools=frozenset())
         self.view = StickyView(ctx.counter.count_message)
+        self._kept: dict[str, tuple[str | None, ...]] = {}  # results masking would not shrink (by key), with their tool names
 
     def candidates(self, items: Sequence[ViewItem]) -> list[int]:
         """Every tool result but the newest ``keep_last``, errors included (an observation is an
@@ -260,11 +287,17 @@ class MaskingPolicy:
         names = tool_names(items)
         changed = False
         for i in self.candidates(items):
+            key = items[i].key
+            tools = tuple(names.get(r.call_id) for r in items[i].message.tool_results)
+            if self._kept.get(key) == tools:
+                continue  # masking it saved nothing before, with the same tool names: it still would not
             new = items[i].with_message(masked_message(items[i], names, self.ctx.counter.count_message), self.ctx.counter.count_message)
             if new.tokens < items[i].tokens:
                 items[i] = new
-                self.view.replace[int(new.key)] = new.message
+                self.view.set_message(int(new.key), new)
                 changed = True
+            else:
+                self._kept[key] = tools
         return Step([it.message for it in items], ["compaction"] if changed else [])
 
     def after_call(self, reply: Sequence[Message], prompt_tokens: int) -> None:
