@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from contextwindow import admit, compact, load_transcript
 from contextwindow.clipping import MemoryOffload, retrieve, run_retrieve_call
@@ -46,6 +48,35 @@ def test_a_pattern_that_still_backtracks_stops_at_its_budget_with_a_typed_error(
     grep = compile_grep("(a|aa)+$", budget_s=0.05)  # overlapping alternatives: not refused statically
     with pytest.raises(InputError, match=r"did not finish within its 0\.05 s budget"):
         grep.search("a" * 60 + "!", 0)
+
+
+def _depth_char_by_char(text: str) -> int:
+    """The reference: a character-by-character scan (strings, escapes, unterminated strings)."""
+    depth = deepest = 0
+    in_str = esc = False
+    for ch in text:
+        if in_str:
+            esc, in_str = (False, True) if esc else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='[]{}"\\a\n:,', max_size=40))
+def test_nesting_depth_reads_strings_escapes_and_brackets_as_a_character_scan_does(text: str) -> None:
+    assert nesting_depth(text) == _depth_char_by_char(text)
+
+
+def test_nesting_depth_skips_brackets_inside_long_strings() -> None:
+    text = json.dumps({"content": "x[{\\" * 5_000 + '"', "a": [[[1]], {"b": ["]"]}]})
+    assert nesting_depth(text) == _depth_char_by_char(text) == 4
+    assert nesting_depth('"abc\\') == 0 and nesting_depth('"a\\"[') == 0 and nesting_depth('"a\\\\"[') == 1
 
 
 def test_arguments_nested_a_thousand_deep_keep_every_build_working() -> None:

@@ -10,6 +10,7 @@ go on keep the text as opaque text instead.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from .errors import PayloadError
@@ -19,25 +20,22 @@ __all__ = ["MAX_DEPTH", "loads", "nesting_depth"]
 MAX_DEPTH = 64
 
 
+#: a JSON string (to its closing quote, or to the end of an unterminated one), or one bracket
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|[\[\]{}]', re.DOTALL)
+_DELTA = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
 def nesting_depth(text: str) -> int:
-    """The deepest ``[``/``{`` nesting of ``text`` outside JSON strings (a linear scan)."""
+    """The deepest ``[``/``{`` nesting of ``text`` outside JSON strings (a linear scan: the regex
+    engine skips strings and plain text, Python looks only at the brackets)."""
     depth = deepest = 0
-    in_str = esc = False
-    for ch in text:
-        if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == '"':
-                in_str = False
-        elif ch == '"':
-            in_str = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
+    for tok in _TOKEN.findall(text):
+        d = _DELTA.get(tok)
+        if d is None:
+            continue  # a string
+        depth += d
+        if depth > deepest:
+            deepest = depth
     return deepest
 
 

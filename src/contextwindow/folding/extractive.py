@@ -46,8 +46,10 @@ def _first_line(text: str, limit: int = 160) -> str:
     return ""
 
 
+@lru_cache(maxsize=1024)
 def exit_code(text: str) -> int | None:
-    """The exit code a tool output reports (``Exit code: 1``, ``"exit_code": 2``, ``exited with 127``)."""
+    """The exit code a tool output reports (``Exit code: 1``, ``"exit_code": 2``, ``exited with 127``).
+    Pure, and remembered: a brief asks it of each result more than once, and every fold again."""
     m = _EXIT_RE.search(text[:4000]) or _EXIT_RE.search(text[-2000:])
     return int(m.group(1)) if m else None
 
