@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -34,6 +35,7 @@ from contextwindow.replay.accuracy import CAUSES, UNLOGGED, Accuracy, Point, mea
 from contextwindow.tokens import TokenCounter, counter_for
 from contextwindow.tokens.counting import ANTHROPIC, MessageCounter
 from contextwindow.tokens.estimate import FAMILY_SCALE, Estimator, Rates
+from contextwindow.tokens.unlogged import UNLOGGED_FOR, UNLOGGED_META, WEB_SEARCH_RESULT_TOKENS
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSCRIPTS = ROOT.parent / "shared" / "fixtures" / "transcripts"
@@ -66,7 +68,8 @@ class _Plain:
     def _strip(self, m: Message) -> Message:
         hit = self._bare.get(id(m))
         if hit is None or hit[0] is not m:
-            hit = (m, replace(m, meta={}) if m.meta else m)
+            keep = {k: m.meta[k] for k in (UNLOGGED_META, UNLOGGED_FOR) if k in m.meta}
+            hit = (m, replace(m, meta=keep) if m.meta else m)
             self._bare[id(m)] = hit
         return hit[1]
 
@@ -167,6 +170,28 @@ def fit_scale(data: list[tuple[str, ImportedSession]]) -> float:
     return best[1]
 
 
+def web_search_fit(data: list[tuple[str, ImportedSession]]) -> None:
+    """The growth each Codex web search left unexplained without the rule (what the rule's constant is
+    fitted to: their mean), and leave-one-out: each search predicted from the mean of the others."""
+    left: list[int] = []
+    for _f, s in data:
+        pts = points(s)
+        for prev, p in itertools.pairwise(pts):
+            if p.segment != prev.segment or p.cause != CAUSES[0] or p.unlogged == prev.unlogged:
+                continue
+            searches = (p.unlogged - prev.unlogged) // WEB_SEARCH_RESULT_TOKENS
+            for _ in range(searches):  # one search per step in the fixtures; several share the step's growth
+                left.append(round(((p.reported - prev.reported) - (p.estimated - prev.estimated) + (p.unlogged - prev.unlogged)) / searches))
+    if not left:
+        print("  no web search with usage around it")
+        return
+    print(f"  growth each web search left unexplained (no rule): {', '.join(f'{x:,}' for x in left)}; mean {sum(left) / len(left):,.0f}"
+          f" (shipped WEB_SEARCH_RESULT_TOKENS = {WEB_SEARCH_RESULT_TOKENS:,})")
+    if len(left) > 1:
+        loo = [abs(x - (sum(left) - x) / (len(left) - 1)) for x in left]
+        print(f"  leave-one-out (fit on the others, miss on the one left out): {', '.join(f'{x:,.0f}' for x in loo)} tokens")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fit", action="store_true", help="grid-search the Anthropic scale on the FIT files")
@@ -192,6 +217,8 @@ def main() -> int:
     report("claude_code", claude, pick, "fit")
     print("\nCodex (not fitted: exact o200k + the provider's output counts; both rollouts fall in FIT, one has usage)")
     cx = report("codex", codex, pick, "fit")
+    print("  web search rule (tokens/unlogged.py), fitted on this rollout (FIT; no held-out Codex rollout exists here):")
+    web_search_fit(codex)
     print("\nGoals (held-out; Codex: the not-fitted rollout):")
     for kind, acc in (("claude-code", held.get("estimator")), ("codex", cx.get("estimator")),
                       ("claude-code*", held.get("estimator, re-anchored")), ("codex*", cx.get("estimator, re-anchored"))):

@@ -15,7 +15,8 @@ Each line is ``{timestamp, type, payload}``. How it maps onto the message model:
   Consecutive output items (reasoning, assistant text, calls) are one model call → one assistant message.
 - ``web_search_call`` is a server-side tool the rollout does not record results for: it becomes a
   ``web_search`` tool call (arguments = its ``action``) answered by a synthetic result
-  ``[web search results are not recorded in the rollout]`` (``meta={"cw": "synthetic_result"}``);
+  ``[web search results are not recorded in the rollout]`` (``meta={"cw": "synthetic_result"}``, plus
+  ``"unlogged_tokens"``: the estimate of the results the provider billed, tokens/unlogged.py);
   the items the same response produced after it form a second assistant message of the same call.
 - ``event_msg/token_count`` (``info`` may be null) attaches its ``last_token_usage`` to the call just
   before it: ``input_tokens`` is the whole prompt, ``cached_input_tokens`` the cache read. Its
@@ -46,6 +47,7 @@ from ..messages import (
     messages_to_json,
 )
 from ..tokens.retention import with_output_count
+from ..tokens.unlogged import WEB_SEARCH_RESULT_TOKENS, stand_in
 from .model import CallRecord, ImportedCheckpoint, ImportedSession, RawInput, Skipped, as_int, iter_records
 from .repair import finish_session
 
@@ -315,13 +317,12 @@ class _Builder:
                 )
             )
             self.flush()
-            self.messages.append(
-                Message(
-                    role="tool",
-                    parts=(ToolResultPart(call_id=cid, content=(TextPart(WEB_SEARCH_RESULT),), name="web_search"),),
-                    meta={"cw": "synthetic_result"},
-                )
+            result = Message(
+                role="tool",
+                parts=(ToolResultPart(call_id=cid, content=(TextPart(WEB_SEARCH_RESULT),), name="web_search"),),
+                meta={"cw": "synthetic_result"},
             )
+            self.messages.append(replace(result, meta={**result.meta, **stand_in(result, WEB_SEARCH_RESULT_TOKENS)}))
         else:
             self.skipped.append(Skipped(line, f"unknown Codex response item type {t!r}"))
 
@@ -329,8 +330,10 @@ class _Builder:
 def _stamp_output(messages: list[Message], calls: list[CallRecord]) -> list[Message]:
     """Each call's reply carries the provider's output count (``meta["output_tokens"]``, reasoning
     included): what re-sending that reply costs, encrypted reasoning and all (tokens/retention.py).
-    A reply split over several messages (a web search between its items) is left unstamped: the
-    count cannot be divided between them."""
+    A reply split over several messages (a server-side web search between its items) has its count
+    divided between them in proportion to the characters each holds (:func:`_reply_chars`: encrypted
+    reasoning by its ciphertext, text, call names and arguments), so the reply as a whole still costs
+    the billed count."""
     out = list(messages)
     for c in calls:
         if c.output_tokens is None:
@@ -338,7 +341,29 @@ def _stamp_output(messages: list[Message], calls: list[CallRecord]) -> list[Mess
         replies = [i for i in range(c.index, min(c.reply_end, len(out))) if out[i].role == "assistant"]
         if len(replies) == 1:
             out[replies[0]] = with_output_count(out[replies[0]], c.output_tokens)
+        elif replies:
+            sizes = [_reply_chars(out[i]) for i in replies]
+            total = sum(sizes)
+            if total <= 0:
+                continue
+            left = c.output_tokens
+            for n, (i, size) in enumerate(zip(replies, sizes, strict=True)):
+                share = left if n == len(replies) - 1 else round(c.output_tokens * size / total)
+                left -= share
+                out[i] = with_output_count(out[i], share)
     return out
+
+
+def _reply_chars(message: Message) -> int:
+    n = 0
+    for p in message.parts:
+        if isinstance(p, ReasoningPart):
+            n += len(p.encrypted or "") if p.encrypted else len(p.text)
+        elif isinstance(p, TextPart):
+            n += len(p.text)
+        elif isinstance(p, ToolCallPart):
+            n += len(p.name) + len(p.arguments)
+    return n
 
 
 def import_raw(raw: RawInput) -> list[ImportedSession]:

@@ -26,6 +26,7 @@ from ..importers import ImportedSession
 from ..importers.window import tokenizer_model
 from ..messages import ToolCallPart
 from ..tokens import TokenCounter, counter_for
+from ..tokens.unlogged import unlogged_tokens
 from .engine import provider_view
 
 #: Labels of a step (first match wins), in the order :func:`step_cause` tests them.
@@ -47,6 +48,7 @@ class Point:
     reported: int
     estimated: int
     cause: str  # what the step from the previous call of the segment holds (CAUSES); "" for a first call
+    unlogged: int = 0  # of ``estimated``: estimates of content the log does not hold (tokens/unlogged.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,14 +91,19 @@ def points(session: ImportedSession, counter: Callable[[str | None], TokenCounte
             continue
         model = c.model or tokenizer_model(session)
         folded = sum(1 for cp in session.checkpoints if cp.upto <= c.index)
-        est = pick(model).count_messages(provider_view(session, c))
+        # A server-side tool the reply ran (a Codex web search) put its results into this call's own
+        # billed input: the estimate of those unlogged results counts here, not only from the next call.
+        view = provider_view(session, c)
+        own = sum(unlogged_tokens(m) for m in session.messages[c.index : c.reply_end])
+        est = pick(model).count_messages(view) + own
+        unlogged = own + sum(unlogged_tokens(m) for m in view)
         cause = ""
         if key != (model, folded):
             key = (model, folded)
             segment += 1
         elif prev is not None:
             cause = step_cause(session, prev_call, (c.index, c.reply_end), c.reported_input_tokens - prev.reported, est - prev.estimated)
-        prev = Point(segment, model, c.reported_input_tokens, est, cause)
+        prev = Point(segment, model, c.reported_input_tokens, est, cause, unlogged)
         out.append(prev)
         prev_call = (c.index, c.reply_end)
     return out

@@ -21,6 +21,7 @@ from ..messages import ImagePart, Message, ReasoningPart, TextPart, ToolCallPart
 from ..tools import ToolSpec
 from .images import image_tokens
 from .retention import reply_cost, reported_output
+from .unlogged import unlogged_tokens
 
 #: Encrypted reasoning (OpenAI ``encrypted_content``, Anthropic ``redacted_thinking``) is opaque:
 #: we charge one token per this many characters of ciphertext (base64 of roughly the plain text).
@@ -151,7 +152,8 @@ class MessageCounter:
     def count_message(self, message: Message) -> int:
         """Tokens of one message as the provider bills it: its parts + per-message framing.
         An assistant reply that carries the provider's output count (``meta["output_tokens"]``) costs
-        that count (see :mod:`.retention`). Cached per message object (bounded, oldest evicted
+        that count (see :mod:`.retention`); a message standing for content the log does not hold adds the
+        estimate it carries (:mod:`.unlogged`). Cached per message object (bounded, oldest evicted
         first), so recounting a long history is cheap."""
         return self._counted(message)[0]
 
@@ -173,7 +175,7 @@ class MessageCounter:
                 visible += self.count_part(part)
         output = reported_output(message)
         kept, dropped = reply_cost(visible, reasoning, output)
-        n = self.profile.per_message + kept
+        n = self.profile.per_message + kept + unlogged_tokens(message)
         if message.name:
             n += self.profile.per_name + self.count_text(message.name)
         with self._lock:
