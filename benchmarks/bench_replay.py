@@ -38,6 +38,7 @@ from contextwindow.importers import ImportedSession, load_all
 from contextwindow.models import get_model
 from contextwindow.replay import POLICIES, replay
 from contextwindow.replay.engine import PolicyResult, estimate_overhead, leading_system
+from contextwindow.replay.floor import above_floor_share
 from contextwindow.replay.pricing import Pricing
 from contextwindow.tokens import counter_for
 
@@ -85,7 +86,7 @@ COST_WINDOWS = (100_000, 200_000)
 def cost_table(root: Path) -> int:
     """The held-out goal check (module docstring)."""
     long = [(s, m, fx) for s, m, fx in sessions_with_models(root) if len(s.calls) >= LONG_CALLS]
-    print("| window | session | calls | floor | claude-code billed | above floor | default billed | above floor "
+    print("| window | session | calls | floor | claude-code billed (with summaries) | above floor | default billed (with summaries) | above floor "
           "| default/cc above floor | default/cc billed | cc $ | default $ | over win | invalid | constraints (default, cc) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     worst_above = worst_total = 0.0
@@ -97,26 +98,30 @@ def cost_table(root: Path) -> int:
             rep = replay(s, list(POLICIES), model=model, window=w)
             cc, d = rep.policy("claude-code"), rep.policy("default")
             fl = d.floor_input_tokens
-            above = (d.billed_input_tokens - fl) / (cc.billed_input_tokens - fl) if cc.billed_input_tokens > fl else float("nan")
-            tot = d.billed_input_tokens / cc.billed_input_tokens
+            cb, db = cc.billed_with_summaries, d.billed_with_summaries  # input + the summaries' own calls
+            above = (db - fl) / (cb - fl) if cb > fl else float("nan")
+            tot = db / cb
             worst_above, worst_total = max(worst_above, above), max(worst_total, tot)
             bad += d.over_window_calls + d.invalid_payloads + (d.constraints_total - d.constraints_kept)
             money = ["n/a" if p.total_cost_usd is None else f"{p.total_cost_usd:.2f}" for p in (cc, d)]
             name = Path(s.source).name[:30]
             print(
-                f"| {w // 1000}k | {name} | {d.calls} | {fl:,.0f} | {cc.billed_input_tokens:,.0f} | {100 * cc.above_floor_share:.0f}% "
-                f"| {d.billed_input_tokens:,.0f} | {100 * d.above_floor_share:.0f}% | {above:.2f} | {tot:.2f} | {money[0]} | {money[1]} "
+                f"| {w // 1000}k | {name} | {d.calls} | {fl:,.0f} | {cb:,.0f} | {100 * above_floor_share(cb, fl):.0f}% "
+                f"| {db:,.0f} | {100 * above_floor_share(db, fl):.0f}% | {above:.2f} | {tot:.2f} | {money[0]} | {money[1]} "
                 f"| {d.over_window_calls} | {d.invalid_payloads} | {d.constraints_kept}/{d.constraints_total}, {cc.constraints_kept}/{cc.constraints_total} |"
             )
             speed.append((f"{w // 1000}k {name}", {p.policy: p.seconds for p in rep.policies}))
             parts.append((f"{w // 1000}k {name}", cc, d))
-    print("\ncomponents (tokens): cache reads, cache writes, uncached input; compaction passes (of them with a fold); folds at a turn boundary\n")
-    print("| window session | cc reads | cc writes | cc uncached | cc folds | default reads | default writes | default uncached | default passes (folds) |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("\ncomponents (tokens): cache reads, cache writes, uncached input; compaction passes (of them with a fold); "
+          "the summaries' own calls: how many, tokens in -> out, billed (input-price tokens; replay/summaries.py)\n")
+    print("| window session | cc reads | cc writes | cc uncached | cc folds | cc summaries | default reads | default writes "
+          "| default uncached | default passes (folds) | default summaries |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, cc, d in parts:
         cells = [
             f"{p.cache_read_tokens:,} | {p.cache_write_tokens:,} | {p.input_tokens - p.cache_read_tokens - p.cache_write_tokens:,} | "
             + (f"{p.folds}" if p is cc else f"{p.compactions} ({p.folds})")
+            + f" | {p.summary_calls}: {p.summary_input_tokens:,} -> {p.summary_output_tokens:,}, {p.summary_billed_tokens:,.0f}"
             for p in (cc, d)
         ]
         print(f"| {name} | " + " | ".join(cells) + " |")
@@ -229,8 +234,8 @@ def main() -> int:
     for w in windows:
         label = "the model's own window" if w is None else f"window = fixed prefix + {w:,}"
         print(f"\n### {label}\n")
-        print("| session | calls | policy | peak | over win | invalid | compactions | folds | billed input | cache hit | cost $ | constraints kept |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        print("| session | calls | policy | peak | over win | invalid | compactions | folds | billed input | summaries billed | cache hit | cost $ | constraints kept |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for f, s in sessions:
             if not s.calls:
                 continue
@@ -244,11 +249,12 @@ def main() -> int:
                 cost = "n/a" if r["cost_usd"] is None else f"{r['cost_usd']:.3f}"
                 print(
                     f"| {name} ({rep.window:,}) | {r['calls']} | {pol} | {r['peak_tokens']:,} | {r['over_window_calls']} | "
-                    f"{r['invalid_payloads']} | {r['compactions']} | {r['folds']} | {r['billed_input_tokens']:,} | "
+                    f"{r['invalid_payloads']} | {r['compactions']} | {r['folds']} | {r['billed_input_tokens']:,} | {r['summary_billed_tokens']:,} | "
                     f"{100 * r['cache_hit_share']:.0f}% | {cost} | {r['constraints_kept']}/{r['constraints_total']} |"
                 )
-                t = totals.setdefault((w, pol), {"billed": 0.0, "over": 0, "invalid": 0, "kept": 0, "total": 0})
+                t = totals.setdefault((w, pol), {"billed": 0.0, "summaries": 0.0, "over": 0, "invalid": 0, "kept": 0, "total": 0})
                 t["billed"] += r["billed_input_tokens"]
+                t["summaries"] += r["summary_billed_tokens"]
                 t["over"] += r["over_window_calls"]
                 t["invalid"] += r["invalid_payloads"]
                 t["kept"] += r["constraints_kept"]
@@ -256,21 +262,25 @@ def main() -> int:
             if len(s.calls) >= LONG_CALLS:
                 long_rows[w].append((name, rows["default"], rows["claude-code"], floor(fixed, rows["default"]["calls"], model)))
     print("\n### totals over all sessions\n")
-    print("| window | policy | billed input | calls over window | invalid payloads | constraints kept |")
-    print("|---|---|---|---|---|---|")
+    print("| window | policy | billed input | summaries billed | billed with summaries | calls over window | invalid payloads | constraints kept |")
+    print("|---|---|---|---|---|---|---|---|")
     for (w, pol), t in totals.items():
-        print(f"| {'own' if w is None else f'prefix+{w:,}'} | {pol} | {round(t['billed']):,} | {t['over']} | {t['invalid']} | {t['kept']}/{t['total']} |")
+        print(
+            f"| {'own' if w is None else f'prefix+{w:,}'} | {pol} | {round(t['billed']):,} | {round(t['summaries']):,} | "
+            f"{round(t['billed'] + t['summaries']):,} | {t['over']} | {t['invalid']} | {t['kept']}/{t['total']} |"
+        )
     print("\n### goal check: default vs claude-code on the long sessions (≥ 40 calls)\n")
     print(
-        "| window | session | default billed / claude-code billed | floor / claude-code | (default − floor) / (claude-code − floor) "
+        "| window | session | default billed / claude-code billed (with summaries) | floor / claude-code | (default − floor) / (claude-code − floor) "
         "| default over window | default invalid | default constraints |"
     )
     print("|---|---|---|---|---|---|---|---|")
     for w, rows in long_rows.items():
         for name, d, c, fl in rows:
-            cc = c["billed_input_tokens"]
-            ratio = d["billed_input_tokens"] / cc if cc else float("nan")
-            part = (d["billed_input_tokens"] - fl) / (cc - fl) if cc > fl else float("nan")
+            cc = c["billed_input_tokens"] + c["summary_billed_tokens"]
+            db = d["billed_input_tokens"] + d["summary_billed_tokens"]
+            ratio = db / cc if cc else float("nan")
+            part = (db - fl) / (cc - fl) if cc > fl else float("nan")
             print(
                 f"| {'own' if w is None else f'prefix+{w:,}'} | {name} | {ratio:.2f} | {fl / cc if cc else float('nan'):.2f} | {part:.2f} | "
                 f"{d['over_window_calls']} | {d['invalid_payloads']} | {d['constraints_kept']}/{d['constraints_total']} |"

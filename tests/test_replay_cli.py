@@ -13,7 +13,8 @@ KEYS = {
     "policy", "calls", "peak_tokens", "over_window_calls", "invalid_payloads", "compactions", "folds",
     "billed_input_tokens", "cache_read_tokens", "cache_write_tokens", "cache_hit_share", "cost_usd",
     "constraints_total", "constraints_kept", "floor_input_tokens", "above_floor_share", "output_tokens",
-    "output_cost_usd", "total_cost_usd",
+    "output_cost_usd", "total_cost_usd", "summary_calls", "summary_input_tokens", "summary_output_tokens",
+    "summary_billed_tokens", "summary_cost_usd",
 }
 
 

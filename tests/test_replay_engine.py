@@ -47,7 +47,8 @@ def test_replay_real_sessions_under_every_policy(transcripts_dir: Path, name: st
 
 def test_claude_code_policy_folds_near_the_window(transcripts_dir: Path) -> None:
     session = load_transcript(transcripts_dir / CLAUDE)
-    report = replay(session, ["claude-code"], window=64_000)
+    # 100k: Claude Code's rule (window − 20k − 13k) leaves this session (27.6k fixed prefix) 39k of history
+    report = replay(session, ["claude-code"], window=100_000)
     res = report.policy("claude-code")
     assert res.folds >= 1
     assert res.over_window_calls == 0

@@ -23,7 +23,12 @@ from contextwindow.messages import Message, TextPart, ToolCallPart, assistant, d
 from contextwindow.models import get_model
 from contextwindow.replay import Pricing, replay
 from contextwindow.replay.inspect import inspect_session
-from contextwindow.replay.policies import CLAUDE_CODE_MARGIN, ClaudeCodePolicy, ReplayContext
+from contextwindow.replay.policies import (
+    CLAUDE_CODE_MARGIN,
+    CLAUDE_CODE_OUTPUT_RESERVE,
+    ClaudeCodePolicy,
+    ReplayContext,
+)
 from contextwindow.tokens import counter_for
 
 MINI = "gpt-4o-mini"
@@ -90,23 +95,34 @@ def test_none_sends_the_raw_history() -> None:
     assert res.compactions == res.folds == 0 and res.markers == []
 
 
-@pytest.mark.parametrize("window", [20_000, 24_000, 30_000])
-def test_claude_code_first_fold_is_the_first_call_at_window_minus_13k(window: int) -> None:
+@pytest.mark.parametrize("window", [40_000, 44_000, 50_000])
+def test_claude_code_first_fold_is_the_first_call_at_its_effective_window_minus_13k(window: int) -> None:
+    """Claude Code's threshold: window − min(max output, 20k) − 13k (gpt-4o-mini: 16,384 out)."""
     s = agent_session(steps=25)
     raw = raw_tokens(s)
-    expected = next(n for n, t in enumerate(raw) if t >= window - CLAUDE_CODE_MARGIN)
+    threshold = window - min(get_model(MINI).max_output, CLAUDE_CODE_OUTPUT_RESERVE) - CLAUDE_CODE_MARGIN
+    assert threshold == window - 16_384 - 13_000
+    expected = next(n for n, t in enumerate(raw) if t >= threshold)
     res = replay(s, ["claude-code"], window=window).policy("claude-code")
     folds = [n for n, kind in res.markers if kind == "fold"]
     assert folds[0] == expected
     assert res.tokens_per_call[:expected] == raw[:expected]  # untouched before the fold
-    assert res.tokens_per_call[expected] < window - CLAUDE_CODE_MARGIN
+    assert res.tokens_per_call[expected] < threshold
     assert res.compactions == 0 and res.over_window_calls == 0
+
+
+def test_claude_code_reserves_at_most_20k_for_output() -> None:
+    """A model with a large max output (Sonnet 4.5: 64k) reserves 20k, as Claude Code does."""
+    c = counter_for(SONNET)
+    ctx = ReplayContext(window=200_000, counter=c, summarizer=ExtractiveSummarizer(c.count_text), max_output=get_model(SONNET).max_output)
+    assert get_model(SONNET).max_output > 20_000
+    assert ctx.claude_code_threshold() == 167_000
 
 
 def test_claude_code_fold_replaces_everything_and_restores_the_5_newest_reads() -> None:
     s = agent_session(steps=60, size=80)
     c = counter_for(MINI)
-    ctx = ReplayContext(window=30_000, counter=c, summarizer=ExtractiveSummarizer(c.count_text), overhead=c.count_message(s.messages[0]))
+    ctx = ReplayContext(window=50_000, counter=c, summarizer=ExtractiveSummarizer(c.count_text), overhead=c.count_message(s.messages[0]))
     pol = ClaudeCodePolicy(ctx)
     steps = (pol.before_call(s.messages[1 : call.index]) for call in s.calls)
     n, step = next((n, st) for n, st in enumerate(steps) if st.events)
@@ -205,7 +221,8 @@ def test_bill_by_hand_anthropic_across_a_fold_and_a_first_prompt_below_the_minim
     s = agent_session(steps=3, size=600, model=SONNET)  # no usage in the log: no hidden fixed prefix
     raw = raw_tokens(s)
     assert raw[0] < 1_024 <= raw[1]
-    window = raw[3] + CLAUDE_CODE_MARGIN - 1  # only the last call crosses window − 13k
+    # only the last call crosses window − min(max output, 20k) − 13k (Sonnet 4.5's max output is 64k)
+    window = raw[3] + CLAUDE_CODE_OUTPUT_RESERVE + CLAUDE_CODE_MARGIN - 1
     report = replay(s, ["claude-code"], window=window)
     row, res = report.to_dict()["policies"][0], report.policy("claude-code")
     t = res.tokens_per_call
@@ -218,6 +235,14 @@ def test_bill_by_hand_anthropic_across_a_fold_and_a_first_prompt_below_the_minim
     assert row["billed_input_tokens"] == round(billed)
     assert row["cost_usd"] == pytest.approx(billed * 3.0 / 1e6, abs=1e-6)
     assert row["cache_hit_share"] == round(raw[1] / sum(t), 4)
+    # the fold's own call: Claude Code's compaction request reads the cached conversation (the system
+    # prompt and the messages it summarizes at 0.1) and writes the summary at the output price (15/3)
+    c = counter_for(SONNET)
+    assert row["summary_calls"] == 1 and row["summary_input_tokens"] == c.count_messages(s.messages[1 : s.calls[3].index])
+    assert row["summary_output_tokens"] > 0
+    summary = (c.count_message(s.messages[0]) + row["summary_input_tokens"]) * 0.1 + row["summary_output_tokens"] * 5.0
+    assert row["summary_billed_tokens"] == round(summary)
+    assert row["total_cost_usd"] == pytest.approx((billed + summary) * 3.0 / 1e6 + row["output_cost_usd"], abs=1e-6)
 
 
 # --- constraints -------------------------------------------------------------------------
@@ -234,7 +259,7 @@ def test_superseded_constraints_leave_the_total_and_kept_means_verbatim_in_the_l
     assert rows["none"]["constraints_total"] == 2  # "under 400 words" was replaced by "under 800 words"
     assert rows["none"]["constraints_kept"] == 2
     # a window so small that claude-code folds at the last call: its summary keeps the rules or not, counted verbatim
-    tiny = raw_tokens(s2)[-1] + CLAUDE_CODE_MARGIN - 1
+    tiny = raw_tokens(s2)[-1] + min(get_model(MINI).max_output, CLAUDE_CODE_OUTPUT_RESERVE) + CLAUDE_CODE_MARGIN - 1
     cc = replay(s2, ["claude-code"], window=tiny).policy("claude-code")
     assert cc.folds == 1 and cc.constraints_total == 2
 
@@ -307,3 +332,17 @@ def test_demo_replays_give_the_same_table() -> None:
     a = replay(s, ["default", "claude-code"], model=DEMO_MODEL, window=DEMO_WINDOW).to_dict()
     b = replay(s, ["default", "claude-code"], model=DEMO_MODEL, window=DEMO_WINDOW).to_dict()
     assert a == b
+
+
+def test_default_summaries_are_billed_as_uncached_calls_with_their_output_at_the_output_price() -> None:
+    """The Session's summarizer sends a flat transcript no cache holds: input at the input price,
+    the summary at the output price (Sonnet 4.5: 15/3 = 5x), one call per summary asked for."""
+    s = multi_turn_session(n_turns=8, steps=4, size=400)
+    report = replay(s, ["none", "default"], window=8_000, model=SONNET)
+    none, d = report.policy("none"), report.policy("default")
+    assert none.summary_calls == 0 and none.summary_billed_tokens == 0
+    assert d.folds >= 1 and d.summary_calls >= d.folds
+    assert d.summary_input_tokens > d.summary_output_tokens > 0
+    assert d.summary_billed_tokens == pytest.approx(d.summary_input_tokens + 5.0 * d.summary_output_tokens)
+    assert d.billed_with_summaries == pytest.approx(d.billed_input_tokens + d.summary_billed_tokens)
+    assert d.summary_cost_usd == pytest.approx(d.summary_billed_tokens * 3.0 / 1e6)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import turns
@@ -28,6 +28,7 @@ from ..tokens.base import TokenCounter
 from .floor import above_floor_share, floor_input_tokens
 from .policies import POLICIES, Policy, ReplayContext, serialize
 from .pricing import Pricing, bill, common_prefix
+from .summaries import MeteredSummarizer, summary_billed_tokens
 
 DEFAULT_POLICIES: tuple[str, ...] = tuple(POLICIES)
 
@@ -51,6 +52,12 @@ class PolicyResult:
     floor_input_tokens: float = 0.0  # what any policy must pay (see replay/floor.py); the same for every policy
     output_tokens: int = 0  # as logged (the agent's actions are fixed), the same for every policy
     output_cost_usd: float | None = None
+    # the policy's summaries, priced as the model calls that would write them (replay/summaries.py)
+    summary_calls: int = 0
+    summary_input_tokens: int = 0
+    summary_output_tokens: int = 0
+    summary_billed_tokens: float = 0.0  # input-price tokens
+    summary_cost_usd: float | None = 0.0
     seconds: float = 0.0  # wall time of this policy's replay (not in to_dict: it varies run to run)
     cpu_seconds: float = 0.0  # this process's CPU time for it (steadier than wall time on a shared machine)
     tokens_per_call: list[int] = field(default_factory=list)
@@ -67,11 +74,16 @@ class PolicyResult:
         return above_floor_share(self.billed_input_tokens, self.floor_input_tokens)
 
     @property
+    def billed_with_summaries(self) -> float:
+        """The input bill plus the summaries' own calls, in input-price tokens."""
+        return self.billed_input_tokens + self.summary_billed_tokens
+
+    @property
     def total_cost_usd(self) -> float | None:
-        """Input (cache-priced) + output dollars; None when either is unpriced."""
-        if self.cost_usd is None or self.output_cost_usd is None:
+        """Input (cache-priced) + output + the summaries' calls, in dollars; None when unpriced."""
+        if self.cost_usd is None or self.output_cost_usd is None or self.summary_cost_usd is None:
             return None
-        return self.cost_usd + self.output_cost_usd
+        return self.cost_usd + self.output_cost_usd + self.summary_cost_usd
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -91,6 +103,11 @@ class PolicyResult:
             "above_floor_share": round(self.above_floor_share, 4),
             "output_tokens": self.output_tokens,
             "output_cost_usd": None if self.output_cost_usd is None else round(self.output_cost_usd, 6),
+            "summary_calls": self.summary_calls,
+            "summary_input_tokens": self.summary_input_tokens,
+            "summary_output_tokens": self.summary_output_tokens,
+            "summary_billed_tokens": round(self.summary_billed_tokens),
+            "summary_cost_usd": None if self.summary_cost_usd is None else round(self.summary_cost_usd, 6),
             "total_cost_usd": None if self.total_cost_usd is None else round(self.total_cost_usd, 6),
             "constraints_total": self.constraints_total,
             "constraints_kept": self.constraints_kept,
@@ -232,17 +249,23 @@ def replay(
     )
     out_tokens = sum(c.output_tokens or 0 for c in calls)
     out_cost = None if spec.output_price is None else out_tokens * spec.output_price / 1_000_000
+    out_weight = spec.output_price / spec.input_price if spec.output_price and spec.input_price else 1.0
     results = []
     for name in policies:
         started, cpu = time.perf_counter(), time.process_time()
-        pol = POLICIES[name](ctx)
+        meter = MeteredSummarizer(summ, counter)
+        pctx = replace(ctx, summarizer=meter)
+        pol = POLICIES[name](pctx)
         try:
-            res = _run(pol, session.messages, head, calls, ctx, pricing, rules, ledger, progress)
+            res = _run(pol, session.messages, head, calls, pctx, pricing, rules, ledger, progress)
         finally:
             close = getattr(pol, "close", None)
             if close is not None:
                 close()
         res.floor_input_tokens, res.output_tokens, res.output_cost_usd = floor, out_tokens, out_cost
+        res.summary_calls, res.summary_input_tokens, res.summary_output_tokens = meter.calls, meter.input_tokens, meter.output_tokens
+        res.summary_billed_tokens = summary_billed_tokens(meter, policy=name, overhead=ctx.overhead, read=pricing.read_weight, output=out_weight)
+        res.summary_cost_usd = None if pricing.input_price is None else res.summary_billed_tokens * pricing.input_price / 1_000_000
         res.seconds = time.perf_counter() - started
         res.cpu_seconds = time.process_time() - cpu
         results.append(res)

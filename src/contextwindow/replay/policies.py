@@ -8,8 +8,9 @@ and a provider cache would stay warm. After the call it is told the reply and th
 Built in (see :data:`POLICIES`):
 
 ``none``          the raw history.
-``claude-code``   Claude Code's auto-compact: when the prompt reaches window − 13k, ONE summary
-                  replaces everything (cumulative), the 5 most recently read files are restored.
+``claude-code``   Claude Code's auto-compact: when the prompt reaches window − min(max output, 20k)
+                  − 13k (its effective window less its autocompact buffer), ONE summary replaces
+                  everything (cumulative), the 5 most recently read files are restored.
 ``wolffish``      at 75% of the window, passes of proportional head+tail truncation down to 50%,
                   then one summary of the oldest turns if truncation was not enough.
 ``microcompact``  before every call, clear old tool results, keeping the newest 3 (small ones and
@@ -39,7 +40,12 @@ from ..folding.restore import restore_section
 from ..messages import Message, message_to_dict
 from ..tokens.base import TokenCounter
 
+# Claude Code's auto-compact threshold (services/compact/autoCompact.ts; the constants as shipped in
+# the npm package's cli.js are quoted in anthropics/claude-code issue #12004): the effective window
+# is the context window less min(the model's max output, 20k) kept for the summary's own answer, and
+# the autocompact buffer of 13k comes off that. docs/replay.md cites the sources.
 CLAUDE_CODE_MARGIN = 13_000
+CLAUDE_CODE_OUTPUT_RESERVE = 20_000
 CLAUDE_CODE_RESTORE_FILES = 5
 CLAUDE_CODE_RESTORE_PER_FILE = 5_000
 CLAUDE_CODE_RESTORE_TOTAL = 50_000
@@ -64,6 +70,10 @@ class ReplayContext:
 
     def summary_budget(self) -> int:
         return CompactionConfig().summary_budget(self.window)
+
+    def claude_code_threshold(self) -> int:
+        """The prompt size (fixed prefix included) at which Claude Code auto-compacts."""
+        return self.window - min(self.max_output, CLAUDE_CODE_OUTPUT_RESERVE) - CLAUDE_CODE_MARGIN
 
 
 @dataclass(slots=True)
@@ -194,7 +204,8 @@ def _originals(items: Sequence[ViewItem]) -> list[Message]:
 
 
 class ClaudeCodePolicy:
-    """Auto-compact at window − 13k: one cumulative summary replaces everything, recent reads restored."""
+    """Auto-compact at window − min(max output, 20k) − 13k: one cumulative summary replaces
+    everything, recent reads restored."""
 
     name = "claude-code"
 
@@ -205,7 +216,7 @@ class ClaudeCodePolicy:
     def before_call(self, history: Sequence[Message]) -> Step:
         items = self.view.items(history)
         messages = [it.message for it in items]
-        if self.ctx.prompt_tokens(messages) < self.ctx.window - CLAUDE_CODE_MARGIN:
+        if self.ctx.prompt_tokens(messages) < self.ctx.claude_code_threshold():
             return Step(messages)
         originals = _originals(items)
         prior = summary_text(self.view.summary) if self.view.summary is not None else None
