@@ -12,8 +12,9 @@ the calls of a group, and per session.
 
 Split: a file is FIT when the first hex digit of sha256(file name) is 0-7, else HELD-OUT. Constants are
 fitted on FIT only (``--fit``); the goals are judged on HELD-OUT. Codex: both rollouts fall in FIT and only
-one carries usage; no Codex constant is fitted (exact o200k, and the provider's own output counts), so
-its row is shown as "not fitted" rather than as held-out.
+one carries usage; the one Codex constant (what a server-side web search's unlogged results cost,
+tokens/unlogged.py) was fitted on that rollout, so its row is FIT, not held-out: no held-out Codex
+rollout exists in the fixtures. Leave-one-out over its three searches is printed instead.
 
 Reference rows in the same run: the same counter with every reply's output count ignored and earlier
 turns' thinking always dropped ("without output counts"; the scale and the no-call-id rule stay), and
@@ -215,11 +216,12 @@ def main() -> int:
     held = report("claude_code", claude, pick, "held-out")
     print("\nClaude Code, FIT (shown apart; constants were fitted here)")
     report("claude_code", claude, pick, "fit")
-    print("\nCodex (not fitted: exact o200k + the provider's output counts; both rollouts fall in FIT, one has usage)")
+    print("\nCodex, FIT (exact o200k + the provider's output counts + the web-search rule fitted here;"
+          " both rollouts fall in FIT, one has usage; no held-out Codex rollout exists)")
     cx = report("codex", codex, pick, "fit")
     print("  web search rule (tokens/unlogged.py), fitted on this rollout (FIT; no held-out Codex rollout exists here):")
     web_search_fit(codex)
-    print("\nGoals (held-out; Codex: the not-fitted rollout):")
+    print("\nGoals (Claude Code: held-out; Codex: the FIT rollout the web-search constant was fitted on, not a held-out result):")
     for kind, acc in (("claude-code", held.get("estimator")), ("codex", cx.get("estimator")),
                       ("claude-code*", held.get("estimator, re-anchored")), ("codex*", cx.get("estimator, re-anchored"))):
         if acc is None:

@@ -126,3 +126,29 @@ def test_codex_growth_on_the_real_rollout(transcripts_dir: Path) -> None:
     # 0.41-1.80% / 0.50-3.28% (docs/tokens.md). Before the rule: 7.48% / 10.51%.
     assert med < 0.02 and p95 < 0.04
     assert quantiles(acc.step)[1] < 0.005  # measured 0.18% (0.49% before the split reply kept its count)
+
+
+@pytest.mark.parametrize(("lines", "labelled"), [(25, True), (19, False)])
+def test_a_step_holding_a_file_listing_under_the_cwd_is_labelled_so(lines: int, labelled: bool) -> None:
+    from contextwindow.importers import CallRecord, ImportedSession
+
+    rng = random.Random(lines)
+    cwd = "/Users/user/repo"
+    listing = "\n".join(f"{cwd}/src/{rng.choice(WORDS)}/{rng.choice(WORDS)}_{i}.ts" for i in range(lines))
+    other = "\n".join(f"/elsewhere/{rng.choice(WORDS)}_{i}.ts" for i in range(40))  # paths, but not under the cwd
+    msgs = [
+        Message("user", (TextPart("list the sources"),)),
+        Message("assistant", (ToolCallPart("c1", "Glob", '{"pattern": "src/**/*.ts"}'),)),
+        Message("tool", (ToolResultPart("c1", (TextPart(listing + "\n" + other),), name="Glob"),)),
+        Message("assistant", (TextPart("Found them."),)),
+    ]
+    calls = [
+        CallRecord(index=1, reply_end=2, reported_input_tokens=10_000, model="claude-sonnet-4-5"),
+        CallRecord(index=3, reply_end=4, reported_input_tokens=10_900, model="claude-sonnet-4-5"),
+    ]
+    s = ImportedSession("claude-code", "made.jsonl", msgs, calls, meta={"cwd": cwd})
+    pts = points(s)
+    assert pts[1].cause == (CAUSES[3] if labelled else CAUSES[4])
+    # without a working directory in the log nothing is labelled a listing
+    bare = ImportedSession("claude-code", "made.jsonl", msgs, calls)
+    assert points(bare)[1].cause == CAUSES[4]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ..importers import ImportedSession
 from ..importers.window import tokenizer_model
-from ..messages import ToolCallPart
+from ..messages import Message, TextPart, ToolCallPart, ToolResultPart
 from ..tokens import TokenCounter, counter_for
 from ..tokens.unlogged import unlogged_tokens
 from .engine import provider_view
@@ -34,9 +34,14 @@ CAUSES = (
     "web search (results not in the log)",
     "reported prompt fell (the client sent less than it logged)",
     "new user turn (client-injected content the log may not show)",
+    "file listings (>= 20 paths under the log's cwd; a sanitized log shortens them)",
     "tool results and replies",
 )
 MIN_GROWTH = 1_000
+#: A step whose tool results hold at least this many lines naming a path under the session's working
+#: directory is labelled a file listing: where a log's publisher replaced that directory by a shorter
+#: placeholder (``/Users/user/repo``), the provider billed the longer original on every line.
+LISTING_LINES = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +78,21 @@ def step_cause(session: ImportedSession, prev: tuple[int, int], call: tuple[int,
         return CAUSES[1]
     if any(m.role == "user" for m in msgs[prev_end:index]):
         return CAUSES[2]
-    return CAUSES[3]
+    cwd = session.meta.get("cwd")
+    if isinstance(cwd, str) and cwd.count("/") >= 2 and _path_lines(msgs[prev_end:index], cwd.rstrip("/") + "/") >= LISTING_LINES:
+        return CAUSES[3]
+    return CAUSES[4]
+
+
+def _path_lines(messages: Sequence[Message], prefix: str) -> int:
+    n = 0
+    for m in messages:
+        for p in m.parts:
+            if isinstance(p, ToolResultPart):
+                for c in p.content:
+                    if isinstance(c, TextPart):
+                        n += sum(1 for line in c.text.splitlines() if line.lstrip().startswith(prefix))
+    return n
 
 
 def points(session: ImportedSession, counter: Callable[[str | None], TokenCounter] | None = None) -> list[Point]:
