@@ -97,7 +97,7 @@ def run_session(g: Generated, pct: float, with_model: bool) -> dict[str, object]
 
 
 def bench_generated(family: str, n: int) -> bool:
-    base = {"tune": 0, "report": 1000, "heldout": 2000, "final": 3000, "blind": 5000, "probe": 7000, "probe2": 8000, "probe3": 9000}[family]
+    base = {"tune": 0, "report": 1000, "heldout": 2000, "final": 3000, "blind": 5000, "probe": 7000, "probe2": 8000, "probe3": 9000, "sealed": 11000}[family]
     seeds = range(base, base + n)
     sessions = [generate(s, family) for s in seeds]
     sizes = [COUNTER.count_messages(g.messages) for g in sessions]
@@ -190,11 +190,11 @@ def bench_real(root: Path, budget: int = 8_000) -> bool:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sessions", type=int, default=12)
-    ap.add_argument("--family", default="blind", choices=("blind", "probe", "probe2", "probe3", "final", "heldout", "report", "tune", "all"))
+    ap.add_argument("--family", default="sealed", choices=("sealed", "blind", "probe", "probe2", "probe3", "final", "heldout", "report", "tune", "all"))
     ap.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES)
     args = ap.parse_args()
     ok = True
-    for fam in (("tune", "report", "heldout", "final", "probe", "probe2", "probe3", "blind") if args.family == "all" else (args.family,)):
+    for fam in (("tune", "report", "heldout", "final", "probe", "probe2", "probe3", "blind", "sealed") if args.family == "all" else (args.family,)):
         ok &= bench_generated(fam, args.sessions)
     if args.fixtures.exists():
         ok &= bench_real(args.fixtures)

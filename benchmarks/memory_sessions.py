@@ -19,7 +19,11 @@ Template families that share no phrasing:
 * ``probe`` (seeds 7000+), ``probe2`` (8000+) and ``probe3`` (9000+) — tuning data from the start: more paraphrase
   kinds to develop against while ``blind`` stays unseen;
 * ``blind`` — written (seeds 5000+) before the ``final`` failures were studied and before any
-  run of it; never used to change anything: the held-out numbers the docs quote now.
+  run of it; held out for six rounds of changes, then (issue 11, second pass) its failures were
+  studied, so it is tuning data now;
+* ``sealed`` — written (seeds 11000+) before any of ``blind``'s failures were looked at and before
+  any run of it, with its own subjects, shared-words pairs and distractors (statements about
+  other subjects with values of the same type, questions naming a subject): the held-out family.
 
 Every planted value is unique in its session, so "the current value is in the output" and "a
 superseded value is in the output" are unambiguous checks.
@@ -63,6 +67,20 @@ THINGS = ["billing dashboard", "search indexer", "payments gateway", "audit pipe
 SVCS = ["ledger", "checkout", "inventory", "notifications", "scheduler", "catalog", "gateway", "metrics"]
 PAIR_MODS = [("frontend", "backend"), ("staging", "production"), ("iOS", "Android"), ("EU", "US"), ("internal", "public")]
 PAIR_NOUNS = [("release", "date"), ("API rate limit", "count"), ("database host", "host"), ("support contact", "name"), ("cache TTL", "seconds")]
+# the sealed family's own subjects and shared-words pairs (no noun shared with the lists above)
+SEALED_THINGS = ["feature flag service", "data warehouse", "status page", "build farm", "alerting stack", "docs site", "backup job", "chat bot"]
+SEALED_SUBJECTS = {"date": "the {svc} cutover", "name": "the {thing}", "rename": "the {thing}", "version": "the {svc} consumer", "host": "the {svc} standby node"}
+SEALED_PAIR_MODS = [("web", "desktop"), ("primary", "secondary"), ("nightly", "weekly"), ("north", "south"), ("partner", "customer")]
+SEALED_PAIR_NOUNS = [("rollout", "date"), ("request quota", "count"), ("mirror host", "host"), ("escalation contact", "name"), ("session timeout", "seconds")]
+# distractors: a statement about another subject with a value of the same type, or a question naming a planted subject
+SEALED_DISTRACT = {
+    "date": "My dentist appointment is on {v}, so I'm out that afternoon.",
+    "name": "{v} from the design team says hi.",
+    "rename": "The coffee machine on floor 3 is nicknamed {v}, funny.",
+    "version": "My laptop still has Python {v} on it, ignore that.",
+    "host": "The printer is at {v}, in case you see it in logs.",
+}
+SEALED_QUESTIONS = ["Is {s} still on track?", "Remind me later what we decided about {s}.", "Who else knows about {s}?"]
 
 
 class Values:
@@ -166,6 +184,14 @@ FACT = {
         "version": (["{S} uses Python {v}."], ["{S} uses Python {v} these days.", "{S} was bumped to Python {v}."]),
         "host": (["{S} runs on {v}."], ["{S} runs on {v} now.", "{S} got migrated to {v}."]),
     },
+    "sealed": {
+        "date": (["{S} is scheduled for {v}.", "Put {s} down for {v}.", "{S} takes place on {v}."],
+                 ["{S} was pushed out to {v}.", "Small change: {s} is on {v} now.", "{S} got rescheduled; it's {v} now.", "We're doing {s} on {v} instead."]),
+        "name": (["{v} handles {s}.", "Ping {v} for anything on {s}."], ["{S} was handed over; {v} runs it now.", "{v} handles {s} now.", "{v} picked up {s}."]),
+        "rename": (["{S} ships under the name {v}.", "The product name of {s} is {v}."], ["{S} has been renamed; it's {v} from here on.", "Going forward {s} is named {v}."]),
+        "version": (["{S} targets Python {v}."], ["{S} targets Python {v} as of today.", "We bumped {s}; it's on Python {v} now."]),
+        "host": (["{S} is served from {v}.", "The address of {s} is {v}."], ["{S} is served from {v} since the failover.", "We cut {s} over to {v}.", "{S} lives on a new box: {v}."]),
+    },
 }
 ONCALL = {
     "tune": ("{v} is on call this week.", "Actually {v} is on call this week."),
@@ -176,6 +202,7 @@ ONCALL = {
     "probe": ("{v} carries the pager this week.", "The pager this week is with {v} instead."),
     "probe3": ("This week the on-call rotation has {v}.", "The on-call rotation this week has {v}, not the other person."),
     "probe2": ("{v} has on-call duty this week.", "{v} took over on-call duty this week."),
+    "sealed": ("{v} is our on-call this week.", "On-call this week switched to {v}."),
 }
 CONSTRAINT = {
     "tune": [
@@ -226,6 +253,12 @@ CONSTRAINT = {
         ("The cloud account must stay under {v} monthly.", "The cloud account can go to {v} monthly now.", "$"),
         ("The migration deadline: {v}.", "New migration deadline: {v}.", "date"),
     ],
+    "sealed": [
+        ("No commit message longer than {v}, please.", "We relaxed the commit message limit; {v} is fine now.", "characters"),
+        ("Any pull request beyond {v} should be broken up.", "The pull request ceiling went up to {v}.", "lines"),
+        ("Our cloud spending must not exceed {v} per month.", "The cloud spending cap is raised to {v} per month.", "$"),
+        ("The migration has a hard stop of {v}.", "The migration's hard stop is pushed to {v}.", "date"),
+    ],
 }
 PREFERENCE = {
     "tune": [("I'd rather have your answers in {v}.", "I'd rather have your answers in {v} instead."), ("I prefer timeouts of {v} in examples.", "I prefer timeouts of {v} in examples now.")],
@@ -236,6 +269,7 @@ PREFERENCE = {
     "probe": [("Answer me in {v} if you can.", "Actually, answer me in {v}."), ("A timeout of {v} suits me for examples.", "For examples I'd go with a timeout of {v} now.")],
     "probe3": [("Write the answers in {v}, thanks.", "From here on, answers in {v}."), ("Keep sleep intervals at {v} in scripts.", "Sleep intervals in scripts should be {v} now.")],
     "probe2": [("My answers should be in {v}.", "Switch my answers to {v}."), ("For polling, {v} is my favourite interval.", "For polling I now favour an interval of {v}.")],
+    "sealed": [("I'd appreciate answers in {v}.", "Let's switch the answers over to {v}."), ("My preferred gap between poll attempts is {v}.", "Let's make the gap between poll attempts {v}.")],
 }
 SAFETY = {
     "tune": ["Never delete anything under {v}.", "Never run migrations against {v} without asking me first."],
@@ -246,8 +280,10 @@ SAFETY = {
     "probe": ["Nothing under {v} gets deleted, ever.", "The database at {v} is off limits without my OK."],
     "probe3": ["Leave everything under {v} alone, never delete it.", "Never alter the database on {v}."],
     "probe2": ["Do not remove files under {v}.", "Never write to the database on {v} without my say-so."],
+    "sealed": ["Files under {v} must never be deleted.", "Ask me before any write to the database at {v}."],
 }
 GOAL = {
+    "sealed": "Today we want the {v} service migrated to the new scheduler.",
     "tune": "The goal of this session is to move the {v} service onto the new scheduler.",
     "report": "Our objective today: get the {v} service running on the new scheduler.",
     "heldout": "The main task for this session is porting the {v} service to the new scheduler.",
@@ -266,6 +302,7 @@ PAIR = {
     "probe": ("Our {m} {n} is {v}.", "The {m} {n} went to {v}."),
     "probe3": ("We run the {m} {n} at {v}.", "We run the {m} {n} at {v} now."),
     "probe2": ("The {n} on {m} is {v}.", "The {n} on {m} changed to {v}."),
+    "sealed": ("The {n} we use for {m} is {v}.", "For {m} the {n} became {v}."),
 }
 CHATTER = {
     "tune": ["Thanks, that helps.", "Let me check with the team.", "Sounds good, carry on.", "OK.", "Great, continue please.", "Hmm, interesting."],
@@ -276,6 +313,7 @@ CHATTER = {
     "probe": ["Neat.", "Hold on.", "Yes, that.", "Keep at it.", "Alright then.", "Seems fine."],
     "probe3": ["Cool cool.", "Ok, noted.", "Brb.", "Continue.", "Wow, fast.", "Hmm."],
     "probe2": ["Sure thing.", "Wait a sec.", "Got it.", "Moving on.", "Makes sense.", "Fine."],
+    "sealed": ["Nice one.", "Hang on, reading the logs.", "Let me get back to you on that.", "Okay, go on.", "Thanks!", "Huh, weird, but continue."],
 }
 TASKS = {
     "tune": ["Fix the flaky test in tests/test_{x}.py.", "Add logging to the {x} module.", "Look at why the {x} build is slow."],
@@ -286,6 +324,7 @@ TASKS = {
     "probe": ["Have a look at the {x} dashboards.", "Split the {x} module in two.", "Run the {x} benchmarks again."],
     "probe3": ["Audit the {x} permissions.", "Clean the {x} cache.", "Retry the {x} deploy."],
     "probe2": ["Trim the {x} logs.", "Review the {x} queries.", "Document the {x} flags."],
+    "sealed": ["Look into the {x} alerts.", "Please simplify the {x} handler.", "Add a retry to the {x} client."],
 }
 
 
@@ -294,7 +333,7 @@ def _cap(s: str) -> str:
 
 
 def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34) -> Generated:
-    """One session from ``seed`` with the templates of ``family`` (``tune`` or ``report``)."""
+    """One session from ``seed`` with the templates of ``family`` (a key of ``FACT``)."""
     rng = random.Random(seed)
     vals = Values(rng)
     plants: list[Plant] = []
@@ -326,11 +365,18 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
         if rng.random() < 0.5:
             updates.append((update_t, p, make()))
     kinds = ["date", "name", "rename", "version", "host"]
+    distractors: list[str] = []  # sealed only: said among the chatter, never an update
     for kind in kinds:
         plant_ts, update_ts = FACT[family][kind]
-        subj = {"date": f"the {rng.choice(SVCS)} launch", "name": f"the {rng.choice(THINGS)}", "rename": f"the {rng.choice(THINGS)}",
-                "version": f"the {rng.choice(SVCS)} worker", "host": f"the {rng.choice(SVCS)} replica host"}[kind]
+        if family == "sealed":
+            subj = SEALED_SUBJECTS[kind].format(svc=rng.choice(SVCS), thing=rng.choice(SEALED_THINGS))
+        else:
+            subj = {"date": f"the {rng.choice(SVCS)} launch", "name": f"the {rng.choice(THINGS)}", "rename": f"the {rng.choice(THINGS)}",
+                    "version": f"the {rng.choice(SVCS)} worker", "host": f"the {rng.choice(SVCS)} replica host"}[kind]
         make = {"date": vals.date, "name": vals.name, "rename": vals.codename, "version": vals.version, "host": vals.host}[kind]
+        if family == "sealed":
+            distractors.append(SEALED_DISTRACT[kind].format(v=make()))
+            distractors.append(rng.choice(SEALED_QUESTIONS).format(s=subj))
         v = make()
         p = Plant("fact", v)
         statements.append(rng.choice(plant_ts).format(s=subj, S=_cap(subj), v=v))
@@ -344,8 +390,8 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
     if rng.random() < 0.5:
         updates.append((ONCALL[family][1], p, vals.name()))
     # a pair of different subjects that share words
-    mods = rng.choice(PAIR_MODS)
-    noun, vkind = rng.choice(PAIR_NOUNS)
+    mods = rng.choice(SEALED_PAIR_MODS if family == "sealed" else PAIR_MODS)
+    noun, vkind = rng.choice(SEALED_PAIR_NOUNS if family == "sealed" else PAIR_NOUNS)
     make = {"date": vals.date, "count": lambda: vals.number("requests per minute"), "host": vals.host, "name": vals.name,
             "seconds": lambda: vals.number("seconds")}[vkind]
     pair_id = seed
@@ -385,6 +431,8 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
             nxt = next(upd_iter, None)
         if rng.random() < 0.5:
             parts.append(rng.choice(TASKS[family]).format(x=rng.choice(SVCS)))
+        if distractors and rng.random() < 0.35:
+            parts.insert(rng.randint(0, len(parts)), distractors.pop(rng.randrange(len(distractors))))
         if rng.random() < 0.5 or not parts:
             parts.insert(0, rng.choice(CHATTER[family]))
         if t == turns // 2 - 1:  # every statement is made before the first update can come
