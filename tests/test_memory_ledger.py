@@ -236,3 +236,26 @@ def test_a_harness_demonstration_is_not_the_user() -> None:
     real = Message("user", (TextPart("The release is June 9."),))
     led = memory_ledger([demo, real])
     assert [e.text for e in led] == ["The release is June 9."]
+
+
+def test_a_person_stepping_into_a_role_updates_the_role() -> None:
+    # "<name> <verb> (in|over|up) as <role>": the role is the subject, the name its value
+    led = _ledger("The release manager for this sprint is Ola.", "Bea stepped in as release manager for this sprint.",
+                  "Next week's incident commander is Tove.", "Ravi is filling in as next week's incident commander.")
+    assert sorted(v for e in L.active(led) for v in e.values) == ["Bea", "Ravi"]
+    assert {e.updated_to for e in L.stale(led)} == {"Bea", "Ravi"}
+
+
+def test_a_possessive_is_not_a_word_two_subjects_share() -> None:
+    # "week's" and "Sven's" both leave an "s" beside a value: never a shared subject word
+    led = _ledger("Next week's release captain is Ola.", "The audit log is Sven's job now.")
+    assert len(L.active(led)) == 2 and not L.stale(led)
+    assert all("s" not in e.subject.split() for e in led)
+
+
+def test_a_capitalised_modifier_after_a_determiner_is_part_of_the_subject() -> None:
+    # "the Android support contact": Android names which contact, it is not a value
+    led = _ledger("The Windows build agent runs at ci-4.build.example.org.", "The Linux build agent runs at ci-9.build.example.org.",
+                  "Our Berlin office contact stands at Jana.", "Our Lisbon office contact stands at Rui.")
+    assert sorted(v for e in L.active(led) for v in e.values) == ["Jana", "Rui", "ci-4.build.example.org", "ci-9.build.example.org"]
+    assert not L.stale(led)

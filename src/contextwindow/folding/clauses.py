@@ -128,7 +128,12 @@ _PERSON_PREDICATE = re.compile(
     r"manages|managed|approves|approved|reviews|reviewed|replaces|replaced|joins|joined|steps|stepped|becomes|became)\b"
     # any verb in the third person or the past before what it acts on ("Rosa looks after the …", "Mei inherited the …")
     r"|\s+[a-z]{3,}(?:s|ed)\s+(?:(?:after|over|up|on|for|into|with)\s+)?(?:the|our|my|this)\b"
+    # a role the person steps into ("Yuki swapped in as …", "Omar took over as …", "Ines serves as …")
+    r"|\s+[a-z]{3,}(?:s|ed)?\s+(?:(?:in|up|over|on|back)\s+)?as\b"
 )
+# a determiner before a capitalised word that a lower-case noun follows: the word is a modifier of
+# the subject ("the Android support contact", "our Berlin office"), not a value
+_DETERMINER_BEFORE = re.compile(r"\b(?:the|our|my|your|their|its|this|that)\s+$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +232,9 @@ def find_values(text: str) -> list[Value]:
                 if not re.fullmatch(r"[A-Za-z]+-\d+[\w-]*", s) or not s[0].isupper():
                     continue
                 kind = "name"
+        if kind == "name" and re.fullmatch(r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*", s) and _DETERMINER_BEFORE.search(text[max(0, m.start() - 8) : m.start()]) \
+                and re.match(r"\s+[a-z]{2,}", text[m.end() :]):
+            continue
         if kind == "name" and m.start() == 0 and " " not in s and not re.search(r"[A-Z0-9-]", s[1:]):
             # a capitalised first word is a name only when the clause goes on like "Dana is …"
             nxt = text[m.end() : m.end() + 20].lower()

@@ -103,7 +103,7 @@ def subject_words(text: str) -> list[str]:
     out = []
     for w in words:
         w = re.sub(r"'s?$", "", w.rstrip("."))
-        if not w or (w in _STOP and w not in acronyms) or w == "<v>" or w == "v":
+        if not w or (w in _STOP and w not in acronyms) or w == "<v>" or (len(w) == 1 and w.isalpha()):  # "s" of a possessive split off a value
             continue
         w = _SYNONYMS.get(w, _singular(w))
         if w not in out:
@@ -211,6 +211,9 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("when", re.compile(rf"^(?P<s>(?:the|our|my|your|this|that)\s+[^<]+?)\s+[a-z]+\s+(?:on|at|by|in|to|until|till|for|from|around)\s+(?P<v>{_V})$")),
     # "The launch goes live <v>", "The beta ships out <v>"
     ("when", re.compile(rf"^(?P<s>(?:the|our|my|your|this|that)\s+[^<]+?)\s+[a-z]+\s+(?:live|out|up|ahead|back|off)\s+(?:(?:on|at|by|in|until|for|around)\s+)?(?P<v>{_V})$")),
+    # "Yuki swapped in as this week's on-call engineer", "Omar took over as release manager"
+    ("who", re.compile(rf"^(?P<v>{_V})\s+(?:(?:now|will|has|have|had|is|was|just|'s)\s+)*(?!(?:known|referred|called|named|listed|described|seen|used)\b)"
+                       rf"[a-z]{{3,}}\s+(?:(?:in|up|over|on|back)\s+)?as\s+(?:the\s+|our\s+|my\s+)?(?P<s>[^<]*(?:<v>[^<]*)?)$")),
     ("who", re.compile(rf"^(?P<v>{_V})\s+(?:is|are|'s|will be|has been|has|holds|carries|covers|gets|got)\s+(?:now\s+)?(?P<s>.+)$")),
     # "Rosa looks after the audit pipeline", "Mei inherited the billing dashboard"
     ("who", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+)?[a-z]{{3,}}(?:s|ed)\s+(?:(?:after|over|up|on|for|into|with)\s+)?(?:now\s+)?(?P<s>(?:the|our|my|this)\s+.+)$")),
