@@ -126,6 +126,19 @@ def test_compact_folds_only_when_mask_and_truncate_cannot_fit() -> None:
     assert out[-1].text == "Now wire the retry queue. The retry limit is 5 attempts."  # the newest turn verbatim
 
 
+def test_chained_compactions_remember_what_was_superseded() -> None:
+    # round 1 scrubs the old value from the user's words; round 2 gets that output plus an assistant
+    # line that repeats the old value: the output still knows it was superseded
+    summ = ExtractiveSummarizer(COUNTER.count_text)
+    first = [user("The export job writes to /data/exports-a."), assistant("Noted."), user("The export job writes to /data/exports-b now."), assistant("OK.")]
+    out, _ = compact_conversation(first, budget=10_000, counter=COUNTER, summarizer=summ)
+    assert "/data/exports-a" not in "\n".join(m.text for m in out)
+    later = [*out, user("Anything else?"), assistant("Earlier the job wrote to /data/exports-a, which is gone.")]
+    out2, _ = compact_conversation(later, budget=10_000, counter=COUNTER, summarizer=summ)
+    text = "\n".join(m.text for m in out2)
+    assert "/data/exports-a" not in text and "[updated later: /data/exports-b]" in text
+
+
 def test_session_folds_keep_paraphrased_memory_and_never_a_stale_value(tmp_path: Path) -> None:
     from contextwindow.budget import BudgetConfig
     from contextwindow.messages import Message

@@ -259,3 +259,17 @@ def test_a_capitalised_modifier_after_a_determiner_is_part_of_the_subject() -> N
                   "Our Berlin office contact stands at Jana.", "Our Lisbon office contact stands at Rui.")
     assert sorted(v for e in L.active(led) for v in e.values) == ["Jana", "Rui", "ci-4.build.example.org", "ci-9.build.example.org"]
     assert not L.stale(led)
+
+
+def test_an_update_through_a_pronoun_reads_the_thing_named_before_it() -> None:
+    # the new value's clause names its subject only as "it": the noun phrase of the clause before
+    led = _ledger("Kasia maintains the payroll export.", "The nightly backup runs at 01:30.", "The demo is booked for May 7.",
+                  "The payroll export changed owners; Gus runs it now.", "We moved the nightly backup. It runs at 03:15 now.",
+                  "The demo got shuffled around, and it happens on May 12 now.")
+    assert {e.updated_to for e in L.stale(led)} == {"Gus", "03:15", "May 12"}
+    # the entry keeps the user's words, both clauses, and reads back from a memory block the same way
+    assert "The payroll export changed owners; Gus runs it now." in [e.text for e in L.active(led)]
+    back = L.from_text(L.render(L.active(led)))
+    assert sorted(v for e in L.active(back) for v in e.values) == ["03:15", "Gus", "May 12"]
+    # a pronoun with nothing to resolve, or in a clause that states something as written, changes nothing
+    assert L.detect("Keep it short.") == []

@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from . import pronouns
 from .clauses import Value, find_values, frame, sentences, split_environment
 
 KINDS = ("safety", "constraint", "goal", "preference", "fact")
@@ -440,11 +441,32 @@ def detect(text: str, source: str = "") -> list[Entry]:
     """Entries the person's own words in ``text`` state (environment blocks never count)."""
     own, _ = split_environment(text)
     out = []
+    prev = ""
     for clause in sentences(own):
-        e = parse(clause, source)
-        if e is not None:
-            out.append(e)
+        out += _parse_with_pronoun(clause, prev, source)
+        prev = clause
     return out
+
+
+def _parse_with_pronoun(clause: str, prev: str, source: str) -> list[Entry]:
+    """The entries of ``clause``; when it states nothing as written and names its subject by a
+    pronoun ("X changed hands; Dmitri has it now", "X moved. It is on V now"), the pronoun is read
+    as the noun phrase of the clause before it, and the entry keeps both clauses as its text."""
+    e = parse(clause, source)
+    if e is not None or not pronouns.has_pronoun(clause):
+        return [e] if e is not None else []
+    cuts = [m for m in pronouns.SPLIT.finditer(clause) if pronouns.has_pronoun(clause[m.end() :])]
+    if cuts:  # within the clause: "<first part>; <pronoun part>"
+        first, second = clause[: cuts[0].start()], clause[cuts[0].end() :]
+        np = pronouns.antecedent(first)
+        alt = parse(pronouns.resolve(second, np), source) if np else None
+        if alt is not None:
+            head = parse(first, source)
+            return [*([head] if head is not None else []), replace(alt, text=clause)]
+        return []
+    np = pronouns.antecedent(prev) if prev else None
+    alt = parse(pronouns.resolve(clause, np), source) if np else None
+    return [replace(alt, text=f"{prev} {clause}")] if alt is not None else []
 
 
 # --- the ledger over time -------------------------------------------------------------------------
@@ -705,7 +727,6 @@ def from_text(text: str) -> list[Entry]:
     for m in _BLOCK.finditer(text):
         for line in m.group("body").splitlines():
             if line.startswith("- "):
-                e = parse(line[2:].strip(), "summary")
-                if e is not None:
+                for e in _parse_with_pronoun(line[2:].strip(), "", "summary"):
                     out = add(out, e)
     return out

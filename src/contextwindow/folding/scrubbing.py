@@ -37,3 +37,40 @@ def scrub_messages(messages: Sequence[Message], ledger: Sequence[ledger_mod.Entr
     if not ledger_mod.stale(ledger):
         return list(messages)
     return [scrub_message(m, ledger) for m in messages]
+
+
+#: meta key under which a compacted conversation carries the entries it has scrubbed (never sent)
+SUPERSEDED_META = "cw_superseded"
+
+
+def remember_superseded(messages: Sequence[Message], ledger: Sequence[ledger_mod.Entry]) -> list[Message]:
+    """``messages`` with the superseded entries of ``ledger`` recorded in the first message's
+    meta, so a later compaction of this output still knows which values were replaced: the
+    scrubbed text no longer states them, and a fold's memory block lists only entries in force.
+    Without it, a chained run could let an old value back in (a summary line that happens to
+    repeat it) or read a later update as changing another subject."""
+    olds = ledger_mod.stale(ledger)
+    if not olds or not messages:
+        return list(messages)
+    known = [dict(e) for e in messages[0].meta.get(SUPERSEDED_META, []) or [] if isinstance(e, dict)]
+    rows = known + [
+        {"text": e.text, "kind": e.kind, "subject": e.subject, "value": e.value, "values": list(e.values), "updated_to": e.updated_to,
+         "signature": e.signature}
+        for e in olds
+    ]
+    unique = list({(r["text"], r["updated_to"]): r for r in rows}.values())
+    first = replace(messages[0], meta={**messages[0].meta, SUPERSEDED_META: unique})
+    return [first, *messages[1:]]
+
+
+def recall_superseded(m: Message) -> list[ledger_mod.Entry]:
+    """The superseded entries ``remember_superseded`` recorded on ``m`` (inactive entries)."""
+    out = []
+    for r in m.meta.get(SUPERSEDED_META, []) or []:
+        if isinstance(r, dict) and r.get("updated_to"):
+            out.append(ledger_mod.Entry(
+                text=str(r.get("text", "")), kind=str(r.get("kind", "fact")), subject=str(r.get("subject", "")), value=str(r.get("value", "")),
+                values=tuple(str(v) for v in r.get("values", []) or []), source="superseded", active=False,
+                updated_to=str(r["updated_to"]), signature=str(r.get("signature", "")),
+            ))
+    return out

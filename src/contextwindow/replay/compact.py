@@ -33,7 +33,7 @@ from ..folding import ledger as ledger_mod
 from ..folding.base import Summarizer, SummaryRequest, fold_message, summary_text
 from ..folding.constraints import user_words
 from ..folding.restore import restore_section
-from ..folding.scrubbing import scrub_messages
+from ..folding.scrubbing import recall_superseded, remember_superseded, scrub_messages
 from ..messages import Message
 from ..tokens.base import TokenCounter
 from .engine import constraints_kept, leading_system
@@ -82,6 +82,7 @@ def memory_ledger(messages: Sequence[Message]) -> list[ledger_mod.Entry]:
     """The ledger of a history: entries carried by fold summaries, then the user's own messages."""
     out: list[ledger_mod.Entry] = []
     for i, m in enumerate(messages):
+        out += [e for e in recall_superseded(m) if (e.text, e.updated_to) not in {(o.text, o.updated_to) for o in out}]
         if _is_fold(m):
             for e in ledger_mod.from_text(summary_text(m)):
                 out = ledger_mod.add(out, e)
@@ -151,7 +152,7 @@ def compact_conversation(
             raise CompactionError(f"could not compact to {budget} tokens: {exc}", tokens=tokens, budget=budget) from exc
         body = scrub_messages(body, ledger)
         steps += [f"degrade:{r}" for r in dict.fromkeys(rungs)]
-    current = [*head, *body]
+    current = [*head, *remember_superseded(body, ledger)]
     after = count(current)
     if after > budget:  # degrade raises before this; kept as the invariant's last guard
         raise CompactionError(f"could not compact to {budget} tokens: {after} remain after {', '.join(steps)}", tokens=after, budget=budget)

@@ -1,0 +1,51 @@
+"""Updates said through a pronoun: "The search indexer changed hands; Dmitri has it now."
+
+The clause that states the new value names its subject only as "it" / "they" / "them"; the thing
+meant is the noun phrase of the clause right before it (same message). ``resolve`` writes that
+noun phrase in place of the pronoun so the ledger can read the clause like any other
+("Dmitri has the search indexer now"). Pure string functions; the ledger decides whether the
+resolved reading is used (only when the clause as written states nothing, see ``ledger.detect``).
+"""
+
+from __future__ import annotations
+
+import re
+
+# the first noun phrase a determiner opens, up to a verb, a preposition or the clause's end
+_NP = re.compile(
+    r"\b(?:the|our|my|their|this)\s+(?P<np>(?:[A-Za-z0-9][\w-]*\s+){0,4}?[A-Za-z0-9][\w-]*?)"
+    r"(?=\s+(?:is|was|are|were|has|have|had|got|gets|will|would|can|could|should|must|may|just|now|also|"
+    r"[a-z]+ed|to|at|on|in|for|from|with|by|of|and|but|over|off|out|up)\b"
+    r"|\s+[a-z]+s\s+(?:to|at|on|in|for|from|with|by|the|our|my|a|an)\b"  # "belongs to", "runs on": a verb
+    r"|\s*[,;:.!]|\s*$)",
+    re.IGNORECASE,
+)
+# a pronoun that stands for a thing, as subject ("it's V now", "they run V") or object ("V has it now")
+_PRONOUN = re.compile(r"\b(?P<p>it|they|them)(?P<c>'s|'re|\s+is|\s+are)?\b", re.IGNORECASE)
+# where a clause may be split to find the pronoun's antecedent: "…; it is V now", "…, and V has it now"
+SPLIT = re.compile(r";\s+|,\s+(?:and|so)\s+")
+
+
+def antecedent(clause: str) -> str | None:
+    """The noun phrase a following "it" most likely means: the first determiner-led phrase."""
+    m = _NP.search(clause)
+    if m is None:
+        return None
+    np = m.group(0).strip()
+    return np if re.search(r"[a-z]{3,}", m.group("np")) else None
+
+
+def has_pronoun(clause: str) -> bool:
+    return _PRONOUN.search(clause) is not None
+
+
+def resolve(clause: str, np: str) -> str:
+    """``clause`` with its first thing-pronoun replaced by ``np`` ("it's" → "<np> is")."""
+
+    def sub(m: re.Match[str]) -> str:
+        copula = (m.group("c") or "").strip().lower()
+        verb = {"'s": " is", "is": " is", "'re": " are", "are": " are"}.get(copula, "")
+        lead = np[:1].upper() + np[1:] if m.start() == 0 else np[:1].lower() + np[1:]
+        return lead + verb
+
+    return _PRONOUN.sub(sub, clause, count=1)
