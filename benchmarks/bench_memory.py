@@ -145,22 +145,32 @@ PLANTED = [
 PLANTED_KEYS = ["60 characters", "/srv/exports", "metric units", "$400", "Priya", "without a review"]
 
 
-def bench_real(root: Path, budget: int = 8_000) -> bool:
-    from contextwindow.importers import load_transcript
+def _real_sessions(root: Path) -> list[tuple[str, list[Message]]]:
+    """Every session of every fixture file (a file may hold several: sub-agents, eval instances)."""
+    from contextwindow.importers import load_all
 
-    print(f"\nreal transcripts ({root}): six rules planted after the first user message, {ROUNDS} rounds to {budget:,} tokens")
-    ok = True
-    rows = 0
+    out = []
     for p in sorted(root.glob("*/*")):
         if p.suffix not in (".jsonl", ".json", ".traj"):
             continue
         try:
-            msgs = load_transcript(p).messages
+            sessions = load_all(p)
         except Exception as exc:  # a benchmark reports and goes on
             print(f"  skip {p.name}: {exc}", file=sys.stderr)
             continue
+        for k, s in enumerate(sessions):
+            out.append((f"{p.parent.name}/{p.name[:40]}" + (f" #{k + 1}" if len(sessions) > 1 else ""), s.messages))
+    return out
+
+
+def bench_real(root: Path, budget: int = 8_000, at_least: int = 2) -> bool:
+    print(f"\nreal transcripts ({root}): every session of at least {at_least}x the budget, six rules planted after the first"
+          f" user message, {ROUNDS} rounds to {budget:,} tokens (share of the budget used: the output's size / the budget)")
+    ok = True
+    rows = 0
+    for label, msgs in _real_sessions(root):
         size = COUNTER.count_messages(msgs)
-        if size < 4 * budget:
+        if size < at_least * budget or not any(m.role == "user" and not m.is_tool_result for m in msgs):
             continue
         first = next(i for i, m in enumerate(msgs) if m.role == "user" and not m.is_tool_result)
         # planted early: a user message of their own right after the first exchange
@@ -181,9 +191,9 @@ def bench_real(root: Path, budget: int = 8_000) -> bool:
         pairs = validate(state, "openai")
         rows += 1
         ok &= kept == 6 and not pairs and tokens <= budget and not err
-        print(f"  {p.parent.name}/{p.name[:48]:48} {size:>8,} → {tokens:>6,} tokens  rules {kept}/6 (imperative rule {'kept' if imperative else 'LOST'})"
+        print(f"  {label:48} {size:>8,} → {tokens:>6,} tokens ({tokens / budget:4.0%})  rules {kept}/6 (imperative rule {'kept' if imperative else 'LOST'})"
               f"  tool pairs {'valid' if not pairs else 'INVALID'}  {'within' if tokens <= budget else 'OVER'}{'  error: ' + err if err else ''}")
-    print(f"  {rows} sessions of at least {4 * budget:,} tokens")
+    print(f"  {rows} sessions of at least {at_least * budget:,} tokens")
     return ok
 
 

@@ -17,7 +17,7 @@ summary in the input, so chained runs keep it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,7 @@ from ..folding.restore import restore_section
 from ..folding.scrubbing import recall_superseded, remember_superseded, scrub_messages
 from ..messages import Message
 from ..tokens.base import TokenCounter
+from ..turns import safe_cut_points
 from .engine import constraints_kept, leading_system
 
 #: A fold made by ``ctxw compact`` may use this share of the budget (the rest: restored files, slack).
@@ -208,18 +209,18 @@ def _fit(
     share = max(200, min(FOLD_SUMMARY_CAP, int(room * FOLD_SUMMARY_SHARE), room - newest_cost - 50))
     current = body
     for r in range(rounds):
-        request = SummaryRequest(
-            messages=originals, prior_summary=prior, instructions=instructions, constraints=tuple(rules),
-            budget_tokens=share, ledger=tuple(ledger),
-        )
-        outcome = summarizer.summarize(request)
-        text = ledger_mod.scrub(outcome.text, ledger)
-        files = restore_section(originals, counter.count_text, 5, max(100, room // 10), max(200, room // 4)) if originals else ""
-        files = ledger_mod.scrub(files, ledger)
-        span = f"[The {len(originals)} original messages summarized here: retrieve(ref=\"{ref}\") reads them back.]" if originals else ""
-        folded = [fold_message(text, method=outcome.method, extra_sections=[files, span]), *newest]
-        if count(folded) > room:
-            folded = [fold_message(text, method=outcome.method, extra_sections=[span]), *newest]
+        folded, outcome = _fold(originals, prior, newest, share, room, counter, summarizer, instructions, ledger, rules, ref)
+        if r == 0 and start < len(body):
+            # sized by this brief, fold less and keep more of the newest messages verbatim: earlier
+            # turns when the newest one leaves room; when the newest turn alone is over the room,
+            # its user message and as many of its newest steps as fit (its older steps are folded)
+            cut = _keep_more(body, start, folded, room, count)
+            if cut is not None:
+                kept = body[cut:] if cut <= start else [body[start], *body[cut:]]
+                fewer = [m for m in body[:cut] if not _is_fold(m) and m.meta.get("cw") != "nudge"]
+                again, outcome2 = _fold(fewer, prior, kept, share, room, counter, summarizer, instructions, ledger, rules, ref)
+                if count(again) <= room:
+                    folded, outcome = again, outcome2
         current, originals, prior = folded, [], summary_text(folded[0])
         steps.append(f"fold {r + 1} ({outcome.method}{'' if outcome.ok else ', fallback'})")
         if count(current) <= room:
@@ -234,3 +235,55 @@ def _fit(
         return current, steps
     out, rungs = degrade(current, budget=room, count=count, ledger=ledger, ref=ref)
     return out, steps + [f"degrade:{r}" for r in dict.fromkeys(rungs)]
+
+
+#: a fold keeps more of the newest messages verbatim only when at least this share of the room is unused
+KEEP_MORE_FROM = 0.1
+#: what a re-folded brief may grow by (its share of the room) before the result no longer fits
+KEEP_MORE_SLACK = 0.05
+
+
+def _fold(
+    originals: list[Message], prior: str | None, newest: list[Message], share: int, room: int, counter: TokenCounter,
+    summarizer: Summarizer, instructions: str | None, ledger: Sequence[ledger_mod.Entry], rules: list[str], ref: str,
+) -> tuple[list[Message], Any]:
+    """``originals`` (and the prior brief) folded into ONE brief, followed by ``newest`` verbatim."""
+    request = SummaryRequest(
+        messages=originals, prior_summary=prior, instructions=instructions, constraints=tuple(rules), budget_tokens=share, ledger=tuple(ledger),
+    )
+    outcome = summarizer.summarize(request)
+    text = ledger_mod.scrub(outcome.text, ledger)
+    files = restore_section(originals, counter.count_text, 5, max(100, room // 10), max(200, room // 4)) if originals else ""
+    files = ledger_mod.scrub(files, ledger)
+    span = f"[The {len(originals)} original messages summarized here: retrieve(ref=\"{ref}\") reads them back.]" if originals else ""
+    folded = [fold_message(text, method=outcome.method, extra_sections=[files, span]), *newest]
+    if counter.count_messages(folded) > room:
+        folded = [fold_message(text, method=outcome.method, extra_sections=[span]), *newest]
+    return folded, outcome
+
+
+def _keep_more(body: list[Message], start: int, folded: list[Message], room: int, count: Callable[[Sequence[Message]], int]) -> int | None:
+    """Where a fold sized by the brief in ``folded`` should cut ``body`` to keep the most of it
+    verbatim within ``room``: the earliest safe cut before the newest turn (``start``) whose
+    messages fit beside the brief, when the fold leaves room; when the newest turn does not fit,
+    the earliest safe cut inside it whose steps fit beside the brief and the turn's user message.
+    None when the fold already uses the room or no cut keeps more. Never before a fold summary
+    already in ``body`` (that one is re-folded)."""
+    used = count(folded)
+    brief = count(folded[:1]) + int(room * KEEP_MORE_SLACK)
+    cuts = safe_cut_points(body)
+    if used <= room:
+        if room - used < room * KEEP_MORE_FROM:
+            return None
+        floor = max((i + 1 for i, m in enumerate(body[:start]) if _is_fold(m)), default=0)
+        best = None
+        for c in reversed([c for c in cuts if floor < c < start]):
+            if brief + count(body[c:]) > room:
+                break
+            best = c
+        return best
+    ask = count(body[start : start + 1])
+    for c in [c for c in cuts if start + 1 < c < len(body)]:
+        if brief + ask + count(body[c:]) <= room:
+            return c
+    return None
