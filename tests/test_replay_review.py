@@ -302,8 +302,9 @@ def test_compact_rounds_fit_the_budget_and_are_valid(tmp_path: Path, out_format:
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     report = doc["report"]
-    assert report["rounds"] == rounds
-    assert [x for x in report["steps"] if x.startswith("fold ")] == [f"fold {r + 1} (extractive)" for r in range(rounds)]
+    # a further round only runs while still over the budget (a fold keeps what fits verbatim, so one may do)
+    assert (1 <= report["rounds"] <= rounds) if rounds else report["rounds"] == 0
+    assert [x for x in report["steps"] if x.startswith("fold ")] == [f"fold {r + 1} (extractive)" for r in range(report["rounds"])]
     assert report["tokens_after"] <= budget < report["tokens_before"]
     if out_format == "anthropic":
         msgs = get_format("anthropic").from_payload({"system": doc.get("system"), "messages": doc["messages"]})
