@@ -90,10 +90,35 @@ def one_step(s: Session, i: int) -> float:
     return time.perf_counter() - t
 
 
-def bench_steps(urls: list[tuple[int, str]], rounds: int, steps: int) -> dict[int, tuple[list[float], list[float]]]:
+def _sched(pid: int) -> tuple[int, int]:
+    """(ns on a CPU, ns waiting for one) of a process, from /proc/PID/schedstat ((0, 0) where absent)."""
+    try:
+        with open(f"/proc/{pid}/schedstat") as f:
+            on, wait = f.read().split()[:2]
+        return int(on), int(wait)
+    except (OSError, ValueError):
+        return 0, 0
+
+
+def _backend_pid(store: Any) -> int | None:
+    """The PostgreSQL server process serving ``store``'s connection (None for other stores)."""
+    conn = getattr(store, "_conn", None)
+    info = getattr(conn, "info", None)
+    return getattr(info, "backend_pid", None)
+
+
+Steps = dict[str, list[float]]  # "wall": every step's seconds; per round (ms per step): "round", "client", "server", "wait"
+
+
+def bench_steps(urls: list[tuple[int, str]], rounds: int, steps: int) -> dict[int, Steps]:
     """Steps on every size, interleaved: each round runs ``steps`` steps per size, the sizes in
     alternating order, so drift of the machine (load, the server's caches) hits all sizes alike.
-    Returns, per size, every step's time and each round's median."""
+    Returns, per size, every step's wall time and, per round, the median step, the CPU time per
+    step of this process (process_time) and of the PostgreSQL server process serving the Session
+    (Linux /proc/PID/schedstat): time on a core, which waiting for one does not inflate; and the
+    time both waited for a core (schedstat)."""
+    import os
+
     opened = [(n, *open_steps(url, n)) for n, url in urls]
     for _, url in urls:  # PostgreSQL: the bulk fill's dead rows and statistics settled first, not during the steps
         if url.startswith("postgresql"):
@@ -101,16 +126,24 @@ def bench_steps(urls: list[tuple[int, str]], rounds: int, steps: int) -> dict[in
 
             with psycopg.connect(url, autocommit=True) as con:
                 con.execute("VACUUM (ANALYZE)")
-    out: dict[int, tuple[list[float], list[float]]] = {n: ([], []) for n, _ in urls}
+    out: dict[int, Steps] = {n: {"wall": [], "round": [], "client": [], "server": [], "wait": []} for n, _ in urls}
     i = WARM + 100
+    me = os.getpid()
     for r in range(rounds):
-        for n, _, s in opened if r % 2 == 0 else reversed(opened):
+        for n, store, s in opened if r % 2 == 0 else reversed(opened):
+            backend = _backend_pid(store)
+            c0, b0, cpu0 = _sched(me), (_sched(backend) if backend else (0, 0)), time.process_time()
             times = []
             for _ in range(steps):
                 times.append(one_step(s, i))
                 i += 1
-            out[n][0].extend(times)
-            out[n][1].append(statistics.median(times))
+            cpu1, c1, b1 = time.process_time(), _sched(me), (_sched(backend) if backend else (0, 0))
+            o = out[n]
+            o["wall"].extend(times)
+            o["round"].append(statistics.median(times))
+            o["client"].append((cpu1 - cpu0) / steps * 1e3)
+            o["server"].append((b1[0] - b0[0]) / steps / 1e6)
+            o["wait"].append((c1[1] - c0[1] + b1[1] - b0[1]) / steps / 1e6)
     for _, store, _ in opened:
         store.close()
     return out
@@ -268,6 +301,9 @@ def main() -> None:
     if args.explain:
         return
     lo, hi = sizes[0], sizes[-1]
+    import os
+
+    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} (1, 5, 15 min) on {os.cpu_count()} cores")
     print(f"append + budget check (one step = add(call) + add(result) + check()); {args.rounds} interleaved rounds x {args.steps} steps per size")
     print("ms per step: median of all steps [p25-p75]; ratios largest/smallest size: of the medians, of the p25s (steps the")
     print("scheduler did not interrupt), and the median [min-max] of the per-round ratios. Goal <= 1.5")
@@ -276,13 +312,22 @@ def main() -> None:
         cells = []
         q25 = {}
         for n in sizes:
-            q = statistics.quantiles(per[n][0], n=4)
+            q = statistics.quantiles(per[n]["wall"], n=4)
             q25[n] = q[0]
-            cells.append(f"{statistics.median(per[n][0]) * 1e3:.3f} [{q[0] * 1e3:.2f}-{q[2] * 1e3:.2f}]")
-        ratio = statistics.median(per[hi][0]) / statistics.median(per[lo][0])
-        rounds = [x / y for x, y in zip(per[hi][1], per[lo][1], strict=True)]
+            cells.append(f"{statistics.median(per[n]['wall']) * 1e3:.3f} [{q[0] * 1e3:.2f}-{q[2] * 1e3:.2f}]")
+        ratio = statistics.median(per[hi]["wall"]) / statistics.median(per[lo]["wall"])
+        rounds = [x / y for x, y in zip(per[hi]["round"], per[lo]["round"], strict=True)]
         print(f"{b:10}" + "".join(f"{c:>22}" for c in cells) + f"{ratio:>8.2f}{q25[hi] / q25[lo]:>6.2f}"
               f"{f'{statistics.median(rounds):.2f} [{spread(rounds)}]':>20}")
+    print("\nCPU ms per step (time on a core: this process + the PostgreSQL server process serving it; medians of the rounds),")
+    print("the time both waited for a core (ms per step), and the CPU ratio largest/smallest size: median [min-max] of the rounds")
+    print(f"{'store':10}" + "".join(f"{f'{n:,}: client+server (wait)':>34}" for n in sizes) + f"{'CPU ratio':>24}")
+    for b, per, *_ in rows:
+        cpu = {n: [c + v for c, v in zip(per[n]["client"], per[n]["server"], strict=True)] for n in sizes}
+        cells = [f"{statistics.median(per[n]['client']):.3f}+{statistics.median(per[n]['server']):.3f} ({statistics.median(per[n]['wait']):.2f})" for n in sizes]
+        rounds = [x / y for x, y in zip(cpu[hi], cpu[lo], strict=True) if y > 0]
+        print(f"{b:10}" + "".join(f"{c:>34}" for c in cells)
+              + f"{f'{statistics.median(cpu[hi]) / statistics.median(cpu[lo]):.2f} [{spread(rounds)}]':>24}")
     print(f"\ncompaction pass over stored history (build(force=True) on a reopened conversation), {args.compaction_repeats} rounds")
     print(f"{'store':10}{'history':>12}{'cold':>10}{'warm':>10}{'ratio':>8}{'per-round ratios':>20}  goal <= 2 (medians)")
     for b, _, cold, warm, hist in rows:

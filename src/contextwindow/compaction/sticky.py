@@ -61,7 +61,8 @@ def sticky_view(
             items.append(ViewItem(sm.id, msg, k, original=sm.message))
         else:
             items.append(ViewItem(sm.id, sm.message, count_stored(sm)))
-        inserted(sm.id)
+        if sm.id in ins:
+            inserted(sm.id)
     return items
 
 
