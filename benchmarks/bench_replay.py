@@ -138,12 +138,22 @@ def cost_table(root: Path) -> int:
     return 0
 
 
+def forget_memos() -> None:
+    """Empty the summarizer's process-wide memos (pure answers per text), so a repeated replay of a
+    session does not find the answers the previous one left there. (The token counter's memo of
+    counts per text stays: every policy reads it alike.)"""
+    from contextwindow.folding import extractive
+
+    extractive.exit_code.cache_clear()
+    extractive.condensed_line.cache_clear()
+
+
 def speed_table(root: Path, repeats: int, every: bool) -> int:
     """Each policy's CPU time on each long session (every session with ``every``) at 100k and 200k
     windows, as a multiple of the fastest policy on that session (goal <= 2). Each session is
     replayed ``repeats`` times with the policies' order rotated (the first policy of a replay
-    meets cold caches); per policy the median. A replay of the first session runs untimed first
-    (imports, tokenizer)."""
+    meets cold caches), the summarizer's memos emptied before each (:func:`forget_memos`); per
+    policy the median. A replay of the first session runs untimed first (imports, tokenizer)."""
     import statistics
 
     sessions = [(s, m) for s, m, _ in sessions_with_models(root) if every or len(s.calls) >= LONG_CALLS]
@@ -152,6 +162,9 @@ def speed_table(root: Path, repeats: int, every: bool) -> int:
         return 1
     replay(sessions[0][0], list(POLICIES), model=sessions[0][1], window=COST_WINDOWS[0])
     names = list(POLICIES)
+    import os
+
+    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} (1, 5, 15 min) on {os.cpu_count()} cores")
     print(f"CPU seconds per policy (median of {repeats} replays, policy order rotated) and the multiple of the fastest policy on the session")
     print("\n| window | session | calls | " + " | ".join(names) + " | slowest / fastest |")
     print("|---|---|---|" + "---|" * (len(names) + 1))
@@ -162,6 +175,7 @@ def speed_table(root: Path, repeats: int, every: bool) -> int:
             for r in range(repeats):
                 order = names[r % len(names):] + names[: r % len(names)]
                 marks: list[tuple[str, float]] = []
+                forget_memos()
                 start = time.process_time()
                 replay(s, order, model=model, window=w, on_policy=lambda res, marks=marks: marks.append((res.policy, time.process_time())))
                 for name, t in marks:  # (the first policy also carries the replay's setup: the median leaves it out)

@@ -152,7 +152,7 @@ def _one_line(text: str) -> str:
 
 
 @lru_cache(maxsize=2048)
-def _condensed_line(line: str) -> str:
+def condensed_line(line: str) -> str:
     """A user message reduced to its clauses that state an entry or carry a value (pure; remembered:
     a brief renders several times at shrinking limits and every fold meets the same earlier lines)."""
     from .clauses import find_values, sentences
@@ -173,7 +173,7 @@ def _user_section(said: Sequence[str], limit: int, count: CountText) -> str:
     for line in reversed(said):
         n = count(line)
         if used + n > limit:  # condensed only when the verbatim line does not fit
-            line = _condensed_line(line)
+            line = condensed_line(line)
             n = count(line) if line else 0
         if line and used + n <= limit:
             kept.append(line)
