@@ -273,3 +273,19 @@ def test_an_update_through_a_pronoun_reads_the_thing_named_before_it() -> None:
     assert sorted(v for e in L.active(back) for v in e.values) == ["03:15", "Gus", "May 12"]
     # a pronoun with nothing to resolve, or in a clause that states something as written, changes nothing
     assert L.detect("Keep it short.") == []
+
+
+def test_generic_words_and_headings_are_never_a_subject() -> None:
+    # "Done" in a title is no name, one generic word ("definition", "result", "scope") names no subject,
+    # a markdown heading states nothing: two unrelated rules never supersede each other through them
+    led = _ledger(
+        "Definition of Done (full list; include only relevant items in each task bead):",
+        "Definition of Done**: include ONLY the items relevant to this task (from the full DoD list below).",
+        "Definition of Ready: every ticket must have an owner and an estimate.",
+        "### Phase 2: Review (only after the plan is approved)", "Result: True", "Scope: never touch the billing tables.",
+    )
+    assert not L.stale(led) and all(e.active for e in led)
+    assert all(len(e.subject.split()) >= 2 for e in led)
+    assert not any("Done" in e.values for e in led)
+    assert "Scope: never touch the billing tables." in [e.text for e in led if e.kind == "safety"]
+    assert not any(e.text.startswith(("###", "Result")) for e in led)

@@ -119,6 +119,10 @@ _NOT_NAMES = {
     "going", "for", "in", "on", "at", "by", "to", "our", "my", "your", "their", "its", "one", "no", "yes", "do", "don't", "let's",
     "keep", "use", "make", "write", "if", "when", "all", "every", "each", "any", "sorry", "thanks", "hi", "hello", "hey", "there",
     "what", "who", "how", "why", "where", "which", "is", "are", "be", "not", "just", "then", "still", "again", "ah", "oh",
+    # common words a heading or a title capitalises ("Definition of Done", "Next steps", "Phase 5: Create")
+    "done", "next", "todo", "phase", "step", "steps", "task", "tasks", "result", "results", "scope", "summary", "status",
+    "definition", "arguments", "argument", "description", "create", "scenario", "overview", "notes", "details", "example",
+    "true", "false", "none", "null", "unable", "critical", "important", "warning", "error", "info", "usage", "goal", "goals",
 }
 
 

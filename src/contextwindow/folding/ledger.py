@@ -308,11 +308,21 @@ def signature(vals: Sequence[Value]) -> str:
 _MAKE_THAT = re.compile(r"^(?:please\s+)?(?:let's\s+)?(?:make|set|change|switch|bump|raise|lower)\s+(?:that|it|this)\s+(?:to\s+)?(?P<v><v>)(?:\s+(?:for|on)\s+(?P<s>.+))?$")
 
 
+#: words that alone name no subject: headings, labels and generic nouns or verbs
+_GENERIC_SUBJECT = {
+    "definition", "scope", "argument", "description", "result", "status", "summary", "note", "phase", "step", "task",
+    "depend", "scenario", "example", "output", "input", "usage", "overview", "context", "background", "item", "list",
+    "section", "detail", "info", "thing", "stuff", "it", "once", "run", "write", "done", "next", "todo", "approval",
+}
+
+
 def parse(clause: str, source: str = "") -> Entry | None:
     """The ledger entry a clause states, or None (a question, a task, chatter, code)."""
     s = clause.strip().strip("*_").strip()
     if s.startswith("[") and s.endswith("]"):
         return None  # a note compaction wrote ([updated later: …], markers), not the user
+    if re.match(r"#{1,6}\s", s):
+        return None  # a markdown heading names a section, it states nothing
     if (s.startswith("(") and s.endswith(")")) or s.endswith((",", "{", "[")) or re.match(r"^[\w.-]+:\s*[\"'{\[`]|^\d+:\s", s):
         return None  # a data, status or listing line ("(Open file: …)", 'description: "…",', "12:  code"), not a statement
     if not 6 <= len(s) <= MAX_CLAUSE_CHARS or s.endswith("?") or (_CHATTER.match(s) and len(s) < 40):
@@ -343,6 +353,16 @@ def parse(clause: str, source: str = "") -> Entry | None:
         kind = "fact"  # a statement with a date, amount, version or measure in it informs, whatever its verb
     if kind is None or not subject:
         return None
+    if kind not in ("safety", "goal") and len(subject) == 1 and subject[0] in _GENERIC_SUBJECT:
+        # one generic word ("definition", "scope", "result", "run") names no subject of its own (two
+        # unrelated statements would supersede each other through it): read as a rule, keyed by all
+        # its content words, or as nothing
+        vals = find_values(body)
+        relation, val_list = None, [v for v in vals if v.kind not in _IDENTITY]
+        subject = subject_words(re.sub(r"<v>", " ", frame(body, vals)) + " " + " ".join(v.text for v in vals if v.kind in _IDENTITY))[:14]
+        kind = _kind(body, None, subject, val_list)
+        if kind is None or len(subject) < 2:
+            return None
     if any(v.kind == "money" for v in val_list) and "limit" in subject:
         subject = list(dict.fromkeys("budget" if w == "limit" else w for w in subject))  # a cap on an amount is a budget
     polarity = "-" if _NEG.search(body) and relation is None else "+"
