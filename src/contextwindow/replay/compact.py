@@ -214,13 +214,20 @@ def _fit(
             # sized by this brief, fold less and keep more of the newest messages verbatim: earlier
             # turns when the newest one leaves room; when the newest turn alone is over the room,
             # its user message and as many of its newest steps as fit (its older steps are folded)
-            cut = _keep_more(body, start, folded, room, count)
-            if cut is not None:
+            sized_by, tried = folded, set()
+            for _ in range(KEEP_MORE_TRIES):  # a brief of other messages has another size: re-size by it
+                cut = _keep_more(body, start, sized_by, room, count)
+                if cut is None or cut in tried:
+                    break
+                tried.add(cut)
                 kept = body[cut:] if cut <= start else [body[start], *body[cut:]]
                 fewer = [m for m in body[:cut] if not _is_fold(m) and m.meta.get("cw") != "nudge"]
-                again, outcome2 = _fold(fewer, prior, kept, share, room, counter, summarizer, instructions, ledger, rules, ref)
+                fold_share = max(200, min(FOLD_SUMMARY_CAP, int(room * FOLD_SUMMARY_SHARE), room - count(kept) - 50))
+                again, outcome2 = _fold(fewer, prior, kept, fold_share, room, counter, summarizer, instructions, ledger, rules, ref)
                 if count(again) <= room:
                     folded, outcome = again, outcome2
+                    break
+                sized_by = [again[0], *newest]  # as if the first fold had made this brief
         current, originals, prior = folded, [], summary_text(folded[0])
         steps.append(f"fold {r + 1} ({outcome.method}{'' if outcome.ok else ', fallback'})")
         if count(current) <= room:
@@ -241,6 +248,8 @@ def _fit(
 KEEP_MORE_FROM = 0.1
 #: what a re-folded brief may grow by (its share of the room) before the result no longer fits
 KEEP_MORE_SLACK = 0.05
+#: briefs made to find the cut (each re-sized by the last one's size)
+KEEP_MORE_TRIES = 3
 
 
 def _fold(
