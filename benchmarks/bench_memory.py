@@ -1,18 +1,20 @@
 """Memory that survives any budget: planted user rules, facts and preferences through 5 rounds of
 compaction at 10%, 20% and 30% of a session's size, with and without a model.
 
-    python benchmarks/bench_memory.py [--sessions 12] [--family blind|probe|probe2|probe3|final|heldout|report|tune|all] [--fixtures ../shared/fixtures/transcripts]
+    python benchmarks/bench_memory.py [--sessions 12] [--family sealed|blind|probe|probe2|probe3|final|heldout|report|tune|all] [--fixtures ../shared/fixtures/transcripts]
 
 Sessions come from ``memory_sessions.py``: the ``tune`` (seeds 0+), ``report`` (1000+),
-``heldout`` (2000+) and ``final`` (3000+) families are what the ledger was developed against
-(each was held out for its first run; memory_sessions.py says what each run showed); the
-``blind`` family (seeds 5000+, its own templates) was never used to change anything. A round appends the next fifth of the session to the previous round's
+``heldout`` (2000+), ``final`` (3000+), ``blind`` (5000+) and ``probe*`` families are what the
+ledger was developed against (memory_sessions.py says what each run showed); the ``sealed``
+family (seeds 11000+, its own templates, subjects and distractors) is held out: only its table is
+printed. A round appends the next fifth of the session to the previous round's
 output and compacts it (``replay.compact.compact_conversation``, 1 fold at most) to the budget.
 
 Printed per family × summarizer × budget: survival per kind (current value present in the last
 output), stale (a superseded value present in ANY round's output), false merges (a member of a
-shared-words pair missing from the ledger), within budget (rounds), errors. Then the real
-transcripts with six rules planted early, compacted to 8,000 tokens over 5 rounds.
+shared-words pair missing from the ledger), within budget (rounds), errors. Then every real
+session of at least 2x the budget (sub-agents and eval instances included) with six rules planted
+early, compacted to 8,000 tokens over 5 rounds, and the share of the budget its output uses.
 """
 
 from __future__ import annotations
