@@ -40,19 +40,25 @@ def serve_upstream(delay: float) -> None:
         await asyncio.sleep(delay)
         n = len(body.get("messages", []))
         usage = {"prompt_tokens": 40 * n, "completion_tokens": 12, "total_tokens": 40 * n + 12}
+        call = next_call((n - 2) // 2)  # the call the client's next history holds: the answer is echoed, as agents do
         if body.get("stream"):
             resp = web.StreamResponse(headers={"content-type": "text/event-stream"})
             await resp.prepare(request)
-            for i in range(10):
+            args = call["function"]["arguments"]
+            pieces = [args[i * len(args) // 9 : (i + 1) * len(args) // 9] for i in range(9)]
+            head = {"index": 0, "id": call["id"], "type": "function", "function": {"name": call["function"]["name"], "arguments": ""}}
+            deltas = [{"role": "assistant", "content": None, "tool_calls": [head]}]
+            deltas += [{"tool_calls": [{"index": 0, "function": {"arguments": p}}]} for p in pieces]
+            for i, delta in enumerate(deltas):  # 10 events, then the usage event and [DONE]
                 chunk = {"id": "c", "object": "chat.completion.chunk", "model": body["model"],
-                         "choices": [{"index": 0, "delta": {"content": f"part {i} "}, "finish_reason": None}]}
+                         "choices": [{"index": 0, "delta": delta, "finish_reason": "tool_calls" if i == 9 else None}]}
                 await resp.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
             tail = {"id": "c", "object": "chat.completion.chunk", "model": body["model"], "choices": [], "usage": usage}
             await resp.write(b"data: " + json.dumps(tail).encode() + b"\n\ndata: [DONE]\n\n")
             await resp.write_eof()
             return resp
         answer = {"id": "c", "object": "chat.completion", "model": body["model"], "usage": usage,
-                  "choices": [{"index": 0, "message": {"role": "assistant", "content": "done " * 10}, "finish_reason": "stop"}]}
+                  "choices": [{"index": 0, "message": {"role": "assistant", "content": None, "tool_calls": [call]}, "finish_reason": "tool_calls"}]}
         return web.json_response(answer)
 
     async def main() -> None:
@@ -116,13 +122,17 @@ def _tool(i: int) -> dict[str, Any]:
 TOOLS = [_tool(i) for i in range(12)]
 
 
+def next_call(turn: int) -> dict[str, Any]:
+    """The tool call the model makes at ``turn`` (the upstream answers with it; the history holds it)."""
+    return {"id": f"call_{turn}", "type": "function", "function": {"name": "grep", "arguments": json.dumps({"pattern": f"retry{turn}"})}}
+
+
 def history(client: int, turn: int) -> list[dict[str, Any]]:
     """A coding-agent-like history: system, task, then per turn an assistant call and a tool result."""
     out: list[dict[str, Any]] = [{"role": "system", "content": "You are a careful coding agent. " * 20},
                                  {"role": "user", "content": f"Client {client}: fix the failing test in module {client}."}]
     for t in range(turn):
-        out.append({"role": "assistant", "content": None, "tool_calls": [
-            {"id": f"call_{t}", "type": "function", "function": {"name": "grep", "arguments": json.dumps({"pattern": f"retry{t}"})}}]})
+        out.append({"role": "assistant", "content": None, "tool_calls": [next_call(t)]})
         out.append({"role": "tool", "tool_call_id": f"call_{t}", "content": "".join(f"src/m{client}_{t}.py:{i}: retry()\n" for i in range(40))})
     return out
 
@@ -140,7 +150,23 @@ async def one(session: Any, url: str, body: bytes) -> tuple[float, float]:
     return (first or end) - t0, end - t0
 
 
-async def run_batch(base: str, clients: int, turns: int, stream: bool, tag: int) -> tuple[list[float], list[float]]:
+def bodies(clients: int, turns: int, stream: bool, tag: int) -> list[list[bytes]]:
+    """Every request of a batch, encoded before the batch starts (the load generator shares the
+    cores with what it measures: it should spend them on sending, not on writing JSON)."""
+    out: list[list[bytes]] = []
+    for c in range(clients):
+        mine: list[bytes] = []
+        for t in range(turns):
+            body: dict[str, Any] = {"model": "gpt-4o-mini", "max_tokens": 256, "messages": history(c + tag, t), "tools": TOOLS}
+            if stream:
+                body.update(stream=True, stream_options={"include_usage": True})
+            mine.append(json.dumps(body).encode())
+        out.append(mine)
+    return out
+
+
+async def send_batch(base: str, load: list[list[bytes]]) -> tuple[list[float], list[float]]:
+    """Each client sends its requests one after the other; the clients run concurrently."""
     import aiohttp
 
     ttfb: list[float] = []
@@ -149,17 +175,24 @@ async def run_batch(base: str, clients: int, turns: int, stream: bool, tag: int)
     conn = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=conn) as session:
 
-        async def client(c: int) -> None:
-            for t in range(turns):
-                body = {"model": "gpt-4o-mini", "max_tokens": 256, "messages": history(c + tag, t), "tools": TOOLS}
-                if stream:
-                    body.update(stream=True, stream_options={"include_usage": True})
-                a, b = await one(session, url, json.dumps(body).encode())
+        async def client(mine: list[bytes]) -> None:
+            for body in mine:
+                a, b = await one(session, url, body)
                 ttfb.append(a)
                 total.append(b)
 
-        await asyncio.gather(*(client(c) for c in range(clients)))
+        await asyncio.gather(*(client(mine) for mine in load))
     return ttfb, total
+
+
+def run_batch(base: str, clients: int, turns: int, stream: bool, tag: int, cpu: list[float] | None = None) -> tuple[list[float], list[float]]:
+    """One batch; ``cpu`` gets the load generator's own CPU seconds for it (bodies not included)."""
+    load = bodies(clients, turns, stream, tag)
+    t0 = time.process_time()
+    out = asyncio.run(send_batch(base, load))
+    if cpu is not None:
+        cpu.append(time.process_time() - t0)
+    return out
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -176,20 +209,22 @@ def compare(direct: str, proxy: str, clients: int, turns: int, stream: bool, rou
     p_f: list[float] = []
     p_t: list[float] = []
     up_cpu = px_cpu = 0.0
+    gen_cpu: list[float] = []
     for r in range(rounds):  # alternate, so load drift hits both
-        a, b = asyncio.run(run_batch(direct, clients, turns, stream, tag0 + 1000 * r))
+        a, b = run_batch(direct, clients, turns, stream, tag0 + 1000 * r)
         d_f += a
         d_t += b
         before = cpu_s(pids[1]) if pids else 0.0
-        a, b = asyncio.run(run_batch(proxy, clients, turns, stream, tag0 + 1000 * r + 500))
+        a, b = run_batch(proxy, clients, turns, stream, tag0 + 1000 * r + 500, cpu=gen_cpu)
         px_cpu += cpu_s(pids[1]) - before if pids else 0.0
         p_f += a
         p_t += b
     if pids:  # the upstream's CPU per request, measured on the direct batches of one more round
         before = cpu_s(pids[0])
-        _, b = asyncio.run(run_batch(direct, clients, turns, stream, tag0 + 1000 * rounds))
+        _, b = run_batch(direct, clients, turns, stream, tag0 + 1000 * rounds)
         up_cpu = cpu_s(pids[0]) - before
-    row: dict[str, Any] = {"clients": clients, "stream": stream, "requests": len(p_t)}
+    row: dict[str, Any] = {"clients": clients, "stream": stream, "requests": len(p_t),
+                           "generator_cpu_ms_per_request": round(1000 * sum(gen_cpu) / len(p_t), 3)}
     if pids:
         row["proxy_cpu_ms_per_request"] = round(1000 * px_cpu / len(p_t), 3)
         row["upstream_cpu_ms_per_request"] = round(1000 * up_cpu / len(b), 3)
@@ -203,8 +238,9 @@ def compare(direct: str, proxy: str, clients: int, turns: int, stream: bool, rou
 
 
 def throughput(base: str, clients: int, turns: int, tag: int) -> float:
+    load = bodies(clients, turns, False, tag)
     t0 = time.perf_counter()
-    _, total = asyncio.run(run_batch(base, clients, turns, False, tag))
+    _, total = asyncio.run(send_batch(base, load))
     return len(total) / (time.perf_counter() - t0)
 
 
@@ -274,8 +310,8 @@ def main() -> None:
                              "--store", f"sqlite:///{tmp / f'proxy{delay}.db'}"], r"listening on (http://127\.0\.0\.1:\d+)")
             procs.append(px)
             # warm both paths (imports, connection pools, model registry)
-            asyncio.run(run_batch(upstream, 2, 2, False, 90_000))
-            asyncio.run(run_batch(url, 2, 2, False, 90_100))
+            run_batch(upstream, 2, 2, False, 90_000)
+            run_batch(url, 2, 2, False, 90_100)
             if delay:
                 for clients, turns in ((1, turns1), (50, turns50)):
                     for stream in (False, True):
@@ -284,7 +320,7 @@ def main() -> None:
                         results["rows"].append(row)
                 before = rss_kib(px.pid)
                 n_conv = 300
-                asyncio.run(run_batch(url, n_conv, 1, False, 200_000))
+                run_batch(url, n_conv, 1, False, 200_000)
                 results["kib_per_live_conversation"] = round((rss_kib(px.pid) - before) / n_conv, 1)
                 results["conversations_for_memory"] = n_conv
             else:
@@ -307,14 +343,14 @@ def main() -> None:
         return
     print(f"bench_proxy ({results['cores']} cores; upstream, proxy and load generator share them; "
           f"1-min load average {results['load_before']} before, {results['load_after']} after)\n")
-    print("| upstream | clients | stream | requests | TTFB p50 direct → proxy | TTFB p99 | total p50 | total p99 | CPU ms/request: proxy (upstream) |")
+    print("| upstream | clients | stream | requests | TTFB p50 direct → proxy | TTFB p99 | total p50 | total p99 | CPU ms/request: proxy (upstream; load generator) |")
     print("|---|---|---|---|---|---|---|---|---|")
     for r in results["rows"]:
         def cell(k: str, r: dict[str, Any] = r) -> str:
             return f"{r[f'{k}_direct_ms']:.1f} → {r[f'{k}_proxy_ms']:.1f} ms ({r[f'{k}_added_pct']:+.1f}%)"
         print(f"| {r['upstream_delay_ms']} ms | {r['clients']} | {'yes' if r['stream'] else 'no'} | {r['requests']} | "
               f"{cell('ttfb_p50')} | {cell('ttfb_p99')} | {cell('total_p50')} | {cell('total_p99')} | "
-              f"{r['proxy_cpu_ms_per_request']:.2f} ({r['upstream_cpu_ms_per_request']:.2f}) |")
+              f"{r['proxy_cpu_ms_per_request']:.2f} ({r['upstream_cpu_ms_per_request']:.2f}; {r['generator_cpu_ms_per_request']:.2f}) |")
     print(f"\nadded against an instant upstream, p50: {results['instant_added_ms_p50']} ms per request")
     print(f"requests/s, 50 clients, instant upstream: direct {results['rps_direct']}, through the proxy {results['rps_proxy']}")
     print(f"memory per live conversation: {results['kib_per_live_conversation']} KiB (RSS growth over {results['conversations_for_memory']} new conversations)")

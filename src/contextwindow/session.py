@@ -306,7 +306,7 @@ class Session:
             if m.is_tool_result and self.config.clip_budget_tokens:  # wherever results are: tool or user role
                 m = self._clip(m)
             said = ledger_mod.user_words(m)  # a provisional tail enters once confirmed (sync)
-            if said is not None:
+            if said:  # tool results alone say nothing: the ledger is not read for them
                 if ledger is None:
                     ledger = self.constraints()
                 new = ledger_mod.update(ledger, said, source=str(len(ledger)))
@@ -366,12 +366,11 @@ class Session:
         if got.decided:
             self.store.set_state(self.id, resync.STATE_KEY, transient)
             self._view_tokens = None
-        if got.tails:  # confirmed: their rules enter the ledger now
+        said_tails = [said for j in got.tails if (said := ledger_mod.user_words(history[j]))]
+        if said_tails:  # confirmed: their rules enter the ledger now (tool results alone say nothing)
             ledger = old = self.constraints()
-            for j in got.tails:
-                said = ledger_mod.user_words(history[j])
-                if said is not None:
-                    ledger = ledger_mod.update(ledger, said, source=str(len(ledger)))
+            for said in said_tails:
+                ledger = ledger_mod.update(ledger, said, source=str(len(ledger)))
             if ledger != old:
                 self.store.set_state(self.id, LEDGER_KEY, ledger_mod.to_json(ledger))
         known = got.known
@@ -450,7 +449,7 @@ class Session:
         names = self._call_names(m)
         budget = self.config.clip_budget_tokens or 4_000
         return all(
-            keeps(p, budget, tool_name=p.name or names.get(p.call_id), count=self.counter.count_text)
+            keeps(p, budget, tool_name=p.name or names.get(p.call_id), count=self._count_text)
             for p in m.parts
             if isinstance(p, ToolResultPart)
         )
