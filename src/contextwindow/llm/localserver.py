@@ -79,6 +79,7 @@ class Reply:
     finish_reason: str | None = None
     stream: bool = False  # answer as server-sent events (also done when the request asks "stream": true)
     chunk_delay: float = 0.0  # seconds between stream events
+    end_delay: float = 0.0  # seconds between the last stream event and the end of the body (a slow close)
 
     @staticmethod
     def error(status: int, body: Mapping[str, Any] | str, *, headers: Mapping[str, str] | None = None, delay: float = 0.0) -> Reply:
@@ -326,8 +327,9 @@ class _RequestHandler(BaseHTTPRequestHandler):
             return
         self._json(405, {"error": {"type": "method_not_allowed", "message": "use POST"}})
 
-    def _stream(self, events: Sequence[bytes], delay: float, headers: Mapping[str, str]) -> None:
-        """Send ``events`` as one SSE response (chunked), ``delay`` seconds apart."""
+    def _stream(self, events: Sequence[bytes], delay: float, headers: Mapping[str, str], end_delay: float = 0.0) -> None:
+        """Send ``events`` as one SSE response (chunked), ``delay`` seconds apart; the body ends
+        ``end_delay`` seconds after the last one."""
         owner = self.owner
         try:
             self.send_response(200)
@@ -344,6 +346,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
                         break
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(ev), ev))
                 self.wfile.flush()
+            owner._wait(end_delay)
             self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
@@ -415,6 +418,6 @@ class _RequestHandler(BaseHTTPRequestHandler):
                     events = [e + b"\n\n" for e in blob.split(b"\n\n") if e]
                     if protocol == "anthropic":  # a keep-alive after message_start, as Anthropic sends
                         events.insert(1, localstream.sse({"type": "ping"}, "ping"))
-                self._stream(events, min(reply.chunk_delay, owner.max_delay), reply.headers)
+                self._stream(events, min(reply.chunk_delay, owner.max_delay), reply.headers, reply.end_delay)
             else:
                 self._json(200, answer, reply.headers)

@@ -374,11 +374,20 @@ class ProxyServer:
             out.content_length = int(length)
         tap = UsageTap(streaming=streaming, encoding=resp.headers.get("content-encoding"))
         started = request.get("ctxw_started", time.monotonic())
+        whole = out.content_length
         completed = False
+        done: asyncio.Future[None] | None = None
+        relayed = asyncio.Event()  # the client has the answer's last byte (or will get no more)
         try:
             await out.prepare(request)
             async for chunk in resp.content.iter_any():
                 tap.feed(chunk)
+                if done is None and (tap.finished or (whole is not None and tap.bytes >= whole)):
+                    # the answer is whole before its last bytes go out: the record's task is made now,
+                    # and takes the conversation's lock on its first step, before the client can
+                    # send its next request (an SDK goes on at the stream's last event, while the
+                    # upstream's end of the body may still be on its way)
+                    done = self._account(req, resp.status, tap, prepared, ctx, started, relayed)
                 await out.write(chunk)
             completed = True
         except (ConnectionResetError, aiohttp.ClientConnectionResetError, asyncio.CancelledError):
@@ -388,31 +397,38 @@ class ProxyServer:
         finally:
             # an answer the client had whole (SDKs hang up right after the last event) is accounted;
             # one cut short is not: nothing half-written
-            done = self._account(req, resp.status, tap, prepared, ctx, started) if completed or tap.finished else None
-        # the client's answer ends first; the record runs next. Its task took the conversation's
-        # lock on creation's next loop step, before any later request of the conversation can be
-        # read, so that request still builds with this usage
-        await out.write_eof()
+            if done is None and (completed or tap.finished):
+                done = self._account(req, resp.status, tap, prepared, ctx, started, relayed)
+            if not completed:
+                relayed.set()
+        # the client's answer ends first; the record (which holds the lock already) runs next, so
+        # a later request of the conversation still builds with this usage and finds this reply
+        try:
+            await out.write_eof()
+        finally:
+            relayed.set()
         if done is not None:
             await asyncio.shield(done)
         return out
 
-    def _account(self, req: Request, status: int, tap: Any, prepared: Prepared | None, ctx: Any, started: float) -> asyncio.Future[None] | None:
-        tap.close()
-        usage = proto_usage(req.protocol, tap, req.model) if status == 200 else None
-        answer = Answer(req.protocol.name, tap.data() if tap.streaming else tap.body(), tap.streaming) if status == 200 else None
-        if (usage is None and answer is None) or prepared is None or ctx is None:
+    def _account(self, req: Request, status: int, tap: Any, prepared: Prepared | None, ctx: Any, started: float,
+                 relayed: asyncio.Event) -> asyncio.Future[None] | None:
+        """The task that records a whole answer (its usage and reply), under the conversation's lock."""
+        if status != 200 or prepared is None or ctx is None:
             return None
-        if usage is not None:
-            usage = replace(usage, latency_s=time.monotonic() - started)
-        # recorded under the conversation's lock, so the next request of the conversation builds with it
-        done = asyncio.ensure_future(self._record(ctx[0], prepared, usage, answer))
+        done = asyncio.ensure_future(self._record(ctx[0], req, tap, prepared, time.monotonic() - started, relayed))
         self._tasks.add(done)
         done.add_done_callback(self._tasks.discard)
         return done
 
-    async def _record(self, lock: asyncio.Lock, prepared: Prepared, usage: Any, answer: Answer | None) -> None:
-        async with lock:  # the reply (proxy/reply.py) and the usage row into the store
+    async def _record(self, lock: asyncio.Lock, req: Request, tap: Any, prepared: Prepared, latency: float, relayed: asyncio.Event) -> None:
+        async with lock:  # held from the task's first step; the work waits for the client's last byte
+            await relayed.wait()
+            tap.close()  # the usage and the reply (proxy/reply.py) are read from the answer only now
+            usage = proto_usage(req.protocol, tap, req.model)
+            if usage is not None:
+                usage = replace(usage, latency_s=latency)
+            answer = Answer(req.protocol.name, tap.data() if tap.streaming else tap.body(), tap.streaming)
             if prepared.fast:
                 self.conversations.record(prepared.conversation_id, usage, fast=True, answer=answer)
             else:
