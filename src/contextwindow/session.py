@@ -600,8 +600,13 @@ class Session:
         if self._view_tokens is None:
             self._view_tokens = total(self.view())
         last = None if self._last_reported is None else self._last_reported + self._appended_since
-        budget = self.budget() if self._cache_cfg is None else cost_budget(self.budget(), self._growth, self._cache_cfg)[0]
+        budget = self.budget() if self._cache_cfg is None else self._cost_budget(self.budget())
         return should_compact(self._calibration.apply(self._view_tokens), last, budget)
+
+    def _cost_budget(self, budget: Budget) -> Budget:
+        """The budget with the cost-aware trigger and target (compaction/economics.py)."""
+        assert self._cache_cfg is not None
+        return cost_budget(budget, self._growth, self._cache_cfg, self.config.compaction.summary_budget(budget.history_budget))[0]
 
     def _apply(self, result: CompactionResult) -> None:
         """Persist a compaction result: a fold becomes a checkpoint row, the rest sticky state."""
@@ -651,7 +656,7 @@ class Session:
         budget = self.budget()
         if self._cache_cfg is not None:
             self._growth.before(total(items))
-            budget = cost_budget(budget, self._growth, self._cache_cfg)[0]
+            budget = self._cost_budget(budget)
         if not force and self._cache_cfg is not None:
             items = self._clear_for_cache(items, budget)
         hist = total(items)

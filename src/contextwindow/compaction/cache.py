@@ -34,14 +34,19 @@ class CacheConfig:
 
     read_weight: float = 0.1  # cache read / input (Anthropic)
     write_weight: float = 1.25  # cache write / input; 1.0 where the provider charges no writes
-    horizon_calls: float = 3.0  # calls a cleared token would still have been read (fitted)
+    horizon_calls: float = 12.0  # calls a cleared token would still have been read (fitted)
     clear_at_least: int = 2_000  # the fewest tokens one clear removes (fitted)
     keep_last: int = 3  # newest results never cleared
     min_result_tokens: int = 200
     # when and how deep a compaction pass goes (compaction/economics.py; fitted, docs/replay.md)
-    deep_target: float = 0.05  # a pass aims at this share of the history budget
+    deep_target: float = 0.2  # a pass aims at this share of the history budget
     min_trigger: float = 0.1  # no pass for cost alone below this share of the history budget
     max_trigger: float = 0.9  # nor later than this share (or the budget's own trigger, if later)
+    # what a pass's summary call costs (compaction/economics.py), as weights of the input price: the
+    # summarizer reads a flat transcript no cache holds, and writes up to summary_tokens of output
+    summary_input_weight: float = 1.0
+    summary_output_weight: float = 5.0  # output / input price (Anthropic); set from the model's prices
+    summary_tokens: int | None = None  # a summary's size; None: the compaction's summary budget (its cap)
 
     @classmethod
     def for_model(cls, spec: ModelSpec | None, base: CacheConfig | None = None) -> CacheConfig:
@@ -53,7 +58,8 @@ class CacheConfig:
             return cfg
         read = spec.cache_read_price / spec.input_price if spec.cache_read_price is not None else cfg.read_weight
         write = spec.cache_write_price / spec.input_price if spec.cache_write_price else 1.0
-        return replace(cfg, read_weight=read, write_weight=write)
+        out = spec.output_price / spec.input_price if spec.output_price else cfg.summary_output_weight
+        return replace(cfg, read_weight=read, write_weight=write, summary_output_weight=out)
 
 
 def clear_for_cache(

@@ -4,24 +4,31 @@ A provider's prompt cache bills a call's unchanged prefix at the read price and 
 first changed byte at the write price (the input price where writes are not charged). A compaction
 pass changes the view from its oldest changed item on, so it pays a cache write of what it keeps
 (``s`` tokens) instead of a read; between two passes the history grows ``g`` tokens a call from ``s``
-back up to the trigger ``T`` and is read on every call. Per call, over one such cycle::
+back up to the trigger ``T`` and is read on every call. A pass that summarizes also pays the summary
+call: the ``T - s`` tokens it folds sent to the summarizer (``u`` per token: the input price, since the
+summarizer reads a flat transcript no cache holds) and the summary written (``sigma`` tokens at ``o``,
+the output price). Per call, over one such cycle::
 
-    cost(T, s) = read * (T + s) / 2  +  (write - read) * s * g / (T - s)
+    cost(T, s) = read * (T + s) / 2  +  ((write - read) * s + o * sigma) * g / (T - s)  +  u * g
 
 - ``cost`` grows with ``s`` for any ``T``: compact as DEEP as fidelity allows. A pass aims at
   ``deep_target`` of the history budget; what fidelity keeps (the newest turn and steps, the
   constraint ledger in the summary, restored files) stays whatever the aim, so ``s`` is also never
   taken below the size the last pass really reached.
-- ``cost`` is lowest at ``T* = s + sqrt(2 * (write - read) * s * g / read)`` (the economic order
-  quantity of inventory theory, with the rewrite as the order cost and the reads as the holding
-  cost): waiting longer pays more reads than the writes it saves, compacting sooner pays more
-  writes. The trigger is ``T*`` kept between ``min_trigger`` of the budget (a guard: no pass for
+- ``cost`` is lowest at ``T* = s + sqrt(2 * ((write - read) * s + o * sigma) * g / read)`` (the
+  economic order quantity of inventory theory, with the rewrite and the summary's output as the order
+  cost and the reads as the holding cost; the summarizer's input, ``u * g`` a call, is the same
+  whenever the pass comes): waiting longer pays more reads than the writes it saves, compacting
+  sooner pays more writes and summaries. The trigger is ``T*`` kept between ``min_trigger`` of the budget (a guard: no pass for
   cost alone on a history that small) and the LATEST trigger: the budget's own or ``max_trigger``
   of the history budget, whichever is later (rare passes: the budget itself still binds).
-- A pass pays back only over the ``(T* - s) / g`` calls until the next one. How long a session
+- A pass at ``T`` costs ``K = (write - read) * s + u * (T - s) + o * sigma`` once and saves
+  ``read * (T - s)`` on every call after it (what the history no longer carries). How long a session
   will go on is unknown; it is taken to last at least as long again as it has so far (a session
-  that has made n calls has, as often as not, n more to come), so before ``n >= (T* - s) / g``
-  the latest trigger holds, as it does before any growth is measured.
+  that has made n calls has, as often as not, n more to come), so unless ``read * (T* - s) * n >= K``
+  the latest trigger holds, as it does before any growth is measured. With a summary priced as a
+  model call (``u = 1``, ``read = 0.1``) that takes at least ten calls to come, whatever the sizes:
+  folding a small history in a big window seldom pays.
 
 :class:`Growth` measures ``g`` from the builds a Session makes; :func:`thresholds` turns the
 budget's trigger and target into the cost-aware ones. The knobs live in
@@ -64,12 +71,19 @@ class Growth:
         return self.grown / self.calls if self.calls else 0.0
 
 
-def eoq_trigger(kept: float, growth: float, read: float, write: float) -> float:
+def eoq_trigger(kept: float, growth: float, read: float, write: float, summary: float = 0.0) -> float:
     """``T*`` of the module docstring: the history size at which a pass down to ``kept`` tokens
-    costs least per call (``inf`` when nothing grows or reads are free)."""
+    costs least per call (``inf`` when nothing grows or reads are free); ``summary``: the pass's
+    fixed cost beyond the rewrite (``o * sigma``, input-price tokens)."""
     if growth <= 0 or read <= 0 or kept <= 0:
         return math.inf
-    return kept + math.sqrt(2.0 * max(0.0, write - read) * kept * growth / read)
+    return kept + math.sqrt(2.0 * (max(0.0, write - read) * kept + max(0.0, summary)) * growth / read)
+
+
+def pass_cost(trigger: float, kept: float, *, read: float, write: float, summary_in: float = 0.0, summary: float = 0.0) -> float:
+    """``K`` of the module docstring: one pass from ``trigger`` down to ``kept`` tokens (input-price
+    tokens): the rewrite of what it keeps, the summarizer reading what it folds, the summary."""
+    return max(0.0, write - read) * kept + summary_in * max(0.0, trigger - kept) + summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,20 +104,27 @@ def thresholds(
     deep_target: float,
     min_trigger: float,
     max_trigger: float = 0.0,
+    summary_in: float = 0.0,
+    summary: float = 0.0,
 ) -> Thresholds:
     """The cost-aware trigger and target (tokens of history) for a budget whose own are
     ``trigger``/``target``: the target never above the budget's, the trigger never above the
-    larger of the budget's and ``max_trigger`` of the history budget (the budget still binds)."""
+    larger of the budget's and ``max_trigger`` of the history budget (the budget still binds).
+    ``summary_in``/``summary``: the summary call's price per token folded and its fixed part
+    (``u`` and ``o * sigma`` of the module docstring; 0 and 0 price passes as rewrites only)."""
     trigger = max(trigger, min(history_budget, int(history_budget * max_trigger)))
     deep = min(target, max(1, int(history_budget * deep_target)))
     kept = max(deep, growth.reached or 0)
     g = growth.per_call
-    t_star = eoq_trigger(kept, g, read, write)
+    t_star = eoq_trigger(kept, g, read, write, summary)
     if not math.isfinite(t_star):
         return Thresholds(trigger, deep, "no growth measured yet: the latest trigger")
-    cycle = (t_star - kept) / g
-    if growth.calls < cycle:
-        return Thresholds(trigger, deep, f"{growth.calls} calls so far < {cycle:.0f} a pass needs to pay back: the latest trigger")
+    cost = pass_cost(t_star, kept, read=read, write=write, summary_in=summary_in, summary=summary)
+    saved = read * (t_star - kept) * growth.calls
+    if saved < cost:
+        return Thresholds(
+            trigger, deep, f"a pass would save {saved:,.0f} over {growth.calls} calls to come, less than its cost {cost:,.0f} (it would not pay back): the latest trigger"
+        )
     low = int(history_budget * min_trigger)
     t = int(min(trigger, max(low, t_star)))
     if t <= deep:
@@ -111,11 +132,14 @@ def thresholds(
     return Thresholds(t, deep, f"T*={t_star:,.0f} for kept {kept:,} and growth {g:,.0f}/call, held in [{low:,}, {trigger:,}]")
 
 
-def cost_budget(budget: Budget, growth: Growth, config: CacheConfig) -> tuple[Budget, Thresholds]:
-    """``budget`` with the cost-aware trigger and target of :func:`thresholds` (and why)."""
+def cost_budget(budget: Budget, growth: Growth, config: CacheConfig, summary_tokens: int = 0) -> tuple[Budget, Thresholds]:
+    """``budget`` with the cost-aware trigger and target of :func:`thresholds` (and why);
+    ``summary_tokens``: a summary's size when ``config`` does not say (the summary budget)."""
+    sigma = config.summary_tokens if config.summary_tokens is not None else summary_tokens
     th = thresholds(
         budget.history_budget, budget.trigger_tokens, budget.target_tokens, growth,
         read=config.read_weight, write=config.write_weight, deep_target=config.deep_target, min_trigger=config.min_trigger,
-        max_trigger=config.max_trigger,
+        max_trigger=config.max_trigger, summary_in=config.summary_input_weight,
+        summary=config.summary_output_weight * sigma,
     )
     return replace(budget, trigger_tokens=th.trigger, target_tokens=th.target), th

@@ -237,6 +237,7 @@ def replay(
     ctx = ReplayContext(
         window=win, counter=counter, summarizer=summ, overhead=fixed + head_tokens, max_output=spec.max_output,
         read_weight=pricing.read_weight, write_weight=pricing.write_weight if pricing.charges_writes else 1.0, cache=cache,
+        output_weight=spec.output_price / spec.input_price if spec.output_price and spec.input_price else 1.0,
     )
     rules = provider_rules(spec)
     calls = sorted(session.calls, key=lambda c: c.index)
@@ -249,7 +250,6 @@ def replay(
     )
     out_tokens = sum(c.output_tokens or 0 for c in calls)
     out_cost = None if spec.output_price is None else out_tokens * spec.output_price / 1_000_000
-    out_weight = spec.output_price / spec.input_price if spec.output_price and spec.input_price else 1.0
     results = []
     for name in policies:
         started, cpu = time.perf_counter(), time.process_time()
@@ -264,7 +264,7 @@ def replay(
                 close()
         res.floor_input_tokens, res.output_tokens, res.output_cost_usd = floor, out_tokens, out_cost
         res.summary_calls, res.summary_input_tokens, res.summary_output_tokens = meter.calls, meter.input_tokens, meter.output_tokens
-        res.summary_billed_tokens = summary_billed_tokens(meter, policy=name, overhead=ctx.overhead, read=pricing.read_weight, output=out_weight)
+        res.summary_billed_tokens = summary_billed_tokens(meter, policy=name, overhead=ctx.overhead, read=pricing.read_weight, output=ctx.output_weight)
         res.summary_cost_usd = None if pricing.input_price is None else res.summary_billed_tokens * pricing.input_price / 1_000_000
         res.seconds = time.perf_counter() - started
         res.cpu_seconds = time.process_time() - cpu

@@ -63,6 +63,7 @@ class ReplayContext:
     max_output: int = 16_384
     read_weight: float = 0.1  # cache read price / input price of the replayed model
     write_weight: float = 1.25  # price of an uncached token / input price (cache write, or 1.0)
+    output_weight: float = 5.0  # output price / input price (a summary is output)
     cache: CacheConfig | None = None  # the default policy's per-call clearing knobs (None: its defaults)
 
     def prompt_tokens(self, messages: Sequence[Message]) -> int:

@@ -54,7 +54,9 @@ class SessionPolicy:
             config=SessionConfig(
                 budget=BudgetConfig.from_env(os.environ, output_cap=output_cap(ctx.window)),
                 limits=Limits(),  # a replay measures: no session limits
-                cache=replace(ctx.cache or CacheConfig(), read_weight=ctx.read_weight, write_weight=ctx.write_weight),
+                cache=replace(
+                    ctx.cache or CacheConfig(), read_weight=ctx.read_weight, write_weight=ctx.write_weight, summary_output_weight=ctx.output_weight
+                ),
             ),
             title="replay",
         )
