@@ -81,6 +81,25 @@ SEALED_DISTRACT = {
     "host": "The printer is at {v}, in case you see it in logs.",
 }
 SEALED_QUESTIONS = ["Is {s} still on track?", "Remind me later what we decided about {s}.", "Who else knows about {s}?"]
+# probe4: a tuning family written after sealed's first table (sealed's failures never looked at), with the
+# same structure (own subjects, pairs, distractors) and its own wording
+OWN_WORLD = {
+    "sealed": (SEALED_THINGS, SEALED_SUBJECTS, SEALED_PAIR_MODS, SEALED_PAIR_NOUNS, SEALED_DISTRACT, SEALED_QUESTIONS),
+    "probe4": (
+        ["metrics pipeline", "release tooling", "config service", "search cluster", "image store", "export job", "ticket bot", "log shipper"],
+        {"date": "the {svc} switchover", "name": "the {thing}", "rename": "the {thing}", "version": "the {svc} processor", "host": "the {svc} failover node"},
+        [("mobile", "tablet"), ("blue", "green"), ("daily", "hourly"), ("east", "west"), ("vendor", "client")],
+        [("launch", "date"), ("call quota", "count"), ("backup host", "host"), ("duty contact", "name"), ("idle timeout", "seconds")],
+        {
+            "date": "{v} is when my vacation starts.",
+            "name": "{v} from legal sent a note, nothing urgent.",
+            "rename": "The office plant is called {v}, ha.",
+            "version": "Someone's old laptop runs Python {v}, irrelevant.",
+            "host": "The coffee machine is at {v}, don't worry about it.",
+        },
+        ["Any news on {s}?", "Can you remind me what's up with {s} later?", "Does anyone else work on {s}?"],
+    ),
+}
 
 
 class Values:
@@ -192,6 +211,14 @@ FACT = {
         "version": (["{S} targets Python {v}."], ["{S} targets Python {v} as of today.", "We bumped {s}; it's on Python {v} now."]),
         "host": (["{S} is served from {v}.", "The address of {s} is {v}."], ["{S} is served from {v} since the failover.", "We cut {s} over to {v}.", "{S} lives on a new box: {v}."]),
     },
+    "probe4": {
+        "date": (["{S} is slated for {v}.", "Pencil {s} in for {v}.", "{S} is happening on {v}."],
+                 ["{S} was pushed back to {v}.", "Quick change: {s} is on {v} now.", "{S} was moved; it's {v} now.", "We're holding {s} on {v} instead."]),
+        "name": (["{v} takes care of {s}.", "Reach out to {v} about {s}."], ["{S} was reassigned; {v} owns it now.", "{v} takes care of {s} now.", "{v} took on {s}."]),
+        "rename": (["{S} is marketed as {v}.", "The public name of {s} is {v}."], ["{S} got a rebrand; it's {v} going forward.", "From now on {s} is called {v}."]),
+        "version": (["{S} is built for Python {v}."], ["{S} is built for Python {v} starting today.", "We upgraded {s}; it runs Python {v} now."]),
+        "host": (["{S} runs off {v}.", "The hostname of {s} is {v}."], ["{S} runs off {v} since the outage.", "We moved {s} onto {v}.", "{S} has a new home: {v}."]),
+    },
 }
 ONCALL = {
     "tune": ("{v} is on call this week.", "Actually {v} is on call this week."),
@@ -203,6 +230,7 @@ ONCALL = {
     "probe3": ("This week the on-call rotation has {v}.", "The on-call rotation this week has {v}, not the other person."),
     "probe2": ("{v} has on-call duty this week.", "{v} took over on-call duty this week."),
     "sealed": ("{v} is our on-call this week.", "On-call this week switched to {v}."),
+    "probe4": ("{v} holds the on-call shift this week.", "The on-call shift this week went to {v}."),
 }
 CONSTRAINT = {
     "tune": [
@@ -259,6 +287,12 @@ CONSTRAINT = {
         ("Our cloud spending must not exceed {v} per month.", "The cloud spending cap is raised to {v} per month.", "$"),
         ("The migration has a hard stop of {v}.", "The migration's hard stop is pushed to {v}.", "date"),
     ],
+    "probe4": [
+        ("Commit titles top out at {v}.", "We loosened the commit title rule; {v} is OK now.", "characters"),
+        ("Split any pull request larger than {v}.", "The pull request size limit went to {v}.", "lines"),
+        ("Cloud costs must stay within {v} per month.", "The cloud cost allowance is increased to {v} per month.", "$"),
+        ("The migration has a cutoff of {v}.", "The migration cutoff is moved to {v}.", "date"),
+    ],
 }
 PREFERENCE = {
     "tune": [("I'd rather have your answers in {v}.", "I'd rather have your answers in {v} instead."), ("I prefer timeouts of {v} in examples.", "I prefer timeouts of {v} in examples now.")],
@@ -270,6 +304,7 @@ PREFERENCE = {
     "probe3": [("Write the answers in {v}, thanks.", "From here on, answers in {v}."), ("Keep sleep intervals at {v} in scripts.", "Sleep intervals in scripts should be {v} now.")],
     "probe2": [("My answers should be in {v}.", "Switch my answers to {v}."), ("For polling, {v} is my favourite interval.", "For polling I now favour an interval of {v}.")],
     "sealed": [("I'd appreciate answers in {v}.", "Let's switch the answers over to {v}."), ("My preferred gap between poll attempts is {v}.", "Let's make the gap between poll attempts {v}.")],
+    "probe4": [("I'd be glad to get answers in {v}.", "Let's move the answers over to {v}."), ("The wait between health checks I like best is {v}.", "Let's set the wait between health checks to {v}.")],
 }
 SAFETY = {
     "tune": ["Never delete anything under {v}.", "Never run migrations against {v} without asking me first."],
@@ -281,8 +316,10 @@ SAFETY = {
     "probe3": ["Leave everything under {v} alone, never delete it.", "Never alter the database on {v}."],
     "probe2": ["Do not remove files under {v}.", "Never write to the database on {v} without my say-so."],
     "sealed": ["Files under {v} must never be deleted.", "Ask me before any write to the database at {v}."],
+    "probe4": ["Data under {v} is never to be deleted.", "Check with me before you modify the database at {v}."],
 }
 GOAL = {
+    "probe4": "By the end of today the {v} service should run on the new scheduler.",
     "sealed": "Today we want the {v} service migrated to the new scheduler.",
     "tune": "The goal of this session is to move the {v} service onto the new scheduler.",
     "report": "Our objective today: get the {v} service running on the new scheduler.",
@@ -303,6 +340,7 @@ PAIR = {
     "probe3": ("We run the {m} {n} at {v}.", "We run the {m} {n} at {v} now."),
     "probe2": ("The {n} on {m} is {v}.", "The {n} on {m} changed to {v}."),
     "sealed": ("The {n} we use for {m} is {v}.", "For {m} the {n} became {v}."),
+    "probe4": ("The {n} in use for {m} is {v}.", "For {m}, the {n} turned into {v}."),
 }
 CHATTER = {
     "tune": ["Thanks, that helps.", "Let me check with the team.", "Sounds good, carry on.", "OK.", "Great, continue please.", "Hmm, interesting."],
@@ -314,6 +352,7 @@ CHATTER = {
     "probe3": ["Cool cool.", "Ok, noted.", "Brb.", "Continue.", "Wow, fast.", "Hmm."],
     "probe2": ["Sure thing.", "Wait a sec.", "Got it.", "Moving on.", "Makes sense.", "Fine."],
     "sealed": ["Nice one.", "Hang on, reading the logs.", "Let me get back to you on that.", "Okay, go on.", "Thanks!", "Huh, weird, but continue."],
+    "probe4": ["Sweet.", "Give me a minute.", "I'll circle back on that.", "Proceed.", "Cheers!", "Odd, but fine."],
 }
 TASKS = {
     "tune": ["Fix the flaky test in tests/test_{x}.py.", "Add logging to the {x} module.", "Look at why the {x} build is slow."],
@@ -325,6 +364,7 @@ TASKS = {
     "probe3": ["Audit the {x} permissions.", "Clean the {x} cache.", "Retry the {x} deploy."],
     "probe2": ["Trim the {x} logs.", "Review the {x} queries.", "Document the {x} flags."],
     "sealed": ["Look into the {x} alerts.", "Please simplify the {x} handler.", "Add a retry to the {x} client."],
+    "probe4": ["Inspect the {x} metrics.", "Simplify the {x} router.", "Add tracing to the {x} worker."],
 }
 
 
@@ -365,18 +405,18 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
         if rng.random() < 0.5:
             updates.append((update_t, p, make()))
     kinds = ["date", "name", "rename", "version", "host"]
-    distractors: list[str] = []  # sealed only: said among the chatter, never an update
+    distractors: list[str] = []  # sealed and probe4 only: said among the chatter, never an update
     for kind in kinds:
         plant_ts, update_ts = FACT[family][kind]
-        if family == "sealed":
-            subj = SEALED_SUBJECTS[kind].format(svc=rng.choice(SVCS), thing=rng.choice(SEALED_THINGS))
+        if family in OWN_WORLD:
+            subj = OWN_WORLD[family][1][kind].format(svc=rng.choice(SVCS), thing=rng.choice(OWN_WORLD[family][0]))
         else:
             subj = {"date": f"the {rng.choice(SVCS)} launch", "name": f"the {rng.choice(THINGS)}", "rename": f"the {rng.choice(THINGS)}",
                     "version": f"the {rng.choice(SVCS)} worker", "host": f"the {rng.choice(SVCS)} replica host"}[kind]
         make = {"date": vals.date, "name": vals.name, "rename": vals.codename, "version": vals.version, "host": vals.host}[kind]
-        if family == "sealed":
-            distractors.append(SEALED_DISTRACT[kind].format(v=make()))
-            distractors.append(rng.choice(SEALED_QUESTIONS).format(s=subj))
+        if family in OWN_WORLD:
+            distractors.append(OWN_WORLD[family][4][kind].format(v=make()))
+            distractors.append(rng.choice(OWN_WORLD[family][5]).format(s=subj))
         v = make()
         p = Plant("fact", v)
         statements.append(rng.choice(plant_ts).format(s=subj, S=_cap(subj), v=v))
@@ -390,8 +430,8 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
     if rng.random() < 0.5:
         updates.append((ONCALL[family][1], p, vals.name()))
     # a pair of different subjects that share words
-    mods = rng.choice(SEALED_PAIR_MODS if family == "sealed" else PAIR_MODS)
-    noun, vkind = rng.choice(SEALED_PAIR_NOUNS if family == "sealed" else PAIR_NOUNS)
+    mods = rng.choice(OWN_WORLD[family][2] if family in OWN_WORLD else PAIR_MODS)
+    noun, vkind = rng.choice(OWN_WORLD[family][3] if family in OWN_WORLD else PAIR_NOUNS)
     make = {"date": vals.date, "count": lambda: vals.number("requests per minute"), "host": vals.host, "name": vals.name,
             "seconds": lambda: vals.number("seconds")}[vkind]
     pair_id = seed
