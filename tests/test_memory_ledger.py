@@ -289,3 +289,24 @@ def test_generic_words_and_headings_are_never_a_subject() -> None:
     assert not any("Done" in e.values for e in led)
     assert "Scope: never touch the billing tables." in [e.text for e in led if e.kind == "safety"]
     assert not any(e.text.startswith(("###", "Result")) for e in led)
+
+
+def test_more_paraphrase_kinds_from_the_probe4_round() -> None:
+    # ask-first rules are safety rules; "I'd be happy to get" is a preference
+    kinds = {e.text: e.kind for e in L.detect(
+        "Run it by me before you truncate any table on db-9.lan.example.net. Get my go-ahead before restarting the queue. "
+        "I'd be happy to get replies in Dutch."
+    )}
+    assert kinds == {"Run it by me before you truncate any table on db-9.lan.example.net.": "safety",
+                     "Get my go-ahead before restarting the queue.": "safety", "I'd be happy to get replies in Dutch.": "preference"}
+    led = _ledger(
+        "Lena took on the billing export.", "Omar picked up the billing export.",  # phrasal verbs of care
+        "Branch names top out at 40 characters.", "We relaxed the branch name rule; 50 characters is fine now.",  # a value-only clause
+        "The mobile app is sold as Kite-4.", "The product name of the mobile app is Kite-5.",  # renames
+        "The retry count for uploads is 3 attempts.", "The retry count for uploads turned into 6 attempts.",
+        "The cache node runs off db-2.lan.example.net.", "We migrated the cache node onto db-7.lan.example.net.",
+        "The monthly cloud budget is $300.", "Cap the cloud budget at $500 per month.",  # the period counts the amount
+        "The daily export quota is 40 requests per minute.", "The hourly export quota is 90 requests per minute.",  # the period names it
+    )
+    assert _stale_values(led) == {"Lena", "40 characters", "Kite-4", "3 attempts", "db-2.lan.example.net", "$300"}
+    assert {"40 requests per minute", "90 requests per minute"} <= _live_values(led)

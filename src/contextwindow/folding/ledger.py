@@ -74,8 +74,9 @@ _STOP = {
     "long", "short", "big", "large", "small", "high", "low", "exceed", "go", "side", "today", "allowed", "allow", "need", "needs",
     "fine", "free", "permitted", "alright", "welcome", "able", "later", "earlier", "older", "newer", "latest", "previous",
     "updated", "adjusted", "revised", "raised", "lowered", "bumped", "increased", "decreased", "reduced", "extended", "postponed",
-    "delayed", "rescheduled", "upped", "if", "possible", "monthly", "weekly", "daily", "yearly", "annual", "after",
-    "favourite", "favorite", "favour", "favor", "aiming", "targeting", "ready", "before", "nowadays",
+    "delayed", "rescheduled", "upped", "if", "possible", "after",
+    "favourite", "favorite", "favour", "favor", "aiming", "targeting", "ready", "before", "nowadays", "glad", "happy", "grateful",
+    "appreciate", "love",
 }
 _SYNONYMS = {
     "bill": "budget", "spend": "budget", "spending": "budget", "cost": "budget", "costs": "budget", "budget": "budget",
@@ -109,7 +110,14 @@ def subject_words(text: str) -> list[str]:
         w = _SYNONYMS.get(w, _singular(w))
         if w not in out:
             out.append(w)
+    if "budget" in out:
+        # "the monthly cloud budget" / "the cloud budget … per month": the period is how the amount
+        # is counted, not which budget; elsewhere ("the daily launch" / "the hourly launch") it names it
+        out = [w for w in out if w not in _PERIODS] or out
     return out
+
+
+_PERIODS = {"monthly", "weekly", "daily", "yearly", "annual", "hourly", "annually"}
 
 
 def same_subject(a: str, b: str) -> bool:
@@ -146,10 +154,16 @@ _SAFETY_WORDS = re.compile(
     r"disable\w* (?:tests|ci|auth)|sudo|chmod|permissions?)",
     re.IGNORECASE,
 )
-_SAFETY_POS = re.compile(r"\b(always|must)\s+(ask|confirm|check with|get approval|get sign-?off)\b|\bwithout (asking|approval|confirmation|sign-?off)\b|\bsafety\b|\bdestructive\b", re.IGNORECASE)
+_SAFETY_POS = re.compile(
+    r"\b(always|must)\s+(ask|confirm|check with|get approval|get sign-?off)\b|\bwithout (asking|approval|confirmation|sign-?off)\b|\bsafety\b|\bdestructive\b"
+    # ask first: "Check with me before you modify …", "Get my OK before …", "Ask me before any write to …"
+    r"|^(?:please\s+)?(?:always\s+)?(?:ask|check with|confirm with|clear it with|run it by|talk to|ping)\s+(?:me|us|the team|someone)\b(?:\s+first)?\s+before\b"
+    r"|^(?:please\s+)?(?:always\s+)?get\s+(?:my|our|an?)\s+(?:ok|okay|approval|sign-?off|go-?ahead|green light)\s+(?:first\s+)?before\b",
+    re.IGNORECASE,
+)
 _PREF = re.compile(
     r"\b(i(?:'d| would)(?:\s+(?:much|really|still|now))? rather|i(?:'d| would)?(?:\s+(?:now|still|really|also|actually|much|strongly|generally|usually))*\s+"
-    r"(?:prefer|like|love|want|favou?r)|prefer(?:ably)?|my preference|rather than|i'm partial to|ideally)\b",
+    r"(?:prefer|like|love|want|favou?r|appreciate|be (?:glad|happy|grateful) (?:to|if|for))|prefer(?:ably)?|my preference|rather than|i'm partial to|ideally)\b",
     re.IGNORECASE,
 )
 _RULE = re.compile(
@@ -178,7 +192,9 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("rename", re.compile(rf"^(?:(?:we|i|they|you)\s*(?:'ve|have|had|are|'re|will)?\s+)?(?:now\s+)?(?:just\s+)?(?:renamed|renaming|rename)\s+(?P<s>.+?)\s+(?:to|as)\s+(?P<v>{_V}.*)$")),
     ("rename", re.compile(rf"^(?:(?:we|i|they|you|let's|everyone|everybody|people|folks|the team)\s*(?:'re|are|will|'ll)?\s+)?(?:now\s+)?(?:be\s+)?(?:calling|calls|call|naming|name)\s+(?P<s>.+?)\s+(?P<v>{_V}.*)$")),
     ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|has been|gets|is going to be|are going to be)\s+(?:now\s+)?(?:called|named|codenamed|renamed(?: to)?|known as)\s+(?P<v>{_V}.*)$")),
-    ("owner", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+|will\s+|has\s+)*(?:owns|own|is the owner of|is responsible for|runs|leads|maintains|handles|takes over|took over|taken over|is in charge of)\s+(?P<s>.+)$")),
+    ("owner", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+|will\s+|has\s+)*(?:owns|own|is the owner of|is responsible for|runs|leads|maintains|handles|takes over|took over|taken over|is in charge of|"
+               rf"takes care of|took care of|is taking care of|takes on|took on|has taken on|picks up|picked up|has picked up|looks after|looked after|oversees|oversaw|"
+               rf"manages|managed|is handling|is managing)\s+(?P<s>.+)$")),
     ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|will be)\s+(?:now\s+)?(?:owned|run|led|maintained|handled)\s+by\s+(?P<v>{_V}.*)$")),
     ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:now\s+|will\s+)?(?:belongs?|goes|went|passe[sd]|has passed|has gone)\s+(?:now\s+)?to\s+(?P<v>{_V})$")),
     ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:now\s+)?(?:goes|will go|went)\s+by\s+(?:the\s+name\s+(?:of\s+)?)?(?P<v>{_V}.*)$")),
@@ -186,18 +202,25 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|was|has been|will be)\s+(?:now\s+)?(?:rebranded|relabell?ed|re-?titled)\s+(?:as|to)\s+(?P<v>{_V}.*)$")),
     ("change", re.compile(
         rf"^(?:we|they|i|you|someone|management|the team)\s+(?:have\s+|'ve\s+|just\s+|had\s+to\s+)*(?:moved|pushed|shifted|changed|switched|bumped|updated|adjusted|revised|"
-        rf"postponed|delayed|rescheduled|set|raised|lowered|extended|brought|pulled)\s+(?P<s>.+?)\s+(?:back\s+|out\s+|forward\s+|up\s+|in\s+)?"
-        rf"(?:to|until|till|at|on)\s+(?P<v>.*{_V}.*)$"
+        rf"postponed|delayed|rescheduled|set|raised|lowered|extended|brought|pulled|cut|migrated|upgraded|downgraded|relocated|transferred)\s+(?P<s>.+?)\s+(?:back\s+|out\s+|forward\s+|up\s+|in\s+|over\s+)?"
+        rf"(?:to|onto|into|until|till|at|on)\s+(?P<v>.*{_V}.*)$"
     )),
     ("change", re.compile(
         rf"^(?P<s>.+?)\s+(?:(?:has|have|got|was|were|is|are|been|had|will|'s)\s+)*(?:now\s+|just\s+|officially\s+)?"
         rf"(?:moved|slipped|shifted|pushed|pulled|bumped|changed|switched|raised|lowered|increased|decreased|reduced|dropped|cut|"
         rf"extended|reset|updated|upgraded|downgraded|migrated|went|gone|go|move|slip|change|switch|postponed|delayed|rescheduled|planned|"
         rf"scheduled|expected|set)\s+(?:back\s+|up\s+|down\s+|out\s+|in\s+|over\s+)?"
-        rf"(?:from\s+{_V}\s+)?(?:to|until|till|at|on|for)\s+(?P<v>.*{_V}.*)$"
+        rf"(?:from\s+{_V}\s+)?(?:to|onto|into|until|till|at|on|for)\s+(?P<v>.*{_V}.*)$"
     )),
+    # "the idle timeout turned into <v>", "the quota became <v>"
+    ("change", re.compile(rf"^(?P<s>.+?)\s+(?:has\s+|have\s+|now\s+)*(?:became|become|becomes|turned into|turns into|has turned into)\s+(?P<v>.*{_V}.*)$")),
+    # "Commit titles top out at <v>": a limit
+    ("set", re.compile(rf"^(?P<s>.+?)\s+(?:tops?|maxe?s?|caps?|peaks?)\s+out\s+at\s+(?P<v>.*{_V}.*)$")),
+    # "The image store is marketed as <v>", "the X ships under the name <v>", "the public name of X is <v>"
+    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|gets|now)?\s*(?:marketed|sold|branded|released|shipped|published|ships|sells|goes out)\s+(?:as|under the name)\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?:the\s+)?(?:[a-z]+\s+)?(?:name|codename)\s+of\s+(?P<s>.+?)\s+(?:is|will be|becomes|is now)\s+(?P<v>{_V}.*)$")),
     ("set", re.compile(
-        rf"^(?:please\s+)?(?:set|cap|limit|keep|hold|pin|fix|move|change|switch|raise|lower|bump|reduce|increase|restrict|make|push|slip)\s+"
+        rf"^(?:please\s+)?(?:let's\s+|let us\s+|we should\s+|we'll\s+)?(?:set|cap|limit|keep|hold|pin|fix|move|change|switch|raise|lower|bump|reduce|increase|restrict|make|push|slip)\s+"
         rf"(?P<s>.+?)\s+(?:at|to|under|below|above|within|at most|at least|no more than|no higher than|no lower than|as|back to)\s+(?P<v>.*{_V}.*)$"
     )),
     ("set", re.compile(rf"^(?:please\s+)?(?:use|prefer|pick|choose|go with|stick with|stick to|target|run|treat|take|count|assume)\s+(?P<v>{_V})\s+(?:for|when|in|on|as)\s+(?P<s>.+)$")),
@@ -205,11 +228,11 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("rename", re.compile(rf"^(?:internally\s+)?(?:we|people|everyone|everybody|the team)\s+(?:now\s+)?(?:say|write|use the name)\s+(?P<v>{_V})\s+for\s+(?P<s>.+)$")),
     ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:has|got|gets|now has)\s+(?:a\s+)?(?:new|fresh|different)\s+(?:name|codename)\s*[,:]?\s*(?P<v>{_V}.*)$")),
     # "We run the staging cache TTL at <v>", "We plan to open the launch on <v>"
-    ("change", re.compile(rf"^(?:we|i|they)\s+(?:'ll\s+|will\s+|now\s+)?(?:[a-z']+\s+){{1,3}}?(?P<s>(?:the|our|my)\s+.+?)\s+(?:at|on|to|until|till|with|by)\s+(?P<v>{_V}.*)$")),
+    ("change", re.compile(rf"^(?:we|i|they)(?:'re|'ll|'ve|'d)?\s+(?:'ll\s+|will\s+|now\s+)?(?:[a-z']+\s+){{1,3}}?(?P<s>(?:the|our|my)\s+.+?)\s+(?:at|on|to|onto|into|until|till|with|by)\s+(?P<v>{_V}.*)$")),
     # "The on-call rotation has Dana this week"
     ("is", re.compile(rf"^(?P<s>(?:the|our|my)\s+[^<]+?)\s+(?:now\s+)?(?:has|holds|lists|shows)\s+(?P<v>{_V}.*)$")),
     ("is", re.compile(rf"^(?P<s>.+?)\s*(?:\bis\b|\bare\b|\bwas\b|\bwill be\b|\bshould be\b|\bmust be\b|\bneeds to be\b|\bhas to be\b|\bstays\b|\bremains\b|\bbecomes\b|=|:|\bis set to\b|\bis now\b|\bare now\b|'s now)\s+(?:now\s+)?(?:still\s+)?(?P<v>.*{_V}.*)$")),
-    ("when", re.compile(rf"^(?P<s>(?:the|our|my|your|this|that)\s+[^<]+?)\s+[a-z]+\s+(?:on|at|by|in|to|until|till|for|from|around)\s+(?P<v>{_V})$")),
+    ("when", re.compile(rf"^(?P<s>(?:the|our|my|your|this|that)\s+[^<]+?)\s+[a-z]+\s+(?:on|at|by|in|to|until|till|for|from|around|off|onto)\s+(?P<v>{_V})$")),
     # "The launch goes live <v>", "The beta ships out <v>"
     ("when", re.compile(rf"^(?P<s>(?:the|our|my|your|this|that)\s+[^<]+?)\s+[a-z]+\s+(?:live|out|up|ahead|back|off)\s+(?:(?:on|at|by|in|until|for|around)\s+)?(?P<v>{_V})$")),
     # "Yuki swapped in as this week's on-call engineer", "Omar took over as release manager"
@@ -252,7 +275,7 @@ def _kind(clause: str, relation: str | None, subject: list[str], values: Sequenc
 
 
 _ATTRIBUTE = re.compile(
-    r"^\s*(?:the\s+)?(?:(?:change|switch|update|move)\s+(?:of|in|to)\s+)?(?:new\s+|updated\s+|current\s+|latest\s+|target\s+|planned\s+|expected\s+)?(?:date|day|time|value|number|figure|amount)\s+(?:for|of)\s+",
+    r"^\s*(?:the\s+)?(?:(?:change|switch|update|move)\s+(?:of|in|to)\s+)?(?:new\s+|updated\s+|current\s+|latest\s+|target\s+|planned\s+|expected\s+)?(?:date|day|time|value|number|figure|amount|hostname|host name|address|location|url|endpoint|ip)\s+(?:for|of)\s+",
     re.IGNORECASE,
 )
 _META_SUBJECT = {"preference", "choice", "pick", "default", "setting", "rule", "request", "plan", "idea", "suggestion", "swap", "call", "that", "it", "this", "update"}
@@ -391,6 +414,7 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
         fr = frame(body, vals).lower().rstrip(".! ")
     fr = re.sub(r"^(?:from now on|going forward|from here on|in future|for now)\s*,?\s*", "", fr)
     fr = re.sub(r"(<v>[^,<]*),\s*(?:[a-z'-]+\s*){1,6}$", r"\1", fr).rstrip()  # an aside after the value: ", one more delay"
+    fr = re.sub(r"(<v>[^<]*?)\s+(?:since|as of|starting|effective)\s+(?:the\s+|last\s+|this\s+)?[a-z]+(?:\s+[a-z]+)?$", r"\1", fr)  # "… since the outage"
     fr = re.sub(r",?\s*(?:from now on|going forward|from here on|instead|now|please|for now|these days|nowadays|at the moment|currently)\s*$", "", fr)
     # the same frame with its case (an acronym such as "US" names a region, not "us")
     cased = frame(body, vals)
@@ -469,24 +493,43 @@ def detect(text: str, source: str = "") -> list[Entry]:
 
 
 def _parse_with_pronoun(clause: str, prev: str, source: str) -> list[Entry]:
-    """The entries of ``clause``; when it states nothing as written and names its subject by a
-    pronoun ("X changed hands; Dmitri has it now", "X moved. It is on V now"), the pronoun is read
-    as the noun phrase of the clause before it, and the entry keeps both clauses as its text."""
-    e = parse(clause, source)
-    if e is not None or not pronouns.has_pronoun(clause):
-        return [e] if e is not None else []
-    cuts = [m for m in pronouns.SPLIT.finditer(clause) if pronouns.has_pronoun(clause[m.end() :])]
+    """The entries of ``clause``. When part of it names its subject only by a pronoun ("X changed
+    hands; Dmitri has it now", "We upgraded X; it runs V now") or not at all ("We loosened the
+    title rule; 60 characters is OK now"), that part is read with the noun phrase of the part (or,
+    for a clause that states nothing as written, the clause) before it; the entry keeps both as
+    its text."""
+    cuts = [m for m in pronouns.SPLIT.finditer(clause) if pronouns.needs_antecedent(clause[m.end() :])]
     if cuts:  # within the clause: "<first part>; <pronoun part>"
         first, second = clause[: cuts[0].start()], clause[cuts[0].end() :]
         np = pronouns.antecedent(first)
         alt = parse(pronouns.resolve(second, np), source) if np else None
         if alt is not None:
+            alt = _with_role_of(first, alt)
             head = parse(first, source)
-            return [*([head] if head is not None else []), replace(alt, text=clause)]
-        return []
+            return [*([head] if head is not None and not alt.values else []), replace(alt, text=clause)]
+    e = parse(clause, source)
+    if e is not None or not pronouns.needs_antecedent(clause):
+        return [e] if e is not None else []
     np = pronouns.antecedent(prev) if prev else None
     alt = parse(pronouns.resolve(clause, np), source) if np else None
-    return [replace(alt, text=f"{prev} {clause}")] if alt is not None else []
+    return [replace(_with_role_of(prev, alt), text=f"{prev} {clause}")] if alt is not None else []
+
+
+# what the part before a pronoun says changed: its name or its owner ("Marketing renamed X; it is V now")
+_ROLE_CUES = (
+    ("name", re.compile(r"\b(?:renam\w*|rebrand\w*|new name|codename\w*|called)\b", re.IGNORECASE)),
+    ("owner", re.compile(r"\b(?:changed hands|changed owners|handed over|reassigned|new owner|ownership)\b", re.IGNORECASE)),
+)
+
+
+def _with_role_of(before: str, e: Entry) -> Entry:
+    """``e`` (read through a pronoun) about the attribute the clause before it names: "X name"
+    after a rename, "owner X" after a hand-over, as a direct statement would be read."""
+    words = e.subject.split()
+    for role, cue in _ROLE_CUES:
+        if cue.search(before) and role not in words and e.kind == "fact":
+            return replace(e, subject=" ".join([*words, "name"] if role == "name" else ["owner", *words]))
+    return e
 
 
 # --- the ledger over time -------------------------------------------------------------------------
@@ -561,7 +604,8 @@ def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
 _UPDATE_CUE = re.compile(
     r"\b(?:now|instead|anymore|no longer|from now on|going forward|moved|changed|switched|swapped|replaced|updated|upgraded|downgraded|"
     r"migrated|renamed|rebranded|delayed|postponed|rescheduled|slipped|pushed|bumped|raised|lowered|took over|taking over|taken over|"
-    r"new|correction|scratch that|actually|not the|rather than|after all)\b",
+    r"new|correction|scratch that|actually|not the|rather than|after all|went(?: up| down)? to|turned into|became|increased|decreased|"
+    r"reassigned|loosened|relaxed|tightened|shortened|lengthened|reduced|doubled|halved|handed over|switched over|cut over)\b",
     re.IGNORECASE,
 )
 

@@ -35,12 +35,25 @@ def antecedent(clause: str) -> str | None:
     return np if re.search(r"[a-z]{3,}", m.group("np")) else None
 
 
+# a clause with no subject at all, only its value: "60 characters is OK now", "$500 is fine from now on"
+_ELLIPTIC = re.compile(r"^(?P<v>[^,;]{1,40}?)\s+(?:is|are)\s+(?:now\s+)?(?:ok|okay|fine|allowed|acceptable|permitted|good|alright|the (?:new )?(?:limit|cap|max(?:imum)?|bar))\b", re.IGNORECASE)
+
+
 def has_pronoun(clause: str) -> bool:
     return _PRONOUN.search(clause) is not None
 
 
+def needs_antecedent(clause: str) -> bool:
+    """A thing-pronoun, or no subject but the value itself ("60 characters is OK now")."""
+    return has_pronoun(clause) or _ELLIPTIC.match(clause.strip()) is not None
+
+
 def resolve(clause: str, np: str) -> str:
-    """``clause`` with its first thing-pronoun replaced by ``np`` ("it's" → "<np> is")."""
+    """``clause`` with its first thing-pronoun replaced by ``np`` ("it's" → "<np> is"); a clause
+    that is only its value ("60 characters is OK now") becomes "<np> is <value> now"."""
+    m = _ELLIPTIC.match(clause.strip())
+    if m and not has_pronoun(clause):
+        return f"{np[:1].upper() + np[1:]} is {m.group('v')} now."
 
     def sub(m: re.Match[str]) -> str:
         copula = (m.group("c") or "").strip().lower()
