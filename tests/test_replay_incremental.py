@@ -98,6 +98,9 @@ def test_a_history_that_is_not_an_extension_is_read_afresh() -> None:
     assert [it.message for it in view.items(a)] == a
     assert [it.message for it in view.items(b)] == b  # same length or longer, different messages
     assert [it.message for it in view.items(b[:1])] == b[:1]  # shorter
+    c = [user("changed"), b[1], b[2], assistant("four")]  # longer, the same object where the last view ended
+    view.items(b)
+    assert [it.message for it in view.items(c)] == c
 
 
 def test_replay_numbers_do_not_depend_on_the_order_policies_run_in() -> None:

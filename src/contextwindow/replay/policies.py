@@ -26,6 +26,7 @@ result's content, never remove it; a summary replaces whole turns).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -99,7 +100,8 @@ class StickyView:
 
     The history a policy is shown only grows (the log is fixed; each call sees a longer prefix of
     the same messages), so the items of the last view are kept and only the new messages are
-    added to them: O(new messages) per call. A fold or a compaction result (:meth:`apply`,
+    added to them: O(new messages) per call, after checking that the history still starts with the
+    very message objects the last view was made of (one identity comparison each, in C). A fold or a compaction result (:meth:`apply`,
     :meth:`fold_all`) starts the view afresh; :meth:`set_message` patches one item in place."""
 
     def __init__(self, count: Callable[[Message], int]) -> None:
@@ -111,13 +113,13 @@ class StickyView:
         self.insert: dict[str, list[Message]] = {}
         self._items: list[ViewItem] = []  # the last view, covering history[:self._upto]
         self._upto = -1  # -1: no view kept (build from scratch)
-        self._last: Message | None = None  # history[self._upto - 1] of the last view
+        self._seen: list[Message] = []  # history[:self._upto] of the last view
         self._pos: dict[int, int] = {}  # raw index -> its item's position in self._items
 
     def items(self, history: Sequence[Message]) -> list[ViewItem]:
         n = len(history)
-        if self._upto < 0 or n < self._upto or (self._upto and history[self._upto - 1] is not self._last):
-            self._items, self._pos, self._upto = [], {}, 0  # not an extension of the last view: afresh
+        if self._upto < 0 or n < self._upto or not all(map(operator.is_, history, self._seen)):
+            self._items, self._pos, self._upto, self._seen = [], {}, 0, []  # not an extension of the last view: afresh
             if self.summary is not None:
                 self._items.append(ViewItem("fold:sticky", self.summary, self.count(self.summary)))
             self._items.extend(self._inserted("^"))
@@ -133,7 +135,8 @@ class StickyView:
             else:
                 out.append(ViewItem(str(i), msg, self.count(msg), original=src))
             out.extend(self._inserted(str(i)))
-        self._upto, self._last = n, (history[n - 1] if n else None)
+        self._seen.extend(history[self._upto : n])
+        self._upto = n
         return list(out)
 
     def set_message(self, i: int, item: ViewItem) -> None:
@@ -144,7 +147,7 @@ class StickyView:
             self._items[at] = item
 
     def _forget(self) -> None:
-        self._items, self._pos, self._upto, self._last = [], {}, -1, None
+        self._items, self._pos, self._upto, self._seen = [], {}, -1, []
 
     def _inserted(self, after: str) -> list[ViewItem]:
         return [ViewItem(f"note:{after}:{n}", m, self.count(m)) for n, m in enumerate(self.insert.get(after, []))]
