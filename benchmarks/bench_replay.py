@@ -138,14 +138,18 @@ def cost_table(root: Path) -> int:
     return 0
 
 
-def forget_memos() -> None:
-    """Empty the summarizer's process-wide memos (pure answers per text), so a repeated replay of a
-    session does not find the answers the previous one left there. (The token counter's memo of
-    counts per text stays: every policy reads it alike.)"""
+def forget_memos(model: str | None = None) -> None:
+    """Empty the process-wide memos of pure answers per text (the summarizer's, and the token
+    counts of ``model``'s counter), so a repeated replay of a session does not find the answers the
+    previous one left there (within one replay the policies share them, as they would in one run)."""
     from contextwindow.folding import extractive
 
     extractive.exit_code.cache_clear()
     extractive.condensed_line.cache_clear()
+    if model is not None:
+        forget = getattr(counter_for(model), "forget_memos", None)
+        if forget is not None:
+            forget()
 
 
 def speed_table(root: Path, repeats: int, every: bool) -> int:
@@ -175,7 +179,7 @@ def speed_table(root: Path, repeats: int, every: bool) -> int:
             for r in range(repeats):
                 order = names[r % len(names):] + names[: r % len(names)]
                 marks: list[tuple[str, float]] = []
-                forget_memos()
+                forget_memos(model)
                 start = time.process_time()
                 replay(s, order, model=model, window=w, on_policy=lambda res, marks=marks: marks.append((res.policy, time.process_time())))
                 for name, t in marks:  # (the first policy also carries the replay's setup: the median leaves it out)

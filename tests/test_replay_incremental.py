@@ -109,3 +109,12 @@ def test_replay_numbers_do_not_depend_on_the_order_policies_run_in() -> None:
     backward = replay(session, list(reversed(POLICIES)), window=6_000)
     for p in POLICIES:
         assert forward.policy(p).to_dict() == backward.policy(p).to_dict()
+
+
+def test_a_counter_that_forgets_its_memos_gives_the_same_answers() -> None:
+    counter = counter_for("claude-sonnet-4-5")
+    text = "a text long enough for the memo " * 20
+    msg = user(text)
+    first = (counter.count_text_memo(text), counter.count_message(msg))  # type: ignore[attr-defined]
+    counter.forget_memos()  # type: ignore[attr-defined]
+    assert (counter.count_text_memo(text), counter.count_message(msg)) == first  # type: ignore[attr-defined]

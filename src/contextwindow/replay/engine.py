@@ -228,7 +228,9 @@ def replay(
     spec = resolve_model(model or session.model, window)
     win = window or spec.context_window
     counter = counter_for(spec.id if spec.known else (model or session.model))
-    summ = summarizer or ExtractiveSummarizer(counter.count_text)
+    # the memo's answers are the counter's own: a brief counted while it is fitted is not tokenized
+    # again when its request and answer are metered, nor as the next fold's prior summary
+    summ = summarizer or ExtractiveSummarizer(getattr(counter, "count_text_memo", counter.count_text))
     fixed = estimate_overhead(session, counter) if overhead is None else overhead
     head = leading_system(session.messages)
     # the system prompt is no part of the history any policy may compact: it rides as a fixed prefix

@@ -45,12 +45,17 @@ class MeteredSummarizer:
     def __post_init__(self) -> None:
         self.name = getattr(self.inner, "name", type(self.inner).__name__)
 
+    def _count_text(self, text: str) -> int:
+        """The counter's count, through its memo where it keeps one (the same answer)."""
+        memo = getattr(self.counter, "count_text_memo", None)
+        return memo(text) if memo is not None else self.counter.count_text(text)
+
     def summarize(self, request: SummaryRequest) -> SummaryOutcome:
         outcome = self.inner.summarize(request)
         got = self.counter.count_messages(request.messages)
         if request.prior_summary:
-            got += self.counter.count_text(request.prior_summary)
-        out = self.counter.count_text(outcome.text)
+            got += self._count_text(request.prior_summary)
+        out = self._count_text(outcome.text)
         self.calls += 1
         self.input_tokens += got
         self.output_tokens += out

@@ -91,6 +91,14 @@ class MessageCounter:
     def count_text(self, text: str) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def forget_memos(self) -> None:
+        """Empty the per-text and per-message memos (the answers stay the same; a benchmark uses
+        it so that a repeated run does not find the counts an earlier one left)."""
+        with self._lock:
+            self._texts.clear()
+            self._text_chars = 0
+            self._cache.clear()
+
     def count_text_memo(self, text: str) -> int:
         """``count_text(text)``, remembered for texts of TEXT_MEMO_MIN_CHARS or more (oldest
         forgotten first past TEXT_MEMO_CHARS characters): a counter's answers never change."""
