@@ -1042,7 +1042,7 @@ class Session:
         items = self.view()
         before = total(items)
         files = restore_section(
-            request.messages, self.counter.count_text, self.config.restore_files, self.config.restore_file_tokens,
+            request.messages, self._count_text, self.config.restore_files, self.config.restore_file_tokens,
             min(self.config.restore_total_tokens, self.budget().history_budget // 4), read=disk_reader(self.config.restore_root),
         )
         covered = [sm for sm in self.store.list_active(self.id) if sm.seq <= upto]

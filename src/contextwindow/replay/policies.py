@@ -70,6 +70,12 @@ class ReplayContext:
     def prompt_tokens(self, messages: Sequence[Message]) -> int:
         return self.overhead + self.counter.count_messages(messages)
 
+    def count_text(self, text: str) -> int:
+        """The counter's count of ``text``, through its memo where it keeps one (the same answer:
+        the files a fold restores are mostly the ones the previous fold restored)."""
+        memo = getattr(self.counter, "count_text_memo", None)
+        return memo(text) if memo is not None else self.counter.count_text(text)
+
     def summary_budget(self) -> int:
         return CompactionConfig().summary_budget(self.window)
 
@@ -229,7 +235,7 @@ class ClaudeCodePolicy:
         )
         files = restore_section(
             originals,
-            self.ctx.counter.count_text,
+            self.ctx.count_text,
             CLAUDE_CODE_RESTORE_FILES,
             CLAUDE_CODE_RESTORE_PER_FILE,
             min(CLAUDE_CODE_RESTORE_TOTAL, self.ctx.window // 5),
