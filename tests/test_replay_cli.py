@@ -93,3 +93,15 @@ def test_no_file_and_no_local_session_points_to_demo(tmp_path: Path) -> None:
     res = CliRunner().invoke(cli, ["replay"], env={"HOME": str(tmp_path)})
     assert res.exit_code == 1
     assert "--demo" in res.stderr
+
+
+def test_the_table_shows_what_each_policys_summaries_would_cost() -> None:
+    """claude-code folds in the demo: its summaries' calls are a column of their own, as in --json."""
+    doc = json.loads(CliRunner().invoke(cli, ["replay", "--demo", "--json"]).stdout)
+    cc = next(p for p in doc["policies"] if p["policy"] == "claude-code")
+    assert cc["folds"] > 0 and cc["summary_calls"] == cc["folds"] and cc["summary_billed_tokens"] > 0
+    text = CliRunner().invoke(cli, ["replay", "--demo"]).stdout
+    header = next(line for line in text.splitlines() if line.startswith("policy"))
+    row = next(line for line in text.splitlines() if line.startswith("claude-code"))
+    end = header.index("summaries") + len("summaries")  # columns are right-aligned under their heads
+    assert row[:end].split()[-1] == f"{cc['summary_billed_tokens']:,}"

@@ -95,7 +95,7 @@ def _fmt_int(n: int | float) -> str:
 
 def render_table(rows: list[dict[str, Any]], first: list[str] | None = None) -> str:
     """The per-policy table a person reads (``first``: an already formatted row on top, "as logged")."""
-    head = ["policy", "calls", "peak", "over win", "invalid", "compact", "folds", "billed in", "floor", "above floor", "cache hit", "cost $", "constraints"]
+    head = ["policy", "calls", "peak", "over win", "invalid", "compact", "folds", "billed in", "summaries", "floor", "above floor", "cache hit", "cost $", "constraints"]
     body = [
         [
             r["policy"],
@@ -106,6 +106,7 @@ def render_table(rows: list[dict[str, Any]], first: list[str] | None = None) -> 
             str(r["compactions"]),
             str(r["folds"]),
             _fmt_int(r["billed_input_tokens"]),
+            _fmt_int(r.get("summary_billed_tokens", 0)),
             _fmt_int(r.get("floor_input_tokens", 0)),
             f"{100 * r.get('above_floor_share', 0):.0f}%",
             f"{100 * r['cache_hit_share']:.0f}%",
@@ -238,7 +239,9 @@ def replay_cmd(
         click.echo(f"as logged = what the session really cost: {logged['cost_text']} in all (input, cache and output at registry prices)")
     click.echo("")
     click.echo("billed in = input cost in input-price tokens (cache reads/writes weighted by their prices); floor = what any policy")
-    click.echo("must pay (the fixed prefix read from the cache on every call, each new token written once); see docs/replay.md")
+    click.echo("must pay (the fixed prefix read from the cache on every call, each new token written once); summaries = the")
+    click.echo("summaries' own model calls, in input-price tokens (billed as a model would write them, whatever summarizer ran; not in")
+    click.echo("billed in, nor in above floor, which is of the input; in --json's total_cost_usd); see docs/replay.md")
     for res in report.policies:
         if res.problems:
             click.echo(f"ctxw: {res.policy}: {res.invalid_payloads} invalid payload(s), first: {res.problems[0]}", err=True)

@@ -70,6 +70,7 @@ def as_logged_cells(row: dict[str, Any]) -> list[str]:
         n(row["billed_input_tokens"]),
         "—",
         "—",
+        "—",
         f"{100 * row['cache_hit_share']:.0f}%",
         "unpriced" if row["cost_usd"] is None else f"{row['cost_usd']:.4f}",
         "—",
