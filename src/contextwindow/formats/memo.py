@@ -26,12 +26,10 @@ class RenderMemo(Generic[K, V]):
     def get(self, obj: K, make: Callable[[K], V]) -> V:
         key = id(obj)
         hit = self._cur.get(key) or self._prev.get(key)
-        if hit is not None and hit[0] is obj:
-            value = hit[1]
-        else:
-            value = make(obj)
-        self._cur[key] = (obj, value)
-        return value
+        if hit is None or hit[0] is not obj:
+            hit = (obj, make(obj))
+        self._cur[key] = hit
+        return hit[1]
 
     def next_round(self) -> None:
         """The renders of this round become the ones the next round may reuse (older ones go)."""

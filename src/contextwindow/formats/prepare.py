@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import re
 from collections.abc import Sequence
@@ -136,7 +137,8 @@ def prepare(messages: Sequence[Message], fmt: str, memo: RenderMemo[Message, boo
     the messages does, they are returned as they are without looking into them again."""
     rule = ID_RULES[fmt]
     if memo is not None:
-        clean = [memo.get(m, lambda m: _clean(m, rule)) for m in messages]
+        get, make = memo.get, functools.partial(_clean, rule=rule)  # one callable for the whole list
+        clean = [get(m, make) for m in messages]
         memo.next_round()
         if all(clean):
             return Prepared(list(messages), {}, [])
