@@ -10,7 +10,10 @@ after a warm-up, one step = ``add(assistant tool call)`` + ``add(tool result)`` 
 compaction decision the next build starts from). The sizes' steps are interleaved: ``--rounds``
 rounds of ``--steps`` steps per size, the sizes in alternating order, so a drift of the machine
 (load, the server's caches) hits every size alike. Printed per store: the median of all steps at
-each N with its p25-p75, the ratio largest/smallest N, and the spread of the per-round ratios.
+each N with its p25-p75, the ratio largest/smallest N, and the spread of the per-round ratios;
+then, per round, the CPU time of a step (this process, plus the PostgreSQL server process serving
+the Session, read from /proc/PID/schedstat) and the time both waited for a core: on a shared machine
+the wall time mixes work with waiting, the CPU ratio is the work alone. The load average is printed.
 ``--explain`` prints the plan of each statement a step runs on SQLite and PostgreSQL instead.
 
 Part 2 (goal: cold <= 2x warm). Conversations of ~1M tokens of history (tool results of ~730
