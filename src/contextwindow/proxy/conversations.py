@@ -35,7 +35,7 @@ from ..store.base import ConversationStore
 from ..sync import KIND_KEY, REPLY
 from ..usage import Usage
 from . import breakpoints
-from .history import _hash_json, normalize
+from .history import json_key, normalize
 from .identity import Identity, identify
 from .protocols import Protocol
 from .reply import reply_message
@@ -137,7 +137,7 @@ class Conversations:
         self._default_out: dict[str, int] = {}  # conversation id → output reserve when a request names none
         self._pristine: set[str] = set()  # conversations whose last build was the client's own history
         self._reported: set[str] = set()  # conversations whose Session has a provider-reported prompt size
-        self._tools: OrderedDict[str, list[Any]] = OrderedDict()  # hash of a request's tools → ToolSpecs
+        self._tools: OrderedDict[tuple[str, bytes], list[Any]] = OrderedDict()  # a request's tools (JSON) → ToolSpecs
 
     def warm(self) -> None:
         """Load what the first request would otherwise wait for (the model registry, the index)."""
@@ -267,7 +267,7 @@ class Conversations:
         raw = req.body.get("tools")
         if not raw:
             return get_format(req.protocol.name).tools_from_payload(req.body)
-        key = req.protocol.name + ":" + _hash_json(raw)
+        key = (req.protocol.name, json_key(raw))
         with self._guard:
             specs = self._tools.get(key)
             if specs is not None:
@@ -389,15 +389,31 @@ class Answer:
     streaming: bool
 
 
+_SPECS: dict[str, Any] = {}  # model name as a client sends it -> its spec (None: unknown); bounded below
+
+
+def _spec(model: str) -> Any:
+    """The registry's spec of ``model``, looked up once per name (the look-up resolves aliases and
+    dated names by pattern: ~30 µs, on every answer before)."""
+    if model not in _SPECS:
+        from ..models import get_model
+
+        try:
+            spec = get_model(model)
+        except (UnknownModelError, ConfigError):
+            spec = None
+        if len(_SPECS) >= 256:
+            _SPECS.clear()
+        _SPECS[model] = spec
+    return _SPECS[model]
+
+
 def price(usage: Usage) -> Usage:
     """``usage`` with its cost at the model that made it (left None, i.e. unpriced, when unknown)."""
     if usage.cost_usd is not None or not usage.model:
         return usage
-    try:
-        from ..models import get_model
-
-        spec = get_model(usage.model)
-    except (UnknownModelError, ConfigError):
+    spec = _spec(usage.model)
+    if spec is None:
         return usage
     fresh = max(usage.input_tokens - usage.cache_read_tokens - usage.cache_write_tokens, 0)
     return replace(usage, cost_usd=spec.cost(fresh, usage.output_tokens, usage.cache_read_tokens, usage.cache_write_tokens))

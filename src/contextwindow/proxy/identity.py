@@ -41,10 +41,33 @@ class Identity:
     aliases: tuple[str, ...] = ()  # further keys of the conversation a new request starts (see the module doc)
 
 
+#: heads already hashed: (protocol, fingerprints up to the first user message, whether it is the
+#: history's last) -> the result. Same fingerprints, same messages, same head: a client's every
+#: later request finds its head here instead of converting and hashing its first messages again
+_HEADS: dict[tuple[str, tuple[str, ...], bool], tuple[str, tuple[str, ...]]] = {}
+HEADS_KEPT = 4096  # past this many the memo starts afresh
+HEAD_LOOKUP = 8  # a first user message further in than this is hashed every time
+
+
 def head_hashes(history: Sequence[Message], fingerprints: Sequence[str], protocol: str = "") -> tuple[str, tuple[str, ...]]:
     """Hash of the leading system messages and the first user message's parts; and, when that
     message is also the history's last one and has several parts, the hashes of its shorter
     leading runs of parts (the aliases)."""
+    fps = tuple(fingerprints[: min(len(history), HEAD_LOOKUP)])
+    for j in range(1, len(fps) + 1):
+        hit = _HEADS.get((protocol, fps[:j], j == len(history)))
+        if hit is not None:
+            return hit
+    got, n = _head_hashes(history, fingerprints, protocol)
+    if n is not None and n < HEAD_LOOKUP and len(fingerprints) == len(history):
+        if len(_HEADS) >= HEADS_KEPT:
+            _HEADS.clear()
+        _HEADS[(protocol, tuple(fingerprints[: n + 1]), n == len(history) - 1)] = got
+    return got
+
+
+def _head_hashes(history: Sequence[Message], fingerprints: Sequence[str], protocol: str) -> tuple[tuple[str, tuple[str, ...]], int | None]:
+    """:func:`head_hashes` computed, and the index of the first user message (None: there is none)."""
     h = hashlib.sha256(protocol.encode())
     for n, (m, fp) in enumerate(zip(history, fingerprints, strict=False)):
         if m.role != "user":
@@ -57,8 +80,8 @@ def head_hashes(history: Sequence[Message], fingerprints: Sequence[str], protoco
             h.update(p.encode())
             if k < len(parts) and n == len(history) - 1:
                 aliases.append(h.copy().hexdigest()[:16])
-        return h.hexdigest()[:16], tuple(aliases)
-    return h.hexdigest()[:16], ()
+        return (h.hexdigest()[:16], tuple(aliases)), n
+    return (h.hexdigest()[:16], ()), None
 
 
 def _client_id(headers: Mapping[str, str], body: Mapping[str, Any]) -> tuple[str, str] | None:
