@@ -246,10 +246,11 @@ def throughput(base: str, clients: int, turns: int, tag: int) -> float:
 
 def own_work(conversations: int = 30, turns: int = 25) -> dict[str, Any]:
     """CPU of the proxy's own work per request, without HTTP: parse, decide (or build), store, record
-    usage; SQLite store; first requests of a conversation apart from the later ones."""
+    usage and the model's reply (the upstream's answer: the call the next request holds); SQLite
+    store; first requests of a conversation apart from the later ones."""
     import statistics
 
-    from contextwindow.proxy.conversations import Conversations, Request
+    from contextwindow.proxy.conversations import Answer, Conversations, Request
     from contextwindow.proxy.protocols import BY_PATH
     from contextwindow.store import open_store
     from contextwindow.usage import Usage
@@ -271,7 +272,8 @@ def own_work(conversations: int = 30, turns: int = 25) -> dict[str, Any]:
                 quick = conv.quick(parsed) if hasattr(conv, "quick") else None
                 done = conv.commit(quick) if quick is not None else conv.prepare(parsed)
                 usage = Usage(input_tokens=40 * len(body["messages"]), output_tokens=12, model="gpt-4o-mini")
-                conv.record(done.conversation_id, usage, fast=done.fast)
+                reply = json.loads(json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": None, "tool_calls": [next_call(t)]}}]}))
+                conv.record(done.conversation_id, usage, fast=done.fast, answer=Answer("openai", reply, False))
                 (first if t == 0 else later).append(time.process_time() - t0)
         out[label] = {"first_ms": round(1000 * statistics.mean(first), 3), "later_ms": round(1000 * statistics.mean(later), 3)}
     return out
@@ -293,7 +295,7 @@ def main() -> None:
         if args.json:
             print(json.dumps({"load_before": load, **res}, indent=2))
             return
-        print(f"the proxy's own work per request, CPU ms (mean; 30 conversations x 25 turns; 1-min load {load}):")
+        print(f"the proxy's own work per request, CPU ms (mean; 30 conversations x 25 turns, the reply stored from each answer; 1-min load {load}):")
         for label, r in res.items():
             print(f"  {label}: first request of a conversation {r['first_ms']:.2f}, later requests {r['later_ms']:.3f}")
         return
