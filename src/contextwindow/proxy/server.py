@@ -20,7 +20,6 @@ import asyncio
 import gc
 import hmac
 import ipaddress
-import json
 import logging
 import threading
 import time
@@ -34,6 +33,7 @@ from aiohttp import web
 from ..errors import ConfigError, ContextWindowError, PayloadError
 from ..llm.overflow import describe_error
 from .conversations import Answer, Conversations, Prepared, Quick, Request
+from .history import parse_body
 from .protocols import BY_PATH, Protocol, shape_for
 
 log = logging.getLogger("contextwindow.proxy")
@@ -235,7 +235,7 @@ class ProxyServer:
             resp.force_close()
             return resp
         try:
-            body = json.loads(raw, parse_constant=_no_constant)
+            body = parse_body(raw)
         except ValueError as exc:
             return self._error(proto, 400, f"the request body is not valid JSON: {exc}", param="body")
         if not isinstance(body, dict):
@@ -485,10 +485,6 @@ async def _joined(fwd: asyncio.Future[web.StreamResponse]) -> web.StreamResponse
     except asyncio.CancelledError:
         fwd.cancel()
         raise
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON value")
 
 
 def proto_usage(proto: Protocol, tap: Any, model: str | None) -> Any:
