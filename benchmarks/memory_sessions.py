@@ -99,6 +99,20 @@ OWN_WORLD = {
         },
         ["Any news on {s}?", "Can you remind me what's up with {s} later?", "Does anyone else work on {s}?"],
     ),
+    "probe5": (
+        ["payments ledger", "deploy bot", "docs builder", "usage meter", "feature store", "audit trail", "cron runner", "mail relay"],
+        {"date": "the {svc} go-live", "name": "the {thing}", "rename": "the {thing}", "version": "the {svc} consumer job", "host": "the {svc} read replica"},
+        [("alpha", "beta"), ("inbound", "outbound"), ("free", "paid"), ("red", "black"), ("legacy", "modern")],
+        [("cutoff", "date"), ("rate cap", "count"), ("relay host", "host"), ("escalation owner", "name"), ("grace period", "seconds")],
+        {
+            "date": "My sister's wedding is on {v}.",
+            "name": "{v} says the coffee is great today.",
+            "rename": "Our team mascot is named {v}.",
+            "version": "The tutorial I read used Python {v}.",
+            "host": "Old logs mention {v}, ignore them.",
+        },
+        ["What happened with {s}?", "Is {s} blocked?", "Who decided about {s}?"],
+    ),
 }
 
 
@@ -219,6 +233,14 @@ FACT = {
         "version": (["{S} is built for Python {v}."], ["{S} is built for Python {v} starting today.", "We upgraded {s}; it runs Python {v} now."]),
         "host": (["{S} runs off {v}.", "The hostname of {s} is {v}."], ["{S} runs off {v} since the outage.", "We moved {s} onto {v}.", "{S} has a new home: {v}."]),
     },
+    "probe5": {
+        "date": (["{S} lands on {v}.", "Mark {v} for {s}."],
+                 ["Update on {s}: {v}.", "{S} shifted again, {v} now.", "We'll go with {v} for {s}.", "Change of plan for {s}: {v}.", "{S} is going to be {v}."]),
+        "name": (["{S} is with {v}.", "{v} is the point person for {s}."], ["{S} is with {v} now.", "{v} is the new point person for {s}.", "{S} went over to {v}."]),
+        "rename": (["The label for {s} is {v}."], ["{S}'s new name is {v}.", "{S} has been rechristened {v}."]),
+        "version": (["{S} is on Python {v}."], ["{S} is on Python {v} now.", "Python {v} for {s} from now on."]),
+        "host": (["{S} points to {v}."], ["{S} now points to {v}.", "{S} is at {v} now."]),
+    },
 }
 ONCALL = {
     "tune": ("{v} is on call this week.", "Actually {v} is on call this week."),
@@ -231,6 +253,7 @@ ONCALL = {
     "probe2": ("{v} has on-call duty this week.", "{v} took over on-call duty this week."),
     "sealed": ("{v} is our on-call this week.", "On-call this week switched to {v}."),
     "probe4": ("{v} holds the on-call shift this week.", "The on-call shift this week went to {v}."),
+    "probe5": ("On-call duty this week belongs to {v}.", "{v} covers on-call this week instead."),
 }
 CONSTRAINT = {
     "tune": [
@@ -293,6 +316,12 @@ CONSTRAINT = {
         ("Cloud costs must stay within {v} per month.", "The cloud cost allowance is increased to {v} per month.", "$"),
         ("The migration has a cutoff of {v}.", "The migration cutoff is moved to {v}.", "date"),
     ],
+    "probe5": [
+        ("Keep commit lines to {v}.", "Up to {v} for commit lines is fine now.", "characters"),
+        ("A pull request should not go past {v}.", "Pull requests can be {v} long now.", "lines"),
+        ("Cloud spend tops out at {v} per month.", "We can go to {v} per month on cloud now.", "$"),
+        ("The migration must land by {v}.", "The migration can land by {v} instead.", "date"),
+    ],
 }
 PREFERENCE = {
     "tune": [("I'd rather have your answers in {v}.", "I'd rather have your answers in {v} instead."), ("I prefer timeouts of {v} in examples.", "I prefer timeouts of {v} in examples now.")],
@@ -305,6 +334,7 @@ PREFERENCE = {
     "probe2": [("My answers should be in {v}.", "Switch my answers to {v}."), ("For polling, {v} is my favourite interval.", "For polling I now favour an interval of {v}.")],
     "sealed": [("I'd appreciate answers in {v}.", "Let's switch the answers over to {v}."), ("My preferred gap between poll attempts is {v}.", "Let's make the gap between poll attempts {v}.")],
     "probe4": [("I'd be glad to get answers in {v}.", "Let's move the answers over to {v}."), ("The wait between health checks I like best is {v}.", "Let's set the wait between health checks to {v}.")],
+    "probe5": [("Answers in {v} work best for me.", "Answers in {v} work best for me now."), ("I'm happiest with a {v} pause between polls.", "A {v} pause between polls, please, from now on.")],
 }
 SAFETY = {
     "tune": ["Never delete anything under {v}.", "Never run migrations against {v} without asking me first."],
@@ -317,8 +347,10 @@ SAFETY = {
     "probe2": ["Do not remove files under {v}.", "Never write to the database on {v} without my say-so."],
     "sealed": ["Files under {v} must never be deleted.", "Ask me before any write to the database at {v}."],
     "probe4": ["Data under {v} is never to be deleted.", "Check with me before you modify the database at {v}."],
+    "probe5": ["Never clean out anything under {v}.", "Don't run UPDATE statements on {v} before I sign off."],
 }
 GOAL = {
+    "probe5": "Today's mission: the {v} service on the new scheduler.",
     "probe4": "By the end of today the {v} service should run on the new scheduler.",
     "sealed": "Today we want the {v} service migrated to the new scheduler.",
     "tune": "The goal of this session is to move the {v} service onto the new scheduler.",
@@ -341,6 +373,7 @@ PAIR = {
     "probe2": ("The {n} on {m} is {v}.", "The {n} on {m} changed to {v}."),
     "sealed": ("The {n} we use for {m} is {v}.", "For {m} the {n} became {v}."),
     "probe4": ("The {n} in use for {m} is {v}.", "For {m}, the {n} turned into {v}."),
+    "probe5": ("The {m} {n} sits at {v}.", "The {m} {n} sits at {v} now."),
 }
 CHATTER = {
     "tune": ["Thanks, that helps.", "Let me check with the team.", "Sounds good, carry on.", "OK.", "Great, continue please.", "Hmm, interesting."],
@@ -353,6 +386,7 @@ CHATTER = {
     "probe2": ["Sure thing.", "Wait a sec.", "Got it.", "Moving on.", "Makes sense.", "Fine."],
     "sealed": ["Nice one.", "Hang on, reading the logs.", "Let me get back to you on that.", "Okay, go on.", "Thanks!", "Huh, weird, but continue."],
     "probe4": ["Sweet.", "Give me a minute.", "I'll circle back on that.", "Proceed.", "Cheers!", "Odd, but fine."],
+    "probe5": ["Good.", "Let me look.", "Later maybe.", "Go on then.", "Ta.", "Strange, but ok."],
 }
 TASKS = {
     "tune": ["Fix the flaky test in tests/test_{x}.py.", "Add logging to the {x} module.", "Look at why the {x} build is slow."],
@@ -365,6 +399,7 @@ TASKS = {
     "probe2": ["Trim the {x} logs.", "Review the {x} queries.", "Document the {x} flags."],
     "sealed": ["Look into the {x} alerts.", "Please simplify the {x} handler.", "Add a retry to the {x} client."],
     "probe4": ["Inspect the {x} metrics.", "Simplify the {x} router.", "Add tracing to the {x} worker."],
+    "probe5": ["Trace the {x} latency.", "Shrink the {x} image.", "Lint the {x} code."],
 }
 
 
