@@ -310,3 +310,15 @@ def test_more_paraphrase_kinds_from_the_probe4_round() -> None:
     )
     assert _stale_values(led) == {"Lena", "40 characters", "Kite-4", "3 attempts", "db-2.lan.example.net", "$300"}
     assert {"40 requests per minute", "90 requests per minute"} <= _live_values(led)
+
+
+def test_more_paraphrase_kinds_from_the_probe5_round() -> None:
+    led = _ledger(
+        "The free tier quota is 20 requests per minute.", "The paid tier quota is 90 requests per minute.",  # "free" names a tier
+        "The free tier quota is 30 requests per minute now.",
+        "The demo night lands on May 2.", "We'll go with May 9 for the demo night.",  # "we'll go with V for X"
+        "The alias for the batch runner is Tern-2.", "The batch runner has been rechristened Tern-3.",  # label / rechristened
+        "The archive sync lands on June 4.", "The budget review can land by June 20 instead.",  # only the verb "land" in common
+    )
+    assert _stale_values(led) == {"20 requests per minute", "May 2", "Tern-2"}
+    assert {"90 requests per minute", "June 4", "June 20"} <= _live_values(led)

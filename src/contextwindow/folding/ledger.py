@@ -72,7 +72,7 @@ _STOP = {
     "very", "really", "much", "many", "some", "other", "another", "new", "old", "current", "currently", "moved", "slipped",
     "shifted", "pushed", "changed", "switched", "got", "gets", "get", "becomes", "become", "stays", "remains",
     "long", "short", "big", "large", "small", "high", "low", "exceed", "go", "side", "today", "allowed", "allow", "need", "needs",
-    "fine", "free", "permitted", "alright", "welcome", "able", "later", "earlier", "older", "newer", "latest", "previous",
+    "fine", "permitted", "alright", "welcome", "able", "later", "earlier", "older", "newer", "latest", "previous",
     "updated", "adjusted", "revised", "raised", "lowered", "bumped", "increased", "decreased", "reduced", "extended", "postponed",
     "delayed", "rescheduled", "upped", "if", "possible", "after",
     "favourite", "favorite", "favour", "favor", "aiming", "targeting", "ready", "before", "nowadays", "glad", "happy", "grateful",
@@ -101,6 +101,7 @@ def subject_words(text: str) -> list[str]:
     acronyms = {w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", text)}  # "US" is a region here, not "us"
     t = text.lower().replace("on call", "on-call").replace("on-call", " oncall ")
     t = re.sub(r"\b[a-z]+\s+than\b", " ", t)  # "bigger than", "more than": how, not what
+    t = re.sub(r"\bfree to\b", " ", t)  # "you're free to …" (but "the free tier" names a tier)
     words = [w.strip("'-") for w in re.findall(r"[a-z0-9][a-z0-9'_.-]*", t)]
     out = []
     for w in words:
@@ -191,7 +192,7 @@ _POINT_AT = re.compile(rf"^(?:please\s+)?(?!(?:talk|ask|send|email|tell|reply|wr
 _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("rename", re.compile(rf"^(?:(?:we|i|they|you)\s*(?:'ve|have|had|are|'re|will)?\s+)?(?:now\s+)?(?:just\s+)?(?:renamed|renaming|rename)\s+(?P<s>.+?)\s+(?:to|as)\s+(?P<v>{_V}.*)$")),
     ("rename", re.compile(rf"^(?:(?:we|i|they|you|let's|everyone|everybody|people|folks|the team)\s*(?:'re|are|will|'ll)?\s+)?(?:now\s+)?(?:be\s+)?(?:calling|calls|call|naming|name)\s+(?P<s>.+?)\s+(?P<v>{_V}.*)$")),
-    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|has been|gets|is going to be|are going to be)\s+(?:now\s+)?(?:called|named|codenamed|renamed(?: to)?|known as)\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|has been|gets|is going to be|are going to be)\s+(?:now\s+)?(?:called|named|codenamed|renamed(?: to)?|known as|rechristened|dubbed|redubbed|retitled)\s+(?P<v>{_V}.*)$")),
     ("owner", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+|will\s+|has\s+)*(?:owns|own|is the owner of|is responsible for|runs|leads|maintains|handles|takes over|took over|taken over|is in charge of|"
                rf"takes care of|took care of|is taking care of|takes on|took on|has taken on|picks up|picked up|has picked up|looks after|looked after|oversees|oversaw|"
                rf"manages|managed|is handling|is managing)\s+(?P<s>.+)$")),
@@ -218,12 +219,12 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("set", re.compile(rf"^(?P<s>.+?)\s+(?:tops?|maxe?s?|caps?|peaks?)\s+out\s+at\s+(?P<v>.*{_V}.*)$")),
     # "The image store is marketed as <v>", "the X ships under the name <v>", "the public name of X is <v>"
     ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|gets|now)?\s*(?:marketed|sold|branded|released|shipped|published|ships|sells|goes out)\s+(?:as|under the name)\s+(?P<v>{_V}.*)$")),
-    ("rename", re.compile(rf"^(?:the\s+)?(?:[a-z]+\s+)?(?:name|codename)\s+of\s+(?P<s>.+?)\s+(?:is|will be|becomes|is now)\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?:the\s+)?(?:[a-z]+\s+)?(?:name|codename|label|nickname|alias)\s+(?:of|for)\s+(?P<s>.+?)\s+(?:is|will be|becomes|is now)\s+(?P<v>{_V}.*)$")),
     ("set", re.compile(
         rf"^(?:please\s+)?(?:let's\s+|let us\s+|we should\s+|we'll\s+)?(?:set|cap|limit|keep|hold|pin|fix|move|change|switch|raise|lower|bump|reduce|increase|restrict|make|push|slip)\s+"
         rf"(?P<s>.+?)\s+(?:at|to|under|below|above|within|at most|at least|no more than|no higher than|no lower than|as|back to)\s+(?P<v>.*{_V}.*)$"
     )),
-    ("set", re.compile(rf"^(?:please\s+)?(?:use|prefer|pick|choose|go with|stick with|stick to|target|run|treat|take|count|assume)\s+(?P<v>{_V})\s+(?:for|when|in|on|as)\s+(?P<s>.+)$")),
+    ("set", re.compile(rf"^(?:please\s+)?(?:(?:we|i|let's|let us)(?:'ll|'d| will| should| can)?\s+)?(?:use|prefer|pick|choose|go with|stick with|stick to|target|run|treat|take|count|assume|settle on)\s+(?P<v>{_V})\s+(?:for|when|in|on|as)\s+(?P<s>.+)$")),
     # "We say Orion-7 for the indexer", "X has a fresh name, V"
     ("rename", re.compile(rf"^(?:internally\s+)?(?:we|people|everyone|everybody|the team)\s+(?:now\s+)?(?:say|write|use the name)\s+(?P<v>{_V})\s+for\s+(?P<s>.+)$")),
     ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:has|got|gets|now has)\s+(?:a\s+)?(?:new|fresh|different)\s+(?:name|codename)\s*[,:]?\s*(?P<v>{_V}.*)$")),
@@ -642,8 +643,8 @@ def _cued_update(ledger: Sequence[Entry], entry: Entry) -> list[int]:
             continue
         old_words = _words_of(e.text)
         shared = said & {w for w in old_words if w}
-        if not shared:
-            continue
+        if not shared & set(e.subject.split()):
+            continue  # only a verb or a filler word in common ("lands" / "land by"): not what it is about
         a, b = _before(old_words, shared), _before(new_words, shared)
         if a and b and a != b:
             continue  # a modifier that differs in the same place: another subject
