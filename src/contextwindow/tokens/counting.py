@@ -226,7 +226,8 @@ class MessageCounter:
                 schema = json.dumps(t.parameters, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
             except (TypeError, ValueError) as exc:
                 raise TokenizeError(f"tool {i} ({t.name!r}): parameters are not JSON-serializable: {exc}") from exc
-            n += self.profile.per_tool_def + self.count_text(t.name) + self.count_text(t.description) + self.count_text(schema)
+            # through the memo: every Session of a proxy counts the same definitions once more otherwise
+            n += self.profile.per_tool_def + self.count_text(t.name) + self.count_text_memo(t.description) + self.count_text_memo(schema)
         return n
 
     def __repr__(self) -> str:
