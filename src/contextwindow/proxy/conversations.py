@@ -389,23 +389,27 @@ class Answer:
     streaming: bool
 
 
-_SPECS: dict[str, Any] = {}  # model name as a client sends it -> its spec (None: unknown); bounded below
+_SPECS: dict[str, tuple[Any, Any]] = {}  # model name as a client sends it -> (registry, its spec or None); bounded below
 
 
 def _spec(model: str) -> Any:
-    """The registry's spec of ``model``, looked up once per name (the look-up resolves aliases and
-    dated names by pattern: ~30 µs, on every answer before)."""
-    if model not in _SPECS:
-        from ..models import get_model
+    """The registry's spec of ``model``, looked up once per name and registry (the look-up resolves
+    aliases and dated names by pattern: ~30 µs, on every answer before; a user's models file that
+    changes makes a new registry, and the names are looked up again)."""
+    from ..models import get_model, registry
 
-        try:
-            spec = get_model(model)
-        except (UnknownModelError, ConfigError):
-            spec = None
-        if len(_SPECS) >= 256:
-            _SPECS.clear()
-        _SPECS[model] = spec
-    return _SPECS[model]
+    reg = registry()
+    hit = _SPECS.get(model)
+    if hit is not None and hit[0] is reg:
+        return hit[1]
+    try:
+        spec = get_model(model)
+    except (UnknownModelError, ConfigError):
+        spec = None
+    if len(_SPECS) >= 256:
+        _SPECS.clear()
+    _SPECS[model] = (reg, spec)
+    return spec
 
 
 def price(usage: Usage) -> Usage:

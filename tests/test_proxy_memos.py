@@ -1,6 +1,7 @@
-"""The proxy remembers the heads it hashed (proxy/identity.py): a remembered head must be exactly
-what hashing the request's history again gives, aliases included (they exist only while the first
-user message is the history's last)."""
+"""What the proxy remembers between requests must be what it would compute again: the heads it
+hashed (proxy/identity.py; aliases included, which exist only while the first user message is the
+history's last), and the model specs it prices with (proxy/conversations.py; a models file that
+changes is read again)."""
 
 from __future__ import annotations
 
@@ -45,3 +46,24 @@ def test_aliases_only_while_the_first_user_message_is_the_last() -> None:
     b = identity.head_hashes(*normalize({"messages": later}, "openai")[:2], "openai")
     again = identity.head_hashes(*normalize({"messages": first}, "openai")[:2], "openai")
     assert a[0] == b[0] and a[1] and not b[1] and again == a
+
+
+def test_prices_follow_a_models_file_that_changes(tmp_path: Any, monkeypatch: Any) -> None:
+    import json
+
+    from contextwindow.proxy.conversations import price
+    from contextwindow.usage import Usage
+
+    f = tmp_path / "models.json"
+    monkeypatch.setenv("CONTEXTWINDOW_MODELS_FILE", str(f))
+    usage = Usage(input_tokens=1_000_000, output_tokens=0, model="house-model-7")
+
+    def write(dollars: int) -> None:
+        f.write_text(json.dumps({"models": [{"id": "house-model-7", "provider": "house", "limit": {"context": 8192, "output": 1024},
+                                             "cost": {"input": dollars, "output": 1}}]}) + " " * dollars)  # another size: another file
+
+    write(3)
+    assert price(usage).cost_usd == 3.0
+    assert price(usage).cost_usd == 3.0  # remembered
+    write(11)
+    assert price(usage).cost_usd == 11.0  # the registry changed: looked up again
