@@ -56,7 +56,7 @@ from .errors import (
 )
 from .events import ConversationEvents, Event, EventBus
 from .folding import constraints as ledger_mod
-from .folding.base import Summarizer, SummaryOutcome, SummaryRequest, fold_message, summary_text
+from .folding.base import CachedPrefix, Summarizer, SummaryOutcome, SummaryRequest, fold_message, summary_text
 from .folding.disk import disk_reader
 from .folding.extractive import ExtractiveSummarizer
 from .folding.guard import DEFAULT_DEADLINE_S, GuardedSummarizer
@@ -201,6 +201,7 @@ class Session:
         self._cache_cfg = _cache_config(self.config.cache, model)
         self._growth = Growth()  # history growth per call: when and how deep a pass pays (compaction/economics.py)
         self._built_keys: list[str] = []  # the view items of the last build (what the provider has cached)
+        self._last_sent: tuple[list[Message], str, int] | None = None  # the last build's messages, rules, prompt tokens (a summary rides its cache)
         self._turns = 0
         self._tool_calls = 0
         self._cost = 0.0
@@ -688,7 +689,7 @@ class Session:
                     target=max(0, int(budget.target_tokens * scale) - extra),
                     count=self._count,
                     config=self.config.compaction,
-                    summarizer=_Accounted(self._guarded(), self._record_summarizer_usage),
+                    summarizer=_Accounted(self._guarded(), self._record_summarizer_usage, self._cached_prefix(items)),
                     constraints=ledger_mod.texts(self.constraints()),
                     superseded=ledger_mod.superseded(self.constraints()),
                     instructions=instructions,
@@ -747,6 +748,7 @@ class Session:
         prompt = shown + budget.system + budget.tools
         self._view_tokens = hist
         self._built_keys = [it.key for it in items]
+        self._last_sent = (messages, rules, prompt)
         self._last_prompt_estimate = prompt
         g = gauge(max(prompt, last or 0) if result is None else prompt, self.window)
         self.events.emit("build", tokens=prompt, calibration=round(self._calibration.factor, 4), messages=len(messages), prefix_share=share, prefix_reuse=reuse, gauge=g.severity, percent=round(g.percent, 1))
@@ -984,6 +986,7 @@ class Session:
             superseded=tuple(ledger_mod.superseded(self.constraints())),
             ledger=tuple(self.constraints()),
             budget_tokens=self.config.compaction.summary_budget(self.budget().history_budget),
+            prefix=self._cached_prefix(items),
         )
         return request, active[-1].seq
 
@@ -1024,6 +1027,18 @@ class Session:
         request, upto = self.fold_request(instructions)
         self.pending_fold = asyncio.get_running_loop().create_task(self._afold(request, upto, reason))
         return self.pending_fold
+
+    def _cached_prefix(self, items: Sequence[ViewItem]) -> CachedPrefix | None:
+        """The last build's prompt as sent plus the view items stored since, when the view still
+        starts with what that build sent (a summary request can ride its cache: folding/cached.py)."""
+        keys = self._built_keys
+        if self._last_sent is None or len(items) < len(keys) or any(k != it.key for k, it in zip(keys, items, strict=False)):
+            return None
+        messages, rules, tokens = self._last_sent
+        new = items[len(keys) :]
+        return CachedPrefix(
+            (*messages, *(it.message for it in new)), self.system or None, tuple(self.tools) or None, rules, tokens + total(new), len(messages),
+        )
 
     def _guarded(self) -> GuardedSummarizer:
         """The summarizer as build()/fold() use it: under the total deadline, its brief held to its budget."""
@@ -1097,12 +1112,15 @@ def _provider_rules(fmt: str) -> str:
 class _Accounted:
     """A summarizer whose every call's usage lands in the spend ledger (in-flight summaries too)."""
 
-    def __init__(self, inner: Summarizer, record: Any) -> None:
+    def __init__(self, inner: Summarizer, record: Any, prefix: CachedPrefix | None = None) -> None:
         self.inner = inner
         self.record = record
         self.name = inner.name
+        self.prefix = prefix  # the prompt as last sent, given to a request that has none
 
     def summarize(self, request: SummaryRequest) -> SummaryOutcome:
+        if self.prefix is not None and request.prefix is None:
+            request = replace(request, prefix=self.prefix)
         outcome = self.inner.summarize(request)
         self.record(outcome.usages)
         return outcome

@@ -13,6 +13,23 @@ FOLD_HEADER = "This conversation continues from an earlier part that was folded 
 
 
 @dataclass(frozen=True, slots=True)
+class CachedPrefix:
+    """The conversation's last prompt as it was sent (system, tools, messages: what the provider's
+    prompt cache holds), plus the messages stored since. A model summarizer sends it again
+    unchanged and appends its instruction as a last user turn, so the provider reads the prompt
+    from its cache instead of a new flat transcript. ``provider`` names the structural rules
+    (``turns.validate``) the messages obey; ``tokens`` estimates the whole prompt; ``sent`` is how
+    many leading messages were in the last payload (the rest were stored after it)."""
+
+    messages: tuple[Message, ...]
+    system: str | None = None
+    tools: tuple[Any, ...] | None = None
+    provider: str = "openai"
+    tokens: int = 0
+    sent: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class SummaryRequest:
     """``messages`` are originals (never already-truncated previews). ``prior_summary`` is the
     summary in play, so folds are cumulative. ``constraints`` are carried verbatim whatever the
@@ -27,6 +44,9 @@ class SummaryRequest:
     #: the whole memory ledger (``folding.ledger.Entry``, superseded entries included): how the
     #: summary is scrubbed of values a later message replaced
     ledger: Sequence[Any] = ()
+    #: the conversation's prompt as last sent, when the caller has one: a model summarizer sends it
+    #: again with its instruction appended (cache reads) instead of a flat transcript (folding/cached.py)
+    prefix: CachedPrefix | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,10 @@
 """A summarizer backed by a chat model: structured brief, chunked input, extractive fallback.
 
-The transcript is rendered flat into ONE user message. Input larger than the summarizer's window
+When the request carries the conversation's prompt as last sent (``SummaryRequest.prefix``), the
+summary is asked over it: the same system prompt, tools and messages, with the brief instruction
+appended as a last user turn (folding/cached.py), so the provider reads the prompt from its cache.
+An answer that is no brief, a provider "too long", or a prefix that cannot carry the request falls
+back to the flat transcript. Otherwise the transcript is rendered flat into ONE user message. Input larger than the summarizer's window
 is split (on message boundaries, and inside a message larger than a part), summarized in parts
 and merged in rounds that each fit the window. A part the provider still calls too long is split
 in two and retried. The number of calls is bounded. Any failure (provider error after the
@@ -20,6 +24,7 @@ from ..messages import Message, TextPart
 from ..usage import Usage
 from . import prompts
 from .base import SummaryOutcome, SummaryRequest, ensure_constraints
+from .cached import cached_messages
 from .extractive import ExtractiveSummarizer
 from .transcript import render_message
 
@@ -81,6 +86,25 @@ class LLMSummarizer:
         if usage is not None:
             calls.usages.append(usage)
         return str(getattr(done, "text", "") or "")
+
+    def _cached(self, request: SummaryRequest, calls: _Calls) -> str | None:
+        """The brief asked over the cached prefix, or ``None`` when that path does not apply or
+        its answer is no brief (the flat transcript is asked next)."""
+        room = int(self.window * 0.9) - request.budget_tokens - PROMPT_SLACK
+        got = cached_messages(request, room=room, count=self._count)
+        if got is None:
+            return None
+        messages, prefix = got
+        calls.n += 1
+        try:
+            done = self.model.complete(messages, system=prefix.system, max_tokens=request.budget_tokens, tools=prefix.tools)
+        except ContextOverflowError:
+            return None
+        usage = getattr(done, "usage", None)
+        if usage is not None:
+            calls.usages.append(usage)
+        text = str(getattr(done, "text", "") or "")
+        return text if len(text.strip()) >= MIN_USEFUL_CHARS and looks_like_a_brief(text) else None
 
     def _room(self, budget: int, request: SummaryRequest) -> int:
         """Tokens of transcript one prompt can carry: the window less the output, the prompt's own
@@ -156,6 +180,11 @@ class LLMSummarizer:
     def summarize(self, request: SummaryRequest) -> SummaryOutcome:
         calls = _Calls(limit=2 * self.max_parts + 4)
         try:
+            cached = self._cached(request, calls)
+            if cached is not None:
+                text = ensure_constraints(cached, request.constraints, request.superseded, request.ledger)
+                return SummaryOutcome(text, "llm", ok=True, calls=calls.n, usages=tuple(calls.usages), extra={"request": "cached_prefix"})
+            tried = calls.n  # 1 when the cached prefix was asked and answered no brief (or "too long")
             budget = request.budget_tokens
             room = self._room(budget, request)
             chunks = self._chunks(request.messages, room) or [""]
@@ -172,4 +201,5 @@ class LLMSummarizer:
         except (ContextWindowError, OSError, ValueError) as exc:
             fb = self._fallback.summarize(request)
             return SummaryOutcome(fb.text, "extractive", ok=False, calls=calls.n, usages=tuple(calls.usages), error=f"{type(exc).__name__}: {exc}")
-        return SummaryOutcome(ensure_constraints(text, request.constraints, request.superseded, request.ledger), "llm", ok=True, calls=calls.n, usages=tuple(calls.usages))
+        flat: dict[str, object] = {"request": "flat", "cached_prefix_calls": tried} if request.prefix is not None else {}
+        return SummaryOutcome(ensure_constraints(text, request.constraints, request.superseded, request.ledger), "llm", ok=True, calls=calls.n, usages=tuple(calls.usages), extra=flat)
