@@ -208,8 +208,11 @@ def test_corrupt_store_refused_untouched(work: Path) -> None:
 def test_auto_fold_at_the_threshold_reaches_the_next_call(work: Path) -> None:
     summary = "## Goal\nCount the files.\n## State & done\nCounted: 2 files in /work.\n## Next steps\nReport.\n## Constraints & preferences\n-\n## Data\n-"
 
+    def asks_summary(body: dict) -> bool:  # flat transcript (no tools) or the brief instruction over the cached prefix
+        return "tools" not in body or "Write a handoff brief" in json.dumps(body["messages"][-1])
+
     def reply(req: ReceivedRequest) -> Reply | str:
-        if "tools" not in req.body:
+        if asks_summary(req.body):
             return summary  # the summarizer's call
         if len(srv.requests) == 1:
             return Reply(text="there are 2 files", input_tokens=15_500)  # 97% of a 16k window: fold due
@@ -219,8 +222,10 @@ def test_auto_fold_at_the_threshold_reaches_the_next_call(work: Path) -> None:
         assert run(srv, work, "count the files", "--window", "16000").exit_code == 0
         r = run(srv, work, "sure?", "--window", "16000", "--resume", "last", "--json")
     assert r.exit_code == 0, r.stderr
-    kinds = ["main" if "tools" in b else "summarizer" for b in srv.bodies]
+    kinds = ["summarizer" if asks_summary(b) else "main" for b in srv.bodies]
     assert kinds == ["main", "summarizer", "main"]
+    first = srv.bodies[0]["messages"]
+    assert srv.bodies[1]["messages"][: len(first)] == first  # the summary rode the first call's cached prefix
     last = json.dumps(srv.bodies[2]["messages"])
     assert "Counted: 2 files in /work." in last  # the next call starts from the fold's summary
     assert not [m for m in srv.bodies[2]["messages"] if m.get("content") in ("count the files", "there are 2 files")]
