@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contextwindow.compaction.degrade import left_out_line, memory_message
+from contextwindow.compaction.markers import span_ref
 from contextwindow.errors import CompactionError
 from contextwindow.folding import ExtractiveSummarizer
 from contextwindow.folding import ledger as L
@@ -50,7 +51,8 @@ def test_within_budget_or_a_typed_error_only_when_impossible(session: History, s
     except CompactionError as exc:
         # impossible: the newest user message and the one line saying what was left out do not fit
         live = L.active(memory_ledger(msgs))
-        line = left_out_line(live, "span-0-1") or "[memory left out]"
+        # with the ref compact_conversation names (its length is part of the line's cost)
+        line = left_out_line(live, span_ref("0", str(len(msgs) - 1))) or "[memory left out]"
         assert COUNTER.count_messages([memory_message("", [], condense=True, left_out=line), msgs[-1]]) > budget
         assert exc.budget == budget
         return
