@@ -145,23 +145,39 @@ def _clip_lines(text: str, budget: int, count: Count, *, numbered: bool) -> Body
 
 def clip_chars(text: str, budget: int, count: Count, *, label: str = "") -> Body:
     """Head and tail by characters, for giant single lines and previews of huge outputs.
-    Touches only the two ends of ``text`` (bounded time and memory whatever its size)."""
+    Touches only the two ends of ``text`` (bounded time and memory whatever its size). When even
+    one character per end costs more than ``budget`` (a tiny budget, characters of many tokens
+    each), what is left is the note alone, saying how many characters it stands for."""
     total = len(text)
     if total == 0:
         return Body("", 0)
-    chars = max(64, budget * 3)
-    for _ in range(8):
+
+    def render(chars: int) -> tuple[str, int, str, str]:
         head = text[: chars * 3 // 5]
-        tail = text[max(len(head), total - chars * 2 // 5) :]
+        tail_len = chars * 2 // 5
+        tail = text[max(len(head), total - tail_len) :] if tail_len else ""
         omitted = total - len(head) - len(tail)
         middle = f"\n… [{omitted:,} chars{label} omitted] …\n" if omitted > 0 else ""
-        body = head + middle + tail
-        used = safe_count(count, body)
+        return head + middle + tail, omitted, head, tail
+
+    chars = max(64, budget * 3)
+    body, omitted, head, tail = render(chars)
+    used = safe_count(count, body)
+    for _ in range(8):
         if used <= budget:
             break
-        chars = max(16, int(chars * budget / used * 0.9))
-    else:
-        body = text[: max(16, budget)] + f"\n… [{total - max(16, budget):,} chars omitted] …"
+        chars = min(max(0, int(chars * budget / used * 0.9)), total - 1)
+        body, omitted, head, tail = render(chars)
+        used = safe_count(count, body)
+    if used > budget:  # characters of many tokens each: the largest cut that fits, by bisection
+        lo, hi = 0, max(0, min(chars, total - 1))
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if safe_count(count, render(mid)[0]) <= budget:
+                lo = mid
+            else:
+                hi = mid - 1
+        body, omitted, head, tail = render(lo)
     kept = count_lines(head) - 1 + count_lines(tail) - 1 if omitted > 0 else count_lines(text)
     return Body(body, max(0, kept))
 
