@@ -128,3 +128,50 @@ def test_an_invalid_prefix_is_not_sent() -> None:
         prefix = CachedPrefix(tuple(msgs), SYSTEM, tuple(TOOLS), "openai", tokens=500, sent=len(msgs))
         out = LLMSummarizer(model, window=60_000).summarize(SummaryRequest(messages=msgs, prefix=prefix, budget_tokens=500))
     assert len(srv.requests) == 1 and out.extra["request"] == "flat"
+
+
+# --- replay billing (replay/summaries.py) -----------------------------------------------------
+
+
+def test_the_replay_bills_a_request_over_the_prefix_at_the_read_price_and_the_rest_at_the_input_price() -> None:
+    from contextwindow.folding.cached import instruction
+    from contextwindow.folding.extractive import ExtractiveSummarizer
+    from contextwindow.replay.summaries import MeteredSummarizer, summary_billed_tokens
+    from contextwindow.tokens import counter_for
+
+    counter = counter_for("gpt-4o")
+    msgs = history()
+    prefix = CachedPrefix(tuple(msgs), SYSTEM, tuple(TOOLS), "openai", tokens=counter.count_messages(msgs), sent=3)
+    request = SummaryRequest(messages=msgs[:3], prefix=prefix, budget_tokens=500)
+    meter = MeteredSummarizer(ExtractiveSummarizer(counter.count_text), counter, window=60_000)
+    out = meter.summarize(request)
+    read, fresh, written = meter.sizes[0]
+    assert read == counter.count_messages(msgs[:3])  # the last payload: in the cache
+    assert fresh == counter.count_messages(msgs[3:]) + counter.count_text(instruction(request, prefix))  # stored since + the ask
+    assert written == counter.count_text(out.text)
+    billed = summary_billed_tokens(meter, policy="default", overhead=1_000, read=0.1, output=5.0)
+    assert billed == (1_000 + read) * 0.1 + fresh + 5.0 * written
+    # too large for the summarizer's window with the summary's room: the flat transcript, all at the input price
+    small = MeteredSummarizer(ExtractiveSummarizer(counter.count_text), counter, window=prefix.tokens)
+    small.summarize(request)
+    assert small.sizes[0] == (0, counter.count_messages(msgs[:3]), written)
+
+
+def test_the_policy_prices_the_summary_input_at_the_read_price_unless_told() -> None:
+    """A pass that re-sends the cached prompt to summarize pays back sooner: after 10 calls of 3k
+    growth a deep pass pays at the read price (trigger T* ~ 71k) but not at the input price (the
+    latest trigger, 90k, holds)."""
+    from dataclasses import replace
+
+    from contextwindow.budget import Budget
+    from contextwindow.compaction.cache import CacheConfig
+    from contextwindow.compaction.economics import Growth, cost_budget
+
+    budget = Budget(200_000, 20_000, 0, 0, 0, 0, 100_000, 0, 90_000, 50_000, None)
+    growth = Growth(calls=10, grown=30_000)
+    cfg = CacheConfig()
+    assert cfg.summary_input_weight is None  # follows the read weight: the request rides the cache
+    riding, why = cost_budget(budget, growth, cfg, summary_tokens=4_000)
+    assert cost_budget(budget, growth, replace(cfg, summary_input_weight=cfg.read_weight), summary_tokens=4_000)[0] == riding
+    flat, why_flat = cost_budget(budget, growth, replace(cfg, summary_input_weight=1.0), summary_tokens=4_000)
+    assert 60_000 < riding.trigger_tokens < 80_000 and flat.trigger_tokens == 90_000, (why, why_flat)

@@ -43,8 +43,10 @@ class CacheConfig:
     min_trigger: float = 0.1  # no pass for cost alone below this share of the history budget
     max_trigger: float = 0.9  # nor later than this share (or the budget's own trigger, if later)
     # what a pass's summary call costs (compaction/economics.py), as weights of the input price: the
-    # summarizer reads a flat transcript no cache holds, and writes up to summary_tokens of output
-    summary_input_weight: float = 1.0
+    # summary request rides the conversation's cached prefix (folding/cached.py), so what it folds is
+    # read at the read price (None: read_weight; 1.0 prices a flat transcript no cache holds), and it
+    # writes up to summary_tokens of output
+    summary_input_weight: float | None = None
     summary_output_weight: float = 5.0  # output / input price (Anthropic); set from the model's prices
     summary_tokens: int | None = None  # a summary's size; None: the compaction's summary budget (its cap)
 

@@ -5,9 +5,12 @@ first changed byte at the write price (the input price where writes are not char
 pass changes the view from its oldest changed item on, so it pays a cache write of what it keeps
 (``s`` tokens) instead of a read; between two passes the history grows ``g`` tokens a call from ``s``
 back up to the trigger ``T`` and is read on every call. A pass that summarizes also pays the summary
-call: the ``T - s`` tokens it folds sent to the summarizer (``u`` per token: the input price, since the
-summarizer reads a flat transcript no cache holds) and the summary written (``sigma`` tokens at ``o``,
-the output price). Per call, over one such cycle::
+call: the ``T - s`` tokens it folds sent to the summarizer (``u`` per token: the read price, since the
+summary request re-sends the conversation's cached prompt and appends its instruction,
+folding/cached.py; the input price for a flat transcript no cache holds) and the summary written
+(``sigma`` tokens at ``o``, the output price). The request also reads the ``s`` tokens the pass keeps
+(``u * s`` once a pass, about a tenth of its rewrite's ``(write - read) * s``); that is left out of the
+formula. Per call, over one such cycle::
 
     cost(T, s) = read * (T + s) / 2  +  ((write - read) * s + o * sigma) * g / (T - s)  +  u * g
 
@@ -27,8 +30,9 @@ the output price). Per call, over one such cycle::
   will go on is unknown; it is taken to last at least as long again as it has so far (a session
   that has made n calls has, as often as not, n more to come), so unless ``read * (T* - s) * n >= K``
   the latest trigger holds, as it does before any growth is measured. With a summary priced as a
-  model call (``u = 1``, ``read = 0.1``) that takes at least ten calls to come, whatever the sizes:
-  folding a small history in a big window seldom pays.
+  flat model call (``u = 1``, ``read = 0.1``) that took at least ten calls to come, whatever the
+  sizes; riding the cache (``u = read``) it takes about one, plus what the rewrite and the summary's
+  output cost.
 
 :class:`Growth` measures ``g`` from the builds a Session makes; :func:`thresholds` turns the
 budget's trigger and target into the cost-aware ones. The knobs live in
@@ -139,7 +143,8 @@ def cost_budget(budget: Budget, growth: Growth, config: CacheConfig, summary_tok
     th = thresholds(
         budget.history_budget, budget.trigger_tokens, budget.target_tokens, growth,
         read=config.read_weight, write=config.write_weight, deep_target=config.deep_target, min_trigger=config.min_trigger,
-        max_trigger=config.max_trigger, summary_in=config.summary_input_weight,
+        max_trigger=config.max_trigger,
+        summary_in=config.read_weight if config.summary_input_weight is None else config.summary_input_weight,
         summary=config.summary_output_weight * sigma,
     )
     return replace(budget, trigger_tokens=th.trigger, target_tokens=th.target), th

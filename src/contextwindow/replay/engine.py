@@ -255,7 +255,7 @@ def replay(
     results = []
     for name in policies:
         started, cpu = time.perf_counter(), time.process_time()
-        meter = MeteredSummarizer(summ, counter)
+        meter = MeteredSummarizer(summ, counter, win)
         pctx = replace(ctx, summarizer=meter)
         pol = POLICIES[name](pctx)
         try:

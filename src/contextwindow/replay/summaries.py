@@ -10,13 +10,20 @@ for as the model call that would write it, by the policy's own design of that ca
   so the request reads the conversation from the prompt cache; anthropics/claude-code issue #95694
   names the flag, ``tengu_compact_cache_prefix``, on by default): its input — the fixed prefix and
   the messages it summarizes — is billed at the cache-read price;
-- the others (``default``'s Session summarizer, ``wolffish``) render the messages to summarize as one
-  flat transcript inside one user message, a prompt no cache holds: input at the input price.
+- ``default``'s Session does the same since its summary requests ride the last payload
+  (folding/cached.py): a request carrying that prefix is billed as the fixed prefix and the
+  payload's messages at the read price, the messages stored since and the appended instruction
+  at the input price. A request with no prefix (no build before it, a view that changed in the
+  same build, or a prefix too large for the summarizer's window with the summary's room) is what
+  the summarizer sends then: a flat transcript, at the input price;
+- the others (``wolffish``) render the messages to summarize as one flat transcript inside one
+  user message, a prompt no cache holds: input at the input price.
 
 Either way the summary itself is output, at the output price (as input-price tokens: output price
 ÷ input price; 1 when unpriced). Both sides are counted with the replay's counter: the request's
-messages and prior summary in, the summary text out (files a policy restores after a fold are
-the harness's, not the model's, and are billed where they are sent: in the next payloads).
+messages and prior summary in (or the prefix and instruction), the summary text out (files a
+policy restores after a fold are the harness's, not the model's, and are billed where they are
+sent: in the next payloads).
 """
 
 from __future__ import annotations
@@ -24,6 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..folding.base import Summarizer, SummaryOutcome, SummaryRequest
+from ..folding.cached import instruction
+from ..folding.llm_summarizer import PROMPT_SLACK
 from ..tokens.base import TokenCounter
 
 #: policies whose summary request rides the conversation's cached prefix (module docstring)
@@ -32,14 +41,18 @@ CACHE_SHARING = frozenset({"claude-code"})
 
 @dataclass(slots=True)
 class MeteredSummarizer:
-    """``inner`` with every request and answer counted (tokens in, tokens out, per call)."""
+    """``inner`` with every request and answer counted (tokens in, tokens out, per call).
+    ``sizes`` holds per call ``(read, fresh, out)``: input a cache holds (the last payload a
+    request rides), input at the input price, output. ``window``: the summarizer's window, for
+    whether a prefix fits it (``None``: it does)."""
 
     inner: Summarizer
     counter: TokenCounter
+    window: int | None = None
     calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
-    sizes: list[tuple[int, int]] = field(default_factory=list)
+    sizes: list[tuple[int, int, int]] = field(default_factory=list)
     name: str = ""
 
     def __post_init__(self) -> None:
@@ -50,22 +63,35 @@ class MeteredSummarizer:
         memo = getattr(self.counter, "count_text_memo", None)
         return memo(text) if memo is not None else self.counter.count_text(text)
 
-    def summarize(self, request: SummaryRequest) -> SummaryOutcome:
-        outcome = self.inner.summarize(request)
+    def _input(self, request: SummaryRequest) -> tuple[int, int]:
+        """(read, fresh) input tokens of the request the summarizer sends (module docstring)."""
+        prefix = request.prefix
+        if prefix is not None and prefix.messages:
+            ask = self._count_text(instruction(request, prefix))
+            room = None if self.window is None else int(self.window * 0.9) - request.budget_tokens - PROMPT_SLACK
+            if room is None or prefix.tokens + ask <= room:
+                sent = self.counter.count_messages(prefix.messages[: prefix.sent])
+                since = self.counter.count_messages(prefix.messages[prefix.sent :]) if prefix.sent < len(prefix.messages) else 0
+                return sent, since + ask
         got = self.counter.count_messages(request.messages)
         if request.prior_summary:
             got += self._count_text(request.prior_summary)
+        return 0, got
+
+    def summarize(self, request: SummaryRequest) -> SummaryOutcome:
+        outcome = self.inner.summarize(request)
+        read, fresh = self._input(request)
         out = self._count_text(outcome.text)
         self.calls += 1
-        self.input_tokens += got
+        self.input_tokens += read + fresh
         self.output_tokens += out
-        self.sizes.append((got, out))
+        self.sizes.append((read, fresh, out))
         return outcome
 
 
 def summary_billed_tokens(meter: MeteredSummarizer, *, policy: str, overhead: int, read: float, output: float) -> float:
     """The summaries' bill in input-price tokens (module docstring): per call, its input (plus the
-    fixed prefix for a cache-sharing request) at the read or input price, its output at ``output``."""
+    fixed prefix for a request over the cached prefix) at the read or input price, its output at ``output``."""
     if policy in CACHE_SHARING:
-        return sum((overhead + i) * read + o * output for i, o in meter.sizes)
-    return sum(i + o * output for i, o in meter.sizes)
+        return sum((overhead + r + f) * read + o * output for r, f, o in meter.sizes)
+    return sum(((overhead + r) * read if r else 0.0) + f + o * output for r, f, o in meter.sizes)
