@@ -15,7 +15,7 @@ from contextwindow.folding import LLMSummarizer
 from contextwindow.folding.base import CachedPrefix, SummaryRequest
 from contextwindow.formats.rules import check
 from contextwindow.llm.anthropic import AnthropicModel
-from contextwindow.llm.localserver import LocalProviderServer, Reply
+from contextwindow.llm.localserver import LocalProviderServer, ReceivedRequest, Reply
 from contextwindow.llm.openai_compat import OpenAICompatibleModel
 from contextwindow.llm.retry import RetryPolicy
 from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPart
@@ -175,3 +175,30 @@ def test_the_policy_prices_the_summary_input_at_the_read_price_unless_told() -> 
     assert cost_budget(budget, growth, replace(cfg, summary_input_weight=cfg.read_weight), summary_tokens=4_000)[0] == riding
     flat, why_flat = cost_budget(budget, growth, replace(cfg, summary_input_weight=1.0), summary_tokens=4_000)
     assert 60_000 < riding.trigger_tokens < 80_000 and flat.trigger_tokens == 90_000, (why, why_flat)
+
+
+def test_an_in_flight_summary_rides_the_previous_call_and_lands_in_the_next() -> None:
+    """build() compacts with the summarize strategy (prose turns: nothing to clear or mask); the
+    summary request is the previous main request as sent, the turn stored since, and the ask."""
+    brief = "## Goal\nWrite the report.\n## Progress\nEarly turns discussed the layout.\n## Remaining\nthe rest"
+
+    def reply(req: ReceivedRequest) -> Reply:
+        return Reply(text=brief) if "Write a handoff brief" in json.dumps(req.body["messages"][-1]) else Reply(text="noted " + "word " * 300)
+
+    with LocalProviderServer(reply) as srv:
+        model = OpenAICompatibleModel("local", base_url=srv.openai_base_url, api_key="x", retry=RetryPolicy(delays=()))
+        cfg = SessionConfig(budget=BudgetConfig(output_cap=1_000, safety_buffer=200), clip_budget_tokens=None)
+        s = Session(open_store("memory:"), window=8_000, max_output=1_000, system=SYSTEM, format="openai", config=cfg)
+        s.summarizer = LLMSummarizer(model, window=16_000, count=s.counter.count_text)
+        for t in range(12):
+            s.add(Message("user", (TextPart(f"turn {t}: " + "please look at this " * 60),)))
+            s.call(model)
+        bodies = srv.bodies
+    asks = [i for i, b in enumerate(bodies) if "Write a handoff brief" in json.dumps(b["messages"][-1])]
+    assert asks and all("<transcript>" not in json.dumps(b) for b in bodies)
+    i = asks[0]
+    before = bodies[i - 1]["messages"]
+    assert json.dumps(bodies[i]["messages"][: len(before)]) == json.dumps(before)
+    assert [m["role"] for m in bodies[i]["messages"][len(before) :]] == ["assistant", "user", "user"]  # reply, new turn, ask
+    assert check("openai", bodies[i]) == []
+    assert "Early turns discussed the layout." in json.dumps(bodies[i + 1]["messages"])  # the fold reached the next call

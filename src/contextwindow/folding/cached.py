@@ -12,7 +12,7 @@ after the tool messages.
 
 :func:`cached_messages` answers ``None`` when the prefix cannot carry the request: no prefix, a
 prefix that does not obey its provider's rules with the instruction appended, or one too large for
-the summarizer's window. The summarizer then renders the flat transcript as before.
+the summarizer's window with the summary's budget (:func:`prompt_room`). The summarizer then renders the flat transcript as before.
 """
 
 from __future__ import annotations
@@ -26,6 +26,14 @@ from . import prompts
 from .base import CachedPrefix, SummaryRequest
 
 QUOTE_CHARS = 160
+SLACK = 200  # tokens for chat framing and counter differences
+
+
+def prompt_room(window: int, budget: int) -> int:
+    """Prompt tokens a request over the prefix may take: the window less the summary's budget and
+    some slack (the prefix itself was sent within the window; a provider that still says "too long"
+    sends the summarizer to the flat transcript)."""
+    return window - budget - SLACK
 # the instruction of a request that rides the prefix (the summarizer's own system prompt cannot
 # be sent: the prefix's system prompt must stay as it was for the cache to hit)
 HEAD = (

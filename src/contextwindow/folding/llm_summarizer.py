@@ -24,7 +24,7 @@ from ..messages import Message, TextPart
 from ..usage import Usage
 from . import prompts
 from .base import SummaryOutcome, SummaryRequest, ensure_constraints
-from .cached import cached_messages
+from .cached import cached_messages, prompt_room
 from .extractive import ExtractiveSummarizer
 from .transcript import render_message
 
@@ -90,8 +90,7 @@ class LLMSummarizer:
     def _cached(self, request: SummaryRequest, calls: _Calls) -> str | None:
         """The brief asked over the cached prefix, or ``None`` when that path does not apply or
         its answer is no brief (the flat transcript is asked next)."""
-        room = int(self.window * 0.9) - request.budget_tokens - PROMPT_SLACK
-        got = cached_messages(request, room=room, count=self._count)
+        got = cached_messages(request, room=prompt_room(self.window, request.budget_tokens), count=self._count)
         if got is None:
             return None
         messages, prefix = got

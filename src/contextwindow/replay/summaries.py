@@ -31,8 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..folding.base import Summarizer, SummaryOutcome, SummaryRequest
-from ..folding.cached import instruction
-from ..folding.llm_summarizer import PROMPT_SLACK
+from ..folding.cached import instruction, prompt_room
 from ..tokens.base import TokenCounter
 
 #: policies whose summary request rides the conversation's cached prefix (module docstring)
@@ -68,7 +67,7 @@ class MeteredSummarizer:
         prefix = request.prefix
         if prefix is not None and prefix.messages:
             ask = self._count_text(instruction(request, prefix))
-            room = None if self.window is None else int(self.window * 0.9) - request.budget_tokens - PROMPT_SLACK
+            room = None if self.window is None else prompt_room(self.window, request.budget_tokens)
             if room is None or prefix.tokens + ask <= room:
                 sent = self.counter.count_messages(prefix.messages[: prefix.sent])
                 since = self.counter.count_messages(prefix.messages[prefix.sent :]) if prefix.sent < len(prefix.messages) else 0
