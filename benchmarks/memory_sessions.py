@@ -23,7 +23,11 @@ Template families that share no phrasing:
   studied, so it is tuning data now;
 * ``sealed`` — written (seeds 11000+) before any of ``blind``'s failures were looked at and before
   any run of it, with its own subjects, shared-words pairs and distractors (statements about
-  other subjects with values of the same type, questions naming a subject): the held-out family.
+  other subjects with values of the same type, questions naming a subject): the held-out family;
+* ``probe6`` (seeds 14000+) — tuning data from the start, written after sealed's fourth table
+  (which of sealed's values stay stale never looked at) with sealed's structure and new update
+  wording: passive hand-overs, "; it's V now" after a clause naming the subject, "slid out to",
+  "was lifted to", "rose to", "goes by", "became".
 
 Every planted value is unique in its session, so "the current value is in the output" and "a
 superseded value is in the output" are unambiguous checks.
@@ -112,6 +116,20 @@ OWN_WORLD = {
             "host": "Old logs mention {v}, ignore them.",
         },
         ["What happened with {s}?", "Is {s} blocked?", "Who decided about {s}?"],
+    ),
+    "probe6": (
+        ["queue broker", "secrets vault", "ci runner", "wiki", "dns resolver", "load balancer", "sms relay", "pdf renderer"],
+        {"date": "the {svc} rollover", "name": "the {thing}", "rename": "the {thing}", "version": "the {svc} indexer job", "host": "the {svc} hot spare"},
+        [("upstream", "downstream"), ("small", "large"), ("morning", "evening"), ("left", "right"), ("trial", "enterprise")],
+        [("freeze", "date"), ("burst quota", "count"), ("proxy host", "host"), ("backup contact", "name"), ("lock timeout", "seconds")],
+        {
+            "date": "My flight leaves on {v}, just so you know.",
+            "name": "{v} from finance asked about lunch.",
+            "rename": "The meeting room is called {v}, lol.",
+            "version": "A blog post I saw used Python {v}.",
+            "host": "A test box at {v} showed up in alerts, ignore it.",
+        },
+        ["Where are we with {s}?", "Can you keep an eye on {s}?", "Who should I ask about {s}?"],
     ),
 }
 
@@ -241,6 +259,19 @@ FACT = {
         "version": (["{S} is on Python {v}."], ["{S} is on Python {v} now.", "Python {v} for {s} from now on."]),
         "host": (["{S} points to {v}."], ["{S} now points to {v}.", "{S} is at {v} now."]),
     },
+    "probe6": {
+        "date": (["{S} is set to happen on {v}.", "Book {s} for {v}.", "{S} is on the calendar for {v}."],
+                 ["{S} slid out to {v}.", "Minor change: {s} happens on {v} now.", "{S} got moved around; it's {v} now.", "We're running {s} on {v} instead.",
+                  "They delayed {s} a bit, so it is {v} now."]),
+        "name": (["{v} manages {s}.", "Ask {v} about anything on {s}."], ["{S} was passed along; {v} manages it now.", "{v} manages {s} now.", "{v} grabbed {s}.",
+                                                                          "{S} has been handed to {v}."]),
+        "rename": (["{S} is sold as {v}.", "The brand name of {s} is {v}."], ["{S} was renamed again; it's {v} from today.", "From here on {s} goes by {v}.",
+                                                                              "{S} is now known as {v}."]),
+        "version": (["{S} is compiled for Python {v}."], ["{S} is compiled for Python {v} as of this week.", "We upgraded {s}; it's on Python {v} these days.",
+                                                         "{S} got bumped to Python {v}."]),
+        "host": (["{S} is hosted at {v}.", "{S}'s address is {v}."], ["{S} is hosted at {v} since the migration.", "We switched {s} over to {v}.",
+                                                                   "{S} moved to a fresh machine: {v}.", "{S} now lives at {v}."]),
+    },
 }
 ONCALL = {
     "tune": ("{v} is on call this week.", "Actually {v} is on call this week."),
@@ -254,6 +285,7 @@ ONCALL = {
     "sealed": ("{v} is our on-call this week.", "On-call this week switched to {v}."),
     "probe4": ("{v} holds the on-call shift this week.", "The on-call shift this week went to {v}."),
     "probe5": ("On-call duty this week belongs to {v}.", "{v} covers on-call this week instead."),
+    "probe6": ("{v} is covering on-call this week.", "On-call this week moved over to {v}."),
 }
 CONSTRAINT = {
     "tune": [
@@ -322,6 +354,12 @@ CONSTRAINT = {
         ("Cloud spend tops out at {v} per month.", "We can go to {v} per month on cloud now.", "$"),
         ("The migration must land by {v}.", "The migration can land by {v} instead.", "date"),
     ],
+    "probe6": [
+        ("No commit subject over {v}, thanks.", "We eased the commit subject limit; {v} is acceptable now.", "characters"),
+        ("Break up any pull request past {v}.", "The pull request cap rose to {v}.", "lines"),
+        ("Monthly cloud spend can't go above {v}.", "The monthly cloud spend cap was lifted to {v}.", "$"),
+        ("The migration's final deadline is {v}.", "The migration's final deadline slipped to {v}.", "date"),
+    ],
 }
 PREFERENCE = {
     "tune": [("I'd rather have your answers in {v}.", "I'd rather have your answers in {v} instead."), ("I prefer timeouts of {v} in examples.", "I prefer timeouts of {v} in examples now.")],
@@ -335,6 +373,7 @@ PREFERENCE = {
     "sealed": [("I'd appreciate answers in {v}.", "Let's switch the answers over to {v}."), ("My preferred gap between poll attempts is {v}.", "Let's make the gap between poll attempts {v}.")],
     "probe4": [("I'd be glad to get answers in {v}.", "Let's move the answers over to {v}."), ("The wait between health checks I like best is {v}.", "Let's set the wait between health checks to {v}.")],
     "probe5": [("Answers in {v} work best for me.", "Answers in {v} work best for me now."), ("I'm happiest with a {v} pause between polls.", "A {v} pause between polls, please, from now on.")],
+    "probe6": [("I'd be happy with answers in {v}.", "Let's change the answers over to {v}."), ("The pause I like between retry attempts is {v}.", "Let's make the pause between retry attempts {v}.")],
 }
 SAFETY = {
     "tune": ["Never delete anything under {v}.", "Never run migrations against {v} without asking me first."],
@@ -348,6 +387,7 @@ SAFETY = {
     "sealed": ["Files under {v} must never be deleted.", "Ask me before any write to the database at {v}."],
     "probe4": ["Data under {v} is never to be deleted.", "Check with me before you modify the database at {v}."],
     "probe5": ["Never clean out anything under {v}.", "Don't run UPDATE statements on {v} before I sign off."],
+    "probe6": ["Any files in {v} are never to be removed.", "Get my approval before writing to the database at {v}."],
 }
 GOAL = {
     "probe5": "Today's mission: the {v} service on the new scheduler.",
@@ -361,6 +401,7 @@ GOAL = {
     "probe": "Today's job: get the {v} service onto the new scheduler.",
     "probe3": "Main goal today: bring the {v} service onto the new scheduler.",
     "probe2": "We're here to get the {v} service working on the new scheduler.",
+    "probe6": "For today, the {v} service needs to move to the new scheduler.",
 }
 PAIR = {
     "tune": ("The {m} {n} is {v}.", "The {m} {n} changed to {v}."),
@@ -374,6 +415,7 @@ PAIR = {
     "sealed": ("The {n} we use for {m} is {v}.", "For {m} the {n} became {v}."),
     "probe4": ("The {n} in use for {m} is {v}.", "For {m}, the {n} turned into {v}."),
     "probe5": ("The {m} {n} sits at {v}.", "The {m} {n} sits at {v} now."),
+    "probe6": ("{M}'s {n} is {v}.", "{M}'s {n} became {v}."),
 }
 CHATTER = {
     "tune": ["Thanks, that helps.", "Let me check with the team.", "Sounds good, carry on.", "OK.", "Great, continue please.", "Hmm, interesting."],
@@ -387,6 +429,7 @@ CHATTER = {
     "sealed": ["Nice one.", "Hang on, reading the logs.", "Let me get back to you on that.", "Okay, go on.", "Thanks!", "Huh, weird, but continue."],
     "probe4": ["Sweet.", "Give me a minute.", "I'll circle back on that.", "Proceed.", "Cheers!", "Odd, but fine."],
     "probe5": ["Good.", "Let me look.", "Later maybe.", "Go on then.", "Ta.", "Strange, but ok."],
+    "probe6": ["Nice.", "Reading, one moment.", "Park that for now.", "Keep going.", "Much obliged!", "Weird, but whatever."],
 }
 TASKS = {
     "tune": ["Fix the flaky test in tests/test_{x}.py.", "Add logging to the {x} module.", "Look at why the {x} build is slow."],
@@ -400,6 +443,7 @@ TASKS = {
     "sealed": ["Look into the {x} alerts.", "Please simplify the {x} handler.", "Add a retry to the {x} client."],
     "probe4": ["Inspect the {x} metrics.", "Simplify the {x} router.", "Add tracing to the {x} worker."],
     "probe5": ["Trace the {x} latency.", "Shrink the {x} image.", "Lint the {x} code."],
+    "probe6": ["Check the {x} error budget.", "Tidy the {x} handler.", "Add a timeout to the {x} client."],
 }
 
 
