@@ -322,3 +322,21 @@ def test_more_paraphrase_kinds_from_the_probe5_round() -> None:
     )
     assert _stale_values(led) == {"20 requests per minute", "May 2", "Tern-2"}
     assert {"90 requests per minute", "June 4", "June 20"} <= _live_values(led)
+
+
+def test_more_paraphrase_kinds_from_the_probe6_round() -> None:
+    # "I'd be fine/happy with X" is a preference
+    kinds = {e.text: e.kind for e in L.detect("I'd be fine with replies in Dutch.")}
+    assert kinds == {"I'd be fine with replies in Dutch.": "preference"}
+    led = _ledger(
+        # a possessor is a content word even when the word alone is a stop word ("large", "small")
+        "Small's upload quota is 20 requests per minute.", "Large's upload quota is 50 requests per minute.",
+        "Large's upload quota became 70 requests per minute.",
+        # verbs of change and bound words are not the subject ("drifted out to", "rose to", "past V")
+        "The beta launch is set for May 2.", "The beta launch drifted out to May 9.",
+        "Split any diff past 200 lines.", "The diff cap rose to 400 lines.",
+        # a value-less mention of the subject before the value ("We loosened the X limit; V is OK now")
+        "No tag name over 20 characters, please.", "We loosened the tag name limit; 35 characters is OK now.",
+    )
+    assert _stale_values(led) == {"50 requests per minute", "May 2", "200 lines", "20 characters"}
+    assert {"20 requests per minute", "70 requests per minute", "May 9", "400 lines", "35 characters"} <= _live_values(led)

@@ -76,7 +76,10 @@ _STOP = {
     "updated", "adjusted", "revised", "raised", "lowered", "bumped", "increased", "decreased", "reduced", "extended", "postponed",
     "delayed", "rescheduled", "upped", "if", "possible", "after",
     "favourite", "favorite", "favour", "favor", "aiming", "targeting", "ready", "before", "nowadays", "glad", "happy", "grateful",
-    "appreciate", "love",
+    "appreciate", "love", "pleased", "content",
+    # verbs of change and bounds ("slid out to", "the cap rose to", "any pull request past V"): how it changed, not what
+    "slid", "slide", "slides", "drifted", "lifted", "rose", "risen", "eased", "grew", "grown", "fell", "fallen", "expanded",
+    "relaxed", "loosened", "tightened", "past", "beyond",
 }
 _SYNONYMS = {
     "bill": "budget", "spend": "budget", "spending": "budget", "cost": "budget", "costs": "budget", "budget": "budget",
@@ -105,8 +108,9 @@ def subject_words(text: str) -> list[str]:
     words = [w.strip("'-") for w in re.findall(r"[a-z0-9][a-z0-9'_.-]*", t)]
     out = []
     for w in words:
+        possessor = w.endswith("'s") and w[:-2] not in _NOT_POSSESSORS  # "Large's quota": whose, a content word
         w = re.sub(r"'s?$", "", w.rstrip("."))
-        if not w or (w in _STOP and w not in acronyms) or w == "<v>" or (len(w) == 1 and w.isalpha()):  # "s" of a possessive split off a value
+        if not w or (w in _STOP and w not in acronyms and not possessor) or w == "<v>" or (len(w) == 1 and w.isalpha()):  # "s" of a possessive split off a value
             continue
         w = _SYNONYMS.get(w, _singular(w))
         if w not in out:
@@ -118,6 +122,7 @@ def subject_words(text: str) -> list[str]:
     return out
 
 
+_NOT_POSSESSORS = {"it", "that", "let", "there", "here", "he", "she", "what", "who", "where", "how", "this", "one", "everything", "nothing"}
 _PERIODS = {"monthly", "weekly", "daily", "yearly", "annual", "hourly", "annually"}
 
 
@@ -164,7 +169,7 @@ _SAFETY_POS = re.compile(
 )
 _PREF = re.compile(
     r"\b(i(?:'d| would)(?:\s+(?:much|really|still|now))? rather|i(?:'d| would)?(?:\s+(?:now|still|really|also|actually|much|strongly|generally|usually))*\s+"
-    r"(?:prefer|like|love|want|favou?r|appreciate|be (?:glad|happy|grateful) (?:to|if|for))|prefer(?:ably)?|my preference|rather than|i'm partial to|ideally)\b",
+    r"(?:prefer|like|love|want|favou?r|appreciate|be (?:glad|happy|grateful|pleased|content|fine|ok|okay) (?:to|if|for|with))|prefer(?:ably)?|my preference|rather than|i'm partial to|ideally)\b",
     re.IGNORECASE,
 )
 _RULE = re.compile(
@@ -546,8 +551,10 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         matches = matches if len(distinct) == 1 else []
     elif exact:
         matches = exact
-    elif not matches:
-        matches = _named_in_clause(out, entry) or _cued_update(out, entry)
+    if not matches or (entry.values and all(not out[i].values for i in matches)):
+        # nothing, or only a value-less mention of the subject ("We eased the X limit;" before "V is fine
+        # now"): the entry holding the old value may still be named in looser words
+        matches = [*matches, *(i for i in _named_in_clause(out, entry) or _cued_update(out, entry) if i not in matches)]
     for i in matches:
         old = out[i]
         new_vals = set(entry.values)
@@ -606,7 +613,8 @@ _UPDATE_CUE = re.compile(
     r"\b(?:now|instead|anymore|no longer|from now on|going forward|moved|changed|switched|swapped|replaced|updated|upgraded|downgraded|"
     r"migrated|renamed|rebranded|delayed|postponed|rescheduled|slipped|pushed|bumped|raised|lowered|took over|taking over|taken over|"
     r"new|correction|scratch that|actually|not the|rather than|after all|went(?: up| down)? to|turned into|became|increased|decreased|"
-    r"reassigned|loosened|relaxed|tightened|shortened|lengthened|reduced|doubled|halved|handed over|switched over|cut over)\b",
+    r"reassigned|loosened|relaxed|tightened|shortened|lengthened|reduced|doubled|halved|handed over|switched over|cut over|"
+    r"slid|drifted|lifted|rose|eased|grew|fell|expanded|passed (?:along|on)|handed to|grabbed|picked up)\b",
     re.IGNORECASE,
 )
 
