@@ -145,9 +145,9 @@ def prose_heavy_session(seed: int, turns: int = 12, steps: int = 4) -> ImportedS
 @pytest.mark.parametrize("window", [40_000, 60_000, 80_000])
 def test_pricing_the_summary_call_makes_fewer_summaries_and_keeps_fidelity(window: int) -> None:
     """On a prose-heavy session (little for clearing to take), the policy that prices each pass's
-    summary call (the folded tokens read at the input price, the summary at the output price) asks
+    summary call (the folded tokens read at the read price: the request rides the cache; the summary at the output price) asks
     for fewer summaries than the same policy blind to that price, with nothing over the window or
-    invalid and every rule kept. What it does NOT do here is bill less than claude-code (1.6-2.6x
+    invalid and every rule kept. What it does NOT do here is bill less than claude-code (1.2-1.7x
     with the summaries' calls; docs/replay.md)."""
     session = prose_heavy_session(7)
     priced = replay(session, ["default"], window=window).policy("default")
