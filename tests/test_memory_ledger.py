@@ -340,3 +340,13 @@ def test_more_paraphrase_kinds_from_the_probe6_round() -> None:
     )
     assert _stale_values(led) == {"50 requests per minute", "May 2", "200 lines", "20 characters"}
     assert {"20 requests per minute", "70 requests per minute", "May 9", "400 lines", "35 characters"} <= _live_values(led)
+
+
+def test_a_change_dated_from_today_is_an_update() -> None:
+    # found on probe3's unseen seeds (9012+): "X is our go-to person for S from today" after "Send S bugs to Y"
+    led = _ledger(
+        "Send the billing export bugs to Hana.", "Rui is our go-to person for the billing export from today.",
+        "The nightly sync is owned by Ada.", "Ben is the contact for the nightly sync as of today.",
+    )
+    assert _stale_values(led) == {"Hana", "Ada"}
+    assert {"Rui", "Ben"} <= _live_values(led)

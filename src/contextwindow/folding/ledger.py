@@ -80,6 +80,7 @@ _STOP = {
     # verbs of change and bounds ("slid out to", "the cap rose to", "any pull request past V"): how it changed, not what
     "slid", "slide", "slides", "drifted", "lifted", "rose", "risen", "eased", "grew", "grown", "fell", "fallen", "expanded",
     "relaxed", "loosened", "tightened", "past", "beyond",
+    "go-to",  # "our go-to person for X" is X's person
 }
 _SYNONYMS = {
     "bill": "budget", "spend": "budget", "spending": "budget", "cost": "budget", "costs": "budget", "budget": "budget",
@@ -614,7 +615,8 @@ _UPDATE_CUE = re.compile(
     r"migrated|renamed|rebranded|delayed|postponed|rescheduled|slipped|pushed|bumped|raised|lowered|took over|taking over|taken over|"
     r"new|correction|scratch that|actually|not the|rather than|after all|went(?: up| down)? to|turned into|became|increased|decreased|"
     r"reassigned|loosened|relaxed|tightened|shortened|lengthened|reduced|doubled|halved|handed over|switched over|cut over|"
-    r"slid|drifted|lifted|rose|eased|grew|fell|expanded|passed (?:along|on)|handed to|grabbed|picked up)\b",
+    r"slid|drifted|lifted|rose|eased|grew|fell|expanded|passed (?:along|on)|handed to|grabbed|picked up|"
+    r"(?:from|as of|starting|effective) (?:today|tomorrow|this week|next week|monday|immediately))\b",
     re.IGNORECASE,
 )
 
