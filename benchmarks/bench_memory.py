@@ -1,7 +1,7 @@
 """Memory that survives any budget: planted user rules, facts and preferences through 5 rounds of
 compaction at 10%, 20% and 30% of a session's size, with and without a model.
 
-    python benchmarks/bench_memory.py [--sessions 12] [--family sealed|blind|probe|probe2|probe3|probe4|probe5|probe6|final|heldout|report|tune|all] [--fixtures ../shared/fixtures/transcripts]
+    python benchmarks/bench_memory.py [--sessions 12] [--family sealed|lead|blind|probe|probe2|probe3|probe4|probe5|probe6|final|heldout|report|tune|all] [--fixtures ../shared/fixtures/transcripts]
 
 Sessions come from ``memory_sessions.py``: the ``tune`` (seeds 0+), ``report`` (1000+),
 ``heldout`` (2000+), ``final`` (3000+), ``blind`` (5000+) and ``probe*`` families are what the
@@ -99,7 +99,7 @@ def run_session(g: Generated, pct: float, with_model: bool) -> dict[str, object]
 
 
 def bench_generated(family: str, n: int) -> bool:
-    base = {"tune": 0, "report": 1000, "heldout": 2000, "final": 3000, "blind": 5000, "probe": 7000, "probe2": 8000, "probe3": 9000, "sealed": 11000, "probe4": 12000, "probe5": 13000, "probe6": 14000}[family]
+    base = {"tune": 0, "report": 1000, "heldout": 2000, "final": 3000, "blind": 5000, "probe": 7000, "probe2": 8000, "probe3": 9000, "sealed": 11000, "probe4": 12000, "probe5": 13000, "probe6": 14000, "lead": 15000}[family]
     seeds = range(base, base + n)
     sessions = [generate(s, family) for s in seeds]
     sizes = [COUNTER.count_messages(g.messages) for g in sessions]
@@ -202,11 +202,11 @@ def bench_real(root: Path, budget: int = 8_000, at_least: int = 2) -> bool:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sessions", type=int, default=12)
-    ap.add_argument("--family", default="sealed", choices=("sealed", "blind", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "final", "heldout", "report", "tune", "all"))
+    ap.add_argument("--family", default="sealed", choices=("sealed", "lead", "blind", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "final", "heldout", "report", "tune", "all"))
     ap.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES)
     args = ap.parse_args()
     ok = True
-    for fam in (("tune", "report", "heldout", "final", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "blind", "sealed") if args.family == "all" else (args.family,)):
+    for fam in (("tune", "report", "heldout", "final", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "blind", "sealed", "lead") if args.family == "all" else (args.family,)):
         ok &= bench_generated(fam, args.sessions)
     if args.fixtures.exists():
         ok &= bench_real(args.fixtures)
