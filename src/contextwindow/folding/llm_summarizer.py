@@ -80,8 +80,13 @@ class LLMSummarizer:
     def _call(self, prompt: str, budget: int, calls: _Calls) -> str:
         if calls.n >= calls.limit:
             raise ContextWindowError(f"summary needs more than {calls.limit} summarizer calls")
+        return self._complete([Message("user", (TextPart(prompt),))], prompts.SYSTEM, budget, calls)
+
+    def _complete(self, messages: list[Message], system: Any, budget: int, calls: _Calls, tools: Any = None) -> str:
+        """One model call, counted and its usage kept (the flat prompt's and the cached prefix's)."""
         calls.n += 1
-        done = self.model.complete([Message("user", (TextPart(prompt),))], system=prompts.SYSTEM, max_tokens=budget)
+        kw = {"tools": tools} if tools is not None else {}
+        done = self.model.complete(messages, system=system, max_tokens=budget, **kw)
         usage = getattr(done, "usage", None)
         if usage is not None:
             calls.usages.append(usage)
@@ -94,15 +99,10 @@ class LLMSummarizer:
         if got is None:
             return None
         messages, prefix = got
-        calls.n += 1
         try:
-            done = self.model.complete(messages, system=prefix.system, max_tokens=request.budget_tokens, tools=prefix.tools)
+            text = self._complete(list(messages), prefix.system, request.budget_tokens, calls, tools=prefix.tools)
         except ContextOverflowError:
             return None
-        usage = getattr(done, "usage", None)
-        if usage is not None:
-            calls.usages.append(usage)
-        text = str(getattr(done, "text", "") or "")
         return text if len(text.strip()) >= MIN_USEFUL_CHARS and looks_like_a_brief(text) else None
 
     def _room(self, budget: int, request: SummaryRequest) -> int:
