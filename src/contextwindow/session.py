@@ -201,7 +201,7 @@ class Session:
         self._cache_cfg = _cache_config(self.config.cache, model)
         self._growth = Growth()  # history growth per call: when and how deep a pass pays (compaction/economics.py)
         self._built_keys: list[str] = []  # the view items of the last build (what the provider has cached)
-        self._last_sent: tuple[list[Message], str, int] | None = None  # the last build's messages, rules, prompt tokens (a summary rides its cache)
+        self._last_sent: tuple[list[Message], str] | None = None  # the last build's messages and rules (a summary rides its cache; its tokens: _last_prompt_estimate)
         self._turns = 0
         self._tool_calls = 0
         self._cost = 0.0
@@ -748,7 +748,7 @@ class Session:
         prompt = shown + budget.system + budget.tools
         self._view_tokens = hist
         self._built_keys = [it.key for it in items]
-        self._last_sent = (messages, rules, prompt)
+        self._last_sent = (messages, rules)
         self._last_prompt_estimate = prompt
         g = gauge(max(prompt, last or 0) if result is None else prompt, self.window)
         self.events.emit("build", tokens=prompt, calibration=round(self._calibration.factor, 4), messages=len(messages), prefix_share=share, prefix_reuse=reuse, gauge=g.severity, percent=round(g.percent, 1))
@@ -1032,9 +1032,10 @@ class Session:
         """The last build's prompt as sent plus the view items stored since, when the view still
         starts with what that build sent (a summary request can ride its cache: folding/cached.py)."""
         keys = self._built_keys
-        if self._last_sent is None or len(items) < len(keys) or any(k != it.key for k, it in zip(keys, items, strict=False)):
+        if self._last_sent is None or self._last_prompt_estimate is None or len(items) < len(keys) or any(k != it.key for k, it in zip(keys, items, strict=False)):
             return None
-        messages, rules, tokens = self._last_sent
+        messages, rules = self._last_sent
+        tokens = self._last_prompt_estimate
         new = items[len(keys) :]
         return CachedPrefix(
             (*messages, *(it.message for it in new)), self.system or None, tuple(self.tools) or None, rules, tokens + total(new), len(messages),
