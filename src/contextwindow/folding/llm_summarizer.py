@@ -100,7 +100,7 @@ class LLMSummarizer:
             return None
         messages, prefix = got
         try:
-            text = self._complete(list(messages), prefix.system, request.budget_tokens, calls, tools=prefix.tools)
+            text = self._complete(messages, prefix.system, request.budget_tokens, calls, tools=prefix.tools)
         except ContextOverflowError:
             return None
         return text if len(text.strip()) >= MIN_USEFUL_CHARS and looks_like_a_brief(text) else None
