@@ -7,7 +7,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -121,8 +120,7 @@ def test_sigkill_during_appends_and_folds_loses_nothing_that_returned(durable_ur
     p = subprocess.Popen([sys.executable, "-c", LOOPER, durable_url, cid], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert p.stdout is not None
     lines: list[str] = []
-    deadline = time.monotonic() + 30
-    while sum(ln.startswith("seq ") for ln in lines) < 120 and time.monotonic() < deadline:
+    while sum(ln.startswith("seq ") for ln in lines) < 120:  # by count, not by clock: the looper prints until killed
         line = p.stdout.readline()
         if not line:
             break
