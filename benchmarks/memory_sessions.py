@@ -30,6 +30,13 @@ Template families that share no phrasing:
   (which of sealed's values stay stale never looked at) with sealed's structure and new update
   wording: passive hand-overs, "; it's V now" after a clause naming the subject, "slid out to",
   "was lifted to", "rose to", "goes by", "became".
+* ``probe7`` (seeds 16000+) — tuning data from the start, written (issue 11, third pass) before any look
+  at ``lead``'s failures and before any run of it, with its own sentences for the kinds of wording a
+  user writes: a leading "Starting tomorrow," / "As of Monday," / "Effective next week,"; values in
+  other forms ("$3,100" / "3.1k dollars" / "three thousand one hundred dollars", "3 March" / "March 3"
+  / "2026-03-03", "1.5k" / "1,500", number words); relative updates that give the result ("add a
+  week to X, so V"); updates inside long sentences; two statements in one sentence; a goal
+  restated or refined ("Actually, the goal is now …"); facts about paths and ticket ids.
 
 Every planted value is unique in its session, so "the current value is in the output" and "a
 superseded value is in the output" are unambiguous checks.
@@ -147,7 +154,61 @@ OWN_WORLD = {
         },
         ["How is {s} coming along?", "Do we have a risk on {s}?", "Who signed off on {s}?"],
     ),
+    "probe7": (
+        ["invoice mailer", "session store", "asset pipeline", "search gateway", "retention job", "quote engine", "audit archiver", "health checker"],
+        {"date": "the {svc} handover", "name": "the {thing}", "rename": "the {thing}", "version": "the {svc} batch runner", "host": "the {svc} edge box",
+         "path": "the {svc} runbook", "id": "the {svc} outage ticket"},
+        [("gold", "silver"), ("batch", "stream"), ("on-prem", "cloud"), ("junior", "senior"), ("spring", "autumn")],
+        [("beta window", "date"), ("upload quota", "count"), ("bastion host", "host"), ("security reviewer", "name"), ("retry budget", "seconds")],
+        {
+            "date": "The office party is on {v}, if you want to come.",
+            "name": "{v} from support says thanks for the fix.",
+            "rename": "My cat is called {v}, random fact.",
+            "version": "The old README still says Python {v} somewhere, ignore it.",
+            "host": "Someone left a debug box at {v} running, not ours.",
+            "path": "My scratch notes are in {v}, ignore them.",
+            "id": "Ticket {v} is another team's problem.",
+        },
+        ["Any blockers on {s}?", "When did we last talk about {s}?", "Who knows the history of {s}?"],
+    ),
 }
+# probe7's goal values: service names no other template uses (a refined goal is checked by its own word)
+GOAL_SVCS = ["pricing", "ranking", "shipping", "onboarding", "refunds", "loyalty", "payroll", "tracking"]
+GOAL_UPDATE = {
+    "probe7": [
+        "Actually, the goal is now to get the {v} service onto the new scheduler first.",
+        "Change of focus: we're moving the {v} service over to the new scheduler instead.",
+        "Let me refine the plan: it's the {v} service that has to go onto the new scheduler today.",
+    ],
+}
+# probe7: two statements said in one sentence, and updates wrapped in a longer sentence
+JOINERS = {"probe7": [", and ", "; also, ", " and "]}
+WRAPS = {
+    "probe7": [
+        "After a long call with the platform folks this morning we agreed that {u}",
+        "Not sure I mentioned it, but as far as I know {u}",
+        "I only heard at lunch, so sorry for the late notice: {u}",
+    ],
+}
+_NUM_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen",
+              "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+_TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def _words(n: int) -> str:
+    """``n`` (below 10,000) in words: 3100 → "three thousand one hundred"."""
+    out = []
+    if n >= 1000:
+        out.append(f"{_NUM_WORDS[n // 1000]} thousand")
+        n %= 1000
+    if n >= 100:
+        out.append(f"{_NUM_WORDS[n // 100]} hundred")
+        n %= 100
+    if n >= 20:
+        out.append(_TENS[n // 10] + (f"-{_NUM_WORDS[n % 10]}" if n % 10 else ""))
+    elif n:
+        out.append(_NUM_WORDS[n])
+    return " ".join(out)
 
 
 class Values:
@@ -191,6 +252,53 @@ class Values:
 
     def path(self) -> str:
         return self._uniq(lambda: f"/srv/{self.rng.choice(SVCS)}/{self.rng.choice(['data', 'exports', 'backups', 'keys'])}{self.rng.randint(1, 99)}")
+
+    def ticket(self) -> str:
+        return self._uniq(lambda: f"{self.rng.choice(['OPS', 'INC', 'SUP'])}-{self.rng.randint(1000, 9899)}")
+
+
+class FormValues(Values):
+    """probe7: the same value kinds written in the forms people use (one form per value, each value
+    unique by what it means, not only by how it is written)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.meant: set[str] = set()
+
+    def _form(self, key: str, forms: list[str]) -> str:
+        if key in self.meant:
+            return ""  # the same value in another form: not a new value
+        self.meant.add(key)
+        return self._uniq(lambda: self.rng.choice(forms))
+
+    def _pick(self, make) -> str:  # type: ignore[no-untyped-def]
+        for _ in range(1000):
+            v = str(make())
+            if v:
+                return v
+        raise RuntimeError("ran out of unique values")
+
+    def date(self) -> str:
+        def one() -> str:
+            m, d = self.rng.randrange(12), self.rng.randint(2, 28)
+            suffix = "th" if 4 <= d <= 20 or d % 10 > 3 else ["th", "st", "nd", "rd"][d % 10]
+            return self._form(f"date {m} {d}", [f"{MONTHS[m]} {d}", f"{d} {MONTHS[m]}", f"{MONTHS[m][:3]} {d}", f"{MONTHS[m]} {d}{suffix}", f"2026-{m + 1:02d}-{d:02d}"])
+        return self._pick(one)
+
+    def money(self) -> str:
+        def one() -> str:
+            n = self.rng.randint(3, 95) * 100
+            return self._form(f"money {n}", [f"${n:,}", f"${n}", f"{n / 1000:g}k dollars", f"{_words(n)} dollars"])
+        return self._pick(one)
+
+    def number(self, unit: str) -> str:
+        def one() -> str:
+            if unit == "requests per minute":
+                n = self.rng.randint(11, 97) * 100
+                return self._form(f"{unit} {n}", [f"{n:,} {unit}", f"{n / 1000:g}k {unit}"])
+            n = self.rng.randint(11, 97)
+            return self._form(f"{unit} {n}", [f"{n} {unit}", f"{_words(n)} {unit}"])
+        return self._pick(one)
 
 
 # --- templates: (plant, update) per family; {s} subject, {v} value ---------------------------------
@@ -300,6 +408,22 @@ FACT = {
         "host": (["{S} sits on {v}.", "You reach {s} at {v}."], ["{S} sits on {v} now.", "We rehomed {s} to {v}.", "You reach {s} at {v} after the move.",
                                                                 "{S} was relocated to {v}."]),
     },
+    "probe7": {
+        "date": (["{S} is due on {v}.", "We've set {v} for {s}.", "{S} will happen on {v}."],
+                 ["{S} got pushed a week, to {v}.", "As of this morning {s} is on {v}.", "Following the vendor delay nobody saw coming, {s} now falls on {v}.",
+                  "{S} is not on the old date anymore but on {v}."]),
+        "name": (["{v} is who owns {s}.", "If {s} breaks, {v} is the one to call."],
+                 ["Starting Monday, {v} owns {s}.", "{v} inherits {s} as of this week.",
+                  "After the reorg last week the team decided that {v} will look after {s} going forward.", "{S} is {v}'s now."]),
+        "rename": (["{S} is internally named {v}.", "We refer to {s} by its codename, {v}."],
+                   ["Heads up, {s} is {v} now after the rebrand.", "{S} got renamed again, to {v}.", "In the new docs {s} appears as {v}."]),
+        "version": (["{S} runs Python {v}.", "{S} is on Python {v} at the moment."],
+                    ["{S} moved up a release; it's on Python {v} now.", "After last night's upgrade {s} runs Python {v}."]),
+        "host": (["{S} answers at {v}.", "Point anything meant for {s} at {v}."],
+                 ["{S} answers at {v} since the rebuild.", "As of today {s} moved to {v}.", "The DNS entry for {s} now resolves to {v}."]),
+        "path": (["{S} lives at {v}.", "You'll find {s} under {v}."], ["We moved {s} to {v}.", "{S} is at {v} after the cleanup."]),
+        "id": (["{S} is tracked as {v}.", "Use {v} for {s}."], ["{S} was reopened as {v}.", "Please use {v} for {s} from now on, the old one is closed."]),
+    },
 }
 ONCALL = {
     "tune": ("{v} is on call this week.", "Actually {v} is on call this week."),
@@ -315,6 +439,7 @@ ONCALL = {
     "probe5": ("On-call duty this week belongs to {v}.", "{v} covers on-call this week instead."),
     "probe6": ("{v} is covering on-call this week.", "On-call this week moved over to {v}."),
     "lead": ("The pager sits with {v} this week.", "The pager this week sits with {v} now."),
+    "probe7": ("{v} is the on-call person this week.", "Starting tomorrow, {v} is on call."),
 }
 CONSTRAINT = {
     "tune": [
@@ -395,6 +520,12 @@ CONSTRAINT = {
         ("Cloud costs are capped at {v} a month.", "Cloud costs are capped at {v} a month now.", "$"),
         ("The migration is to be finished by {v}.", "The migration is to be finished by {v}, revised.", "date"),
     ],
+    "probe7": [
+        ("Commit headlines can't be longer than {v}.", "Give commit headlines a bit more room, say {v}.", "characters"),
+        ("Pull requests have to stay smaller than {v}.", "After the review retro we agreed pull requests can be as big as {v}.", "lines"),
+        ("We've got {v} a month for cloud, no more.", "Finance added some headroom: the cloud allowance is {v} a month.", "$"),
+        ("The migration must be wrapped up by {v}.", "Add a week to the migration deadline, so {v}.", "date"),
+    ],
 }
 PREFERENCE = {
     "tune": [("I'd rather have your answers in {v}.", "I'd rather have your answers in {v} instead."), ("I prefer timeouts of {v} in examples.", "I prefer timeouts of {v} in examples now.")],
@@ -410,6 +541,8 @@ PREFERENCE = {
     "probe5": [("Answers in {v} work best for me.", "Answers in {v} work best for me now."), ("I'm happiest with a {v} pause between polls.", "A {v} pause between polls, please, from now on.")],
     "probe6": [("I'd be happy with answers in {v}.", "Let's change the answers over to {v}."), ("The pause I like between retry attempts is {v}.", "Let's make the pause between retry attempts {v}.")],
     "lead": [("Answers in {v} suit me best.", "Answers in {v} suit me best now."), ("Between retries I want a delay of {v}.", "Between retries I want a delay of {v} now.")],
+    "probe7": [("I like replies in {v} best.", "Switch my replies to {v}, if that's alright."),
+               ("When polling, wait {v} between tries.", "Effective next week, wait {v} between polling tries.")],
 }
 SAFETY = {
     "tune": ["Never delete anything under {v}.", "Never run migrations against {v} without asking me first."],
@@ -425,6 +558,7 @@ SAFETY = {
     "probe5": ["Never clean out anything under {v}.", "Don't run UPDATE statements on {v} before I sign off."],
     "probe6": ["Any files in {v} are never to be removed.", "Get my approval before writing to the database at {v}."],
     "lead": ["Under no circumstances delete anything under {v}.", "Check with me first before you write to the database at {v}."],
+    "probe7": ["Whatever happens, no files under {v} get deleted.", "The database at {v} is read-only for you unless I explicitly say otherwise."],
 }
 GOAL = {
     "probe5": "Today's mission: the {v} service on the new scheduler.",
@@ -440,6 +574,7 @@ GOAL = {
     "probe2": "We're here to get the {v} service working on the new scheduler.",
     "probe6": "For today, the {v} service needs to move to the new scheduler.",
     "lead": "The job for this session: get the {v} service onto the new scheduler.",
+    "probe7": "I need the {v} service running on the new scheduler by tonight.",
 }
 PAIR = {
     "tune": ("The {m} {n} is {v}.", "The {m} {n} changed to {v}."),
@@ -455,7 +590,10 @@ PAIR = {
     "probe5": ("The {m} {n} sits at {v}.", "The {m} {n} sits at {v} now."),
     "probe6": ("{M}'s {n} is {v}.", "{M}'s {n} became {v}."),
     "lead": ("For {m} the {n} is {v}.", "For {m} the {n} is {v} now."),
+    "probe7": ("The {m} {n} is {v}.", "The {m} {n} went up to {v}, the other one is unchanged."),
 }
+# the pair planted in one sentence (two subjects, two values)
+PAIR_JOINED = {"probe7": "The {n} is {v1} for {m1} and {v2} for {m2}."}
 CHATTER = {
     "tune": ["Thanks, that helps.", "Let me check with the team.", "Sounds good, carry on.", "OK.", "Great, continue please.", "Hmm, interesting."],
     "report": ["Cool, keep going.", "I'm grabbing lunch, back soon.", "Nice output.", "Alright.", "Fine by me.", "Let's see what happens."],
@@ -470,6 +608,7 @@ CHATTER = {
     "probe5": ["Good.", "Let me look.", "Later maybe.", "Go on then.", "Ta.", "Strange, but ok."],
     "probe6": ["Nice.", "Reading, one moment.", "Park that for now.", "Keep going.", "Much obliged!", "Weird, but whatever."],
     "lead": ["Right.", "Give me a sec.", "Sure, makes sense.", "Go ahead.", "Cheers.", "Odd, but fine."],
+    "probe7": ["Lovely.", "Hmm, let me read that.", "Not now, later.", "Carry on then.", "Thanks a bunch!", "Bit strange, but fine."],
 }
 TASKS = {
     "tune": ["Fix the flaky test in tests/test_{x}.py.", "Add logging to the {x} module.", "Look at why the {x} build is slow."],
@@ -485,6 +624,7 @@ TASKS = {
     "probe5": ["Trace the {x} latency.", "Shrink the {x} image.", "Lint the {x} code."],
     "probe6": ["Check the {x} error budget.", "Tidy the {x} handler.", "Add a timeout to the {x} client."],
     "lead": ["Profile the {x} startup.", "Rename a variable in the {x} module.", "Add logging to the {x} worker."],
+    "probe7": ["Check the {x} memory usage.", "Clean up the {x} imports.", "Add a health check to the {x} server."],
 }
 
 
@@ -492,18 +632,29 @@ def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
+def _inner(s: str) -> str:
+    """``s`` said inside a longer sentence: its first word in lower case unless it is a name, "I", an acronym or a value."""
+    w = s.split(" ", 1)[0].rstrip(",:;")
+    if w in NAMES or w == "I" or w.startswith("I'") or w.isupper() or not w[:1].isalpha() or any(w.startswith(c) for c in CODENAMES):
+        return s
+    return s[:1].lower() + s[1:]
+
+
 def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34) -> Generated:
     """One session from ``seed`` with the templates of ``family`` (a key of ``FACT``)."""
     rng = random.Random(seed)
-    vals = Values(rng)
+    vals = FormValues(rng) if family == "probe7" else Values(rng)
     plants: list[Plant] = []
     statements: list[str] = []  # plant texts, in order
     updates: list[tuple[str, Plant, str]] = []  # (text, plant, new value) to say later
 
-    goal_v = rng.choice(SVCS)
+    goal_v = rng.choice(GOAL_SVCS if family in GOAL_UPDATE else SVCS)
     vals.used.add(goal_v)
     statements.append(GOAL[family].format(v=goal_v))
     plants.append(Plant("goal", goal_v))
+    if family in GOAL_UPDATE and rng.random() < 0.5:  # the goal restated or refined
+        new_goal = rng.choice([g for g in GOAL_SVCS if g != goal_v])
+        updates.append((rng.choice(GOAL_UPDATE[family]), plants[-1], new_goal))
     for tmpl in SAFETY[family]:
         v = vals.path() if "{v}" in tmpl and ("under" in tmpl or "files" in tmpl) else vals.host()
         statements.append(tmpl.format(v=v))
@@ -524,7 +675,7 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
         plants.append(p)
         if rng.random() < 0.5:
             updates.append((update_t, p, make()))
-    kinds = ["date", "name", "rename", "version", "host"]
+    kinds = ["date", "name", "rename", "version", "host", *(k for k in ("path", "id") if k in FACT[family])]
     distractors: list[str] = []  # sealed and probe4 only: said among the chatter, never an update
     for kind in kinds:
         plant_ts, update_ts = FACT[family][kind]
@@ -533,7 +684,7 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
         else:
             subj = {"date": f"the {rng.choice(SVCS)} launch", "name": f"the {rng.choice(THINGS)}", "rename": f"the {rng.choice(THINGS)}",
                     "version": f"the {rng.choice(SVCS)} worker", "host": f"the {rng.choice(SVCS)} replica host"}[kind]
-        make = {"date": vals.date, "name": vals.name, "rename": vals.codename, "version": vals.version, "host": vals.host}[kind]
+        make = {"date": vals.date, "name": vals.name, "rename": vals.codename, "version": vals.version, "host": vals.host, "path": vals.path, "id": vals.ticket}[kind]
         if family in OWN_WORLD:
             distractors.append(OWN_WORLD[family][4][kind].format(v=make()))
             distractors.append(rng.choice(OWN_WORLD[family][5]).format(s=subj))
@@ -555,11 +706,16 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
     make = {"date": vals.date, "count": lambda: vals.number("requests per minute"), "host": vals.host, "name": vals.name,
             "seconds": lambda: vals.number("seconds")}[vkind]
     pair_id = seed
+    pair_vals = []
     for m in mods:
         v = make()
+        pair_vals.append(v)
         p = Plant("fact", v, pair=pair_id)
-        statements.append(PAIR[family][0].format(m=m, M=_cap(m), n=noun, v=v))
+        if family not in PAIR_JOINED:
+            statements.append(PAIR[family][0].format(m=m, M=_cap(m), n=noun, v=v))
         plants.append(p)
+    if family in PAIR_JOINED:
+        statements.append(PAIR_JOINED[family].format(n=noun, m1=mods[0], m2=mods[1], v1=pair_vals[0], v2=pair_vals[1]))
     if rng.random() < 0.5:
         m = rng.choice(mods)
         target = plants[-2] if m == mods[0] else plants[-1]
@@ -573,17 +729,31 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
     upd_iter = iter(zip(upd_at, updates, strict=True))
     nxt = next(upd_iter, None)
     state_i = 0
+    said_at = -1  # probe7: parts[said_at] is a statement another one may be joined to
+
+    def say(parts: list[str], text: str, update: bool) -> None:
+        nonlocal said_at
+        if family in WRAPS and update and rng.random() < 0.3:
+            text = rng.choice(WRAPS[family]).format(u=_inner(text))
+        if family in JOINERS and said_at == len(parts) - 1 >= 0 and rng.random() < 0.5:
+            parts[-1] = parts[-1].rstrip(".!") + rng.choice(JOINERS[family]) + _inner(text)
+            said_at = -1
+            return
+        parts.append(text)
+        said_at = len(parts) - 1
+
     for t in range(turns):
         parts: list[str] = []
+        said_at = -1
         if t == 0:
             parts.append(order[0])
             state_i = 1
         while state_i < len(order) and rng.random() < 0.55 and t < turns // 2 - 1:
-            parts.append(order[state_i])
+            say(parts, order[state_i], False)
             state_i += 1
         while nxt is not None and nxt[0] <= t:
             _, (text, plant, newv), = nxt
-            parts.append(text.format(v=newv))
+            say(parts, text.format(v=newv), True)
             plant.stale.append(plant.value)
             plant.stale_at.append(len(messages))
             plant.value = newv
