@@ -1,0 +1,27 @@
+"""A ledger entry: one thing the user said that binds or informs the session (see ``ledger.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+KINDS = ("safety", "constraint", "goal", "preference", "fact")
+#: the order entries are given up in when even the condensed ledger does not fit (first goes first)
+DROP_ORDER = ("fact", "preference", "goal", "constraint", "safety")
+MAX_CLAUSE_CHARS = 400
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    text: str  # the clause as the user wrote it
+    kind: str
+    subject: str  # normalised words, space-separated
+    value: str  # normalised values + polarity: what a later statement is compared on
+    values: tuple[str, ...] = ()  # the values as written (what a superseded entry must never show again)
+    source: str = ""  # where it was stated (message key)
+    active: bool = True
+    updated_to: str = ""  # for a superseded entry: the newer value as written
+    signature: str = ""  # the kinds (and units) of its values: what a loosely worded update must match
+
+    @property
+    def key(self) -> str:
+        return self.subject

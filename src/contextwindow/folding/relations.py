@@ -1,0 +1,159 @@
+"""The patterns a clause is read with (``reading.py``): leads set aside, the markers of each kind,
+and the relations tried in order on the clause's frame (values replaced by ``<v>`` slots). Data only."""
+
+from __future__ import annotations
+
+import re
+
+# --- reading a clause ---------------------------------------------------------------------------
+_LEAD = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|also|and|but|oh|ah|well|hey|actually|update|correction|change of plans?|heads[- ]up|fyi|note|btw|"
+    r"by the way|one more thing|quick update|sorry|just so you know|for the record|remember(?: that)?|please note(?: that)?|"
+    r"keep in mind(?: that)?|new info|for context|context|important|reminder|scratch that|never mind|wait|on second thought|"
+    r"i (?:was|'ve been|have been) told(?: that)?|i heard(?: that)?|i (?:just )?learned(?: that)?|apparently|it turns out(?: that)?|"
+    r"turns out(?: that)?|good news|bad news)\b[\s,:;!.-]*)+",
+    re.IGNORECASE,
+)
+_NEG = re.compile(r"\b(never|not|no longer|avoid|stop|without|nobody|no one|nothing|none|under no circumstances|don't|dont|doesn't|mustn't|shouldn't|can't|won't|isn't|aren't)\b|n't\b", re.IGNORECASE)
+_SAFETY_WORDS = re.compile(
+    r"\b(delet\w*|remov\w*|drop\w*|wip\w*|truncat\w*|destroy\w*|rm\b|rm -rf|force[- ]?push\w*|--force|push\w* to (?:main|master|prod\w*)|"
+    r"prod\b|production|secret\w*|credential\w*|password\w*|api keys?|tokens?|private keys?|\.env\b|customer data|pii|personal data|"
+    r"deploy\w*|migrat\w*|database|reset --hard|rewrite history|billing|payment\w*|money|charge\w*|email\w* (?:customers|users)|"
+    r"disable\w* (?:tests|ci|auth)|sudo|chmod|permissions?)",
+    re.IGNORECASE,
+)
+_SAFETY_POS = re.compile(
+    r"\b(always|must)\s+(ask|confirm|check with|get approval|get sign-?off)\b|\bwithout (asking|approval|confirmation|sign-?off)\b|\bsafety\b|\bdestructive\b"
+    # ask first: "Check with me before you modify …", "Get my OK before …", "Ask me before any write to …"
+    r"|^(?:please\s+)?(?:always\s+)?(?:ask|check with|confirm with|clear it with|run it by|talk to|ping)\s+(?:me|us|the team|someone)\b(?:\s+first)?\s+before\b"
+    r"|^(?:please\s+)?(?:always\s+)?get\s+(?:my|our|an?)\s+(?:ok|okay|approval|sign-?off|go-?ahead|green light)\s+(?:first\s+)?before\b",
+    re.IGNORECASE,
+)
+_PREF = re.compile(
+    r"\b(i(?:'d| would)(?:\s+(?:much|really|still|now))? rather|i(?:'d| would)?(?:\s+(?:now|still|really|also|actually|much|strongly|generally|usually))*\s+"
+    r"(?:prefer|like|love|want|favou?r|appreciate|be (?:glad|happy|grateful|pleased|content|fine|ok|okay) (?:to|if|for|with))|prefer(?:ably)?|my preference|rather than|i'm partial to|ideally)\b",
+    re.IGNORECASE,
+)
+_RULE = re.compile(
+    r"\b(never|always|must|mustn't|only|at most|at least|no more than|not more than|no less than|no later than|don't|do not|"
+    r"from now on|going forward|from here on|in future|by default|every|each|whenever|any time|cap(?:ped)?|limit(?:ed)?|"
+    r"deadline|due (?:by|on)|required?|mandatory|make sure|ensure|should(?:n't)?|under no circumstances|forbidden|not allowed|"
+    r"no longer|budget|maximum|minimum|max|min|quota|up to|as (?:long|many|much) as|may(?: not| now)?|can(?:not| now)?|exceed|"
+    r"allowed|has to|have to|needs? to|due|limit)\b",
+    re.IGNORECASE,
+)
+_STYLE_VERBS = (  # verbs whose bare imperative states how to work, not a one-off task
+    "use|keep|write|answer|reply|respond|format|stick|avoid|stop|follow|default|address|sign|prefix|suffix|indent|wrap|limit|"
+    "cap|pin|quote|cite|speak|talk|round|express|measure|prefer|name|always|never"
+)
+_IMPERATIVE = re.compile(rf"^(?:please\s+)?(?:{_STYLE_VERBS})\b", re.IGNORECASE)
+_GOAL_HEAD = {"goal", "objective", "aim", "mission", "task", "priority", "focus", "target"}
+_CONSTRAINT_HEAD = {"budget", "deadline", "cap", "limit", "quota", "maximum", "minimum", "max", "min", "freeze", "sla", "timeout"}
+_WH = re.compile(r"^(what|who|whom|whose|why|how|where|when|which|can|could|would|will|should|is|are|do|does|did|have|has)\b", re.IGNORECASE)
+_CHATTER = re.compile(r"^(thanks?|thank you|great|nice|cool|sounds good|looks good|lgtm|perfect|awesome|ok(?:ay)?|sure|got it|hi|hello|hey|good (?:morning|night|evening))\b", re.IGNORECASE)
+
+_IDENTITY = {"path", "url", "email", "id", "host"}
+_V = r"<v>"
+# an imperative that points a subject at a value: "Repoint the replica host to <v>"
+_POINT_AT = re.compile(rf"^(?:please\s+)?(?!(?:talk|ask|send|email|tell|reply|write|give|show|explain|add|fix)\b)[a-z]+\s+(?P<s>(?:the|our|my|this)\s+[^<]+?)\s+(?:to|at)\s+(?P<v>{_V}.*)$")
+_RELATIONS: list[tuple[str, re.Pattern[str]]] = [
+    ("rename", re.compile(rf"^(?:(?:we|i|they|you)\s*(?:'ve|have|had|are|'re|will)?\s+)?(?:now\s+)?(?:just\s+)?(?:renamed|renaming|rename)\s+(?P<s>.+?)\s+(?:to|as)\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?:(?:we|i|they|you|let's|everyone|everybody|people|folks|the team)\s*(?:'re|are|will|'ll)?\s+)?(?:now\s+)?(?:be\s+)?(?:calling|calls|call|naming|name)\s+(?P<s>.+?)\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|has been|gets|is going to be|are going to be)\s+(?:now\s+)?(?:called|named|codenamed|renamed(?: to)?|known as|rechristened|dubbed|redubbed|retitled)\s+(?P<v>{_V}.*)$")),
+    ("owner", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+|will\s+|has\s+)*(?:owns|own|is the owner of|is responsible for|runs|leads|maintains|handles|takes over|took over|taken over|is in charge of|"
+               rf"takes care of|took care of|is taking care of|takes on|took on|has taken on|picks up|picked up|has picked up|looks after|looked after|oversees|oversaw|"
+               rf"manages|managed|is handling|is managing)\s+(?P<s>.+)$")),
+    ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|will be)\s+(?:now\s+)?(?:owned|run|led|maintained|handled)\s+by\s+(?P<v>{_V}.*)$")),
+    ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:now\s+|will\s+)?(?:belongs?|goes|went|passe[sd]|has passed|has gone)\s+(?:now\s+)?to\s+(?P<v>{_V})$")),
+    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:now\s+)?(?:goes|will go|went)\s+by\s+(?:the\s+name\s+(?:of\s+)?)?(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?:(?:we|i|they|you|let's)\s*(?:'ll|will|'re|are|shall)?\s+)?(?:now\s+)?(?:refer(?:ring)? to|think of)\s+(?P<s>.+?)\s+as\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|was|has been|will be)\s+(?:now\s+)?(?:rebranded|relabell?ed|re-?titled)\s+(?:as|to)\s+(?P<v>{_V}.*)$")),
+    ("change", re.compile(
+        rf"^(?:we|they|i|you|someone|management|the team)\s+(?:have\s+|'ve\s+|just\s+|had\s+to\s+)*(?:moved|pushed|shifted|changed|switched|bumped|updated|adjusted|revised|"
+        rf"postponed|delayed|rescheduled|set|raised|lowered|extended|brought|pulled|cut|migrated|upgraded|downgraded|relocated|transferred)\s+(?P<s>.+?)\s+(?:back\s+|out\s+|forward\s+|up\s+|in\s+|over\s+)?"
+        rf"(?:to|onto|into|until|till|at|on)\s+(?P<v>.*{_V}.*)$"
+    )),
+    ("change", re.compile(
+        rf"^(?P<s>.+?)\s+(?:(?:has|have|got|was|were|is|are|been|had|will|'s)\s+)*(?:now\s+|just\s+|officially\s+)?"
+        rf"(?:moved|slipped|shifted|pushed|pulled|bumped|changed|switched|raised|lowered|increased|decreased|reduced|dropped|cut|"
+        rf"extended|reset|updated|upgraded|downgraded|migrated|went|gone|go|move|slip|change|switch|postponed|delayed|rescheduled|planned|"
+        rf"scheduled|expected|set)\s+(?:back\s+|up\s+|down\s+|out\s+|in\s+|over\s+)?"
+        rf"(?:from\s+{_V}\s+)?(?:to|onto|into|until|till|at|on|for)\s+(?P<v>.*{_V}.*)$"
+    )),
+    # "the idle timeout turned into <v>", "the quota became <v>"
+    ("change", re.compile(rf"^(?P<s>.+?)\s+(?:has\s+|have\s+|now\s+)*(?:became|become|becomes|turned into|turns into|has turned into)\s+(?P<v>.*{_V}.*)$")),
+    # "Commit titles top out at <v>": a limit
+    ("set", re.compile(rf"^(?P<s>.+?)\s+(?:tops?|maxe?s?|caps?|peaks?)\s+out\s+at\s+(?P<v>.*{_V}.*)$")),
+    # "The image store is marketed as <v>", "the X ships under the name <v>", "the public name of X is <v>"
+    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|gets|now)?\s*(?:marketed|sold|branded|released|shipped|published|ships|sells|goes out)\s+(?:as|under the name)\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?:the\s+)?(?:[a-z]+\s+)?(?:name|codename|label|nickname|alias)\s+(?:of|for)\s+(?P<s>.+?)\s+(?:is|will be|becomes|is now)\s+(?P<v>{_V}.*)$")),
+    ("set", re.compile(
+        rf"^(?:please\s+)?(?:let's\s+|let us\s+|we should\s+|we'll\s+)?(?:set|cap|limit|keep|hold|pin|fix|move|change|switch|raise|lower|bump|reduce|increase|restrict|make|push|slip)\s+"
+        rf"(?P<s>.+?)\s+(?:at|to|under|below|above|within|at most|at least|no more than|no higher than|no lower than|as|back to)\s+(?P<v>.*{_V}.*)$"
+    )),
+    ("set", re.compile(rf"^(?:please\s+)?(?:(?:we|i|let's|let us)(?:'ll|'d| will| should| can)?\s+)?(?:use|prefer|pick|choose|go with|stick with|stick to|target|run|treat|take|count|assume|settle on)\s+(?P<v>{_V})\s+(?:for|when|in|on|as)\s+(?P<s>.+)$")),
+    # "We say Orion-7 for the indexer", "X has a fresh name, V"
+    ("rename", re.compile(rf"^(?:internally\s+)?(?:we|people|everyone|everybody|the team)\s+(?:now\s+)?(?:say|write|use the name)\s+(?P<v>{_V})\s+for\s+(?P<s>.+)$")),
+    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:has|got|gets|now has)\s+(?:a\s+)?(?:new|fresh|different)\s+(?:name|codename)\s*[,:]?\s*(?P<v>{_V}.*)$")),
+    # "We run the staging cache TTL at <v>", "We plan to open the launch on <v>"
+    ("change", re.compile(rf"^(?:we|i|they)(?:'re|'ll|'ve|'d)?\s+(?:'ll\s+|will\s+|now\s+)?(?:[a-z']+\s+){{1,3}}?(?P<s>(?:the|our|my)\s+.+?)\s+(?:at|on|to|onto|into|until|till|with|by)\s+(?P<v>{_V}.*)$")),
+    # "The on-call rotation has Dana this week"
+    ("is", re.compile(rf"^(?P<s>(?:the|our|my)\s+[^<]+?)\s+(?:now\s+)?(?:has|holds|lists|shows)\s+(?P<v>{_V}.*)$")),
+    ("is", re.compile(rf"^(?P<s>.+?)\s*(?:\bis\b|\bare\b|\bwas\b|\bwill be\b|\bshould be\b|\bmust be\b|\bneeds to be\b|\bhas to be\b|\bstays\b|\bremains\b|\bbecomes\b|=|:|\bis set to\b|\bis now\b|\bare now\b|'s now)\s+(?:now\s+)?(?:still\s+)?(?P<v>.*{_V}.*)$")),
+    ("when", re.compile(rf"^(?P<s>(?:the|our|my|your|this|that)\s+[^<]+?)\s+[a-z]+\s+(?:on|at|by|in|to|until|till|for|from|around|off|onto)\s+(?P<v>{_V})$")),
+    # "The launch goes live <v>", "The beta ships out <v>"
+    ("when", re.compile(rf"^(?P<s>(?:the|our|my|your|this|that)\s+[^<]+?)\s+[a-z]+\s+(?:live|out|up|ahead|back|off)\s+(?:(?:on|at|by|in|until|for|around)\s+)?(?P<v>{_V})$")),
+    # "Yuki swapped in as this week's on-call engineer", "Omar took over as release manager"
+    ("who", re.compile(rf"^(?P<v>{_V})\s+(?:(?:now|will|has|have|had|is|was|just|'s)\s+)*(?!(?:known|referred|called|named|listed|described|seen|used)\b)"
+                       rf"[a-z]{{3,}}\s+(?:(?:in|up|over|on|back)\s+)?as\s+(?:the\s+|our\s+|my\s+)?(?P<s>[^<]*(?:<v>[^<]*)?)$")),
+    ("who", re.compile(rf"^(?P<v>{_V})\s+(?:is|are|'s|will be|has been|has|holds|carries|covers|gets|got)\s+(?:now\s+)?(?P<s>.+)$")),
+    # "Rosa looks after the audit pipeline", "Mei inherited the billing dashboard"
+    ("who", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+)?[a-z]{{3,}}(?:s|ed)\s+(?:(?:after|over|up|on|for|into|with)\s+)?(?:now\s+)?(?P<s>(?:the|our|my|this)\s+.+)$")),
+    # an imperative that points a subject at a value: "Repoint the replica host to <v>"
+    ("set", _POINT_AT),
+]
+
+
+_ATTRIBUTE = re.compile(
+    r"^\s*(?:the\s+)?(?:(?:change|switch|update|move)\s+(?:of|in|to)\s+)?(?:new\s+|updated\s+|current\s+|latest\s+|target\s+|planned\s+|expected\s+)?(?:date|day|time|value|number|figure|amount|hostname|host name|address|location|url|endpoint|ip)\s+(?:for|of)\s+",
+    re.IGNORECASE,
+)
+_META_SUBJECT = {"preference", "choice", "pick", "default", "setting", "rule", "request", "plan", "idea", "suggestion", "swap", "call", "that", "it", "this", "update"}
+_FOR_PHRASE = re.compile(r"<v>[^<]*?\b(?:for|on|of)\s+(?P<p>[^<]+)$")
+_LEAD_TIME = re.compile(r"^(?P<d>(?:(?:from|starting|as of|beginning)\s+)?(?:(?:this|next|coming) (?:week|month|sprint|quarter|monday|tuesday|wednesday|thursday|friday|weekend)|today|tomorrow|tonight))\s*,?\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
+_LEAD_FOR = re.compile(r"^(?:for|on|in) (?P<p>(?:the )?[^,<]{2,40}?),\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
+_LEAD_COLON = re.compile(r"^(?P<h>[^:<]{2,40}):\s+(?P<r>\S.*)$")
+_GOAL_RE = re.compile(r"^(?P<s>(?:[\w'-]+\s+){0,4}(?:goal|objective|aim|mission|main task|task|priority|focus)(?:\s+[\w'-]+){0,4}?)\s*(?:\bis\b|:|=|\bwill be\b|\bfor (?:this|the|today)\b[^:]*?\bis\b)\s+(?P<v>.{6,})$", re.IGNORECASE)
+# goals said without the word "goal": "This session is about …", "What we're doing today: …"
+_GOAL_ABOUT = re.compile(
+    r"^(?:(?:this|the|today's|our)\s+(?:session|conversation|chat|work(?:ing session)?)(?:\s+today)?\s+is\s+(?:all\s+|mainly\s+|mostly\s+)?(?:about|for)"
+    r"|what (?:we|i)(?:'re| are| will be| want to be)\s+(?:doing|working on|after|here for|trying to do)(?:\s+(?:in|during|for) (?:this|the) (?:session|conversation|chat))?(?:\s+today)?\s*(?:\bis\b|:)"
+    r"|(?:today|in this session|this session),?\s+(?:we(?:'re| are| will be| will)?|i(?:'m| am))\s+(?:going to|here to|trying to|working on|focus(?:ing|ed)? on)"
+    r"|(?:we|i)(?:'re| are| am|'m) here to"
+    r"|(?:today's|this session's|the session's|our|my) (?:job|work|mission|plan)(?: for today| today| here| in this session)?\s*(?::|\bis\b))\s+(?P<v>.{6,})$",
+    re.IGNORECASE,
+)
+# ownership said around the name: "Talk to Dana about X, they own it", "X is Dana's responsibility"
+_OWN = re.compile(
+    r"\b(?:owns?|owned|owner|ownership|in charge|responsib\w*|'s (?:job|area|call|turf|baby))\b"
+    r"|\b(?:ask|ping|contact|talk to|go(?:es)? to|goes through|reach out to)\b(?=.*\b(?:about|on|regarding|for)\s+(?:the|our|my)\b)"
+    r"|\b(?:about|on|regarding|for)\s+(?:the|our|my)\b.*\b(?:ask|ping|contact|talk to|go(?:es)? to|reach out to)\b"
+    r"|^(?:please\s+)?(?:send|forward|route|escalate|assign)\b.*\bto\s+<v>",
+    re.IGNORECASE,
+)
+_ABOUT = re.compile(r"\b(?:about|for|of|on|regarding)\s+(?P<x>(?:the|our|my)\s+[^,<;]+?)(?=,|;|$|\s+(?:they|he|she|who|which|go|goes|should)\b)")
+# a trailing contrast with no value of its own: ", not the older one", ", rather than before"
+_TRAILING_CONTRAST = re.compile(r",\s*(?:not|rather than|instead of)\b[^,<$€£\d]{0,40}?([.!]?)$", re.IGNORECASE)
+#: value kinds that make a clause a fact even without a relation ("Expect the launch on May 15")
+_TYPED = {"date", "time", "money", "version", "number"}
+
+
+_MAKE_THAT = re.compile(r"^(?:please\s+)?(?:let's\s+)?(?:make|set|change|switch|bump|raise|lower)\s+(?:that|it|this)\s+(?:to\s+)?(?P<v><v>)(?:\s+(?:for|on)\s+(?P<s>.+))?$")
+
+
+#: words that alone name no subject: headings, labels and generic nouns or verbs
+_GENERIC_SUBJECT = {
+    "definition", "scope", "argument", "description", "result", "status", "summary", "note", "phase", "step", "task",
+    "depend", "scenario", "example", "output", "input", "usage", "overview", "context", "background", "item", "list",
+    "section", "detail", "info", "thing", "stuff", "it", "once", "run", "write", "done", "next", "todo", "approval",
+}

@@ -1,0 +1,92 @@
+"""Subjects of ledger entries: content words, normalised (case, plurals, a few synonyms), and when
+two subjects are the same one (``same_subject``). Pure."""
+
+from __future__ import annotations
+
+import re
+
+# --- words --------------------------------------------------------------------------------------
+_STOP = {
+    "the", "a", "an", "this", "that", "these", "those", "our", "my", "your", "their", "its", "his", "her", "we", "i", "you", "they",
+    "it", "he", "she", "us", "me", "them", "of", "for", "to", "in", "on", "at", "by", "with", "from", "into", "onto", "as", "and",
+    "or", "is", "are", "was", "were", "be", "been", "being", "will", "would", "should", "shall", "can", "could", "may", "might",
+    "must", "do", "does", "did", "done", "have", "has", "had", "not", "no", "never", "always", "please", "now", "instead",
+    "actually", "anymore", "longer", "any", "more", "only", "just", "also", "still", "again", "ever", "all", "every", "each",
+    "so", "then", "than", "under", "below", "above", "over", "within", "least", "most", "up", "down", "out", "about", "there",
+    "here", "going", "forward", "make", "sure", "ensure", "keep", "let", "lets", "let's", "don't", "dont", "doesn't", "isn't",
+    "aren't", "won't", "can't", "shouldn't", "mustn't", "i'd", "i'm", "we're", "we've", "you're", "it's", "that's", "rather",
+    "prefer", "like", "want", "'d", "set", "until", "till", "per", "v", "ok", "okay", "oh", "well", "yes", "yeah",
+    "hey", "thanks", "remember", "note", "heads", "fyi", "btw", "update", "correction", "change", "plan", "quick", "one", "thing",
+    "very", "really", "much", "many", "some", "other", "another", "new", "old", "current", "currently", "moved", "slipped",
+    "shifted", "pushed", "changed", "switched", "got", "gets", "get", "becomes", "become", "stays", "remains",
+    "long", "short", "big", "large", "small", "high", "low", "exceed", "go", "side", "today", "allowed", "allow", "need", "needs",
+    "fine", "permitted", "alright", "welcome", "able", "later", "earlier", "older", "newer", "latest", "previous",
+    "updated", "adjusted", "revised", "raised", "lowered", "bumped", "increased", "decreased", "reduced", "extended", "postponed",
+    "delayed", "rescheduled", "upped", "if", "possible", "after",
+    "favourite", "favorite", "favour", "favor", "aiming", "targeting", "ready", "before", "nowadays", "glad", "happy", "grateful",
+    "appreciate", "love", "pleased", "content",
+    # verbs of change and bounds ("slid out to", "the cap rose to", "any pull request past V"): how it changed, not what
+    "slid", "slide", "slides", "drifted", "lifted", "rose", "risen", "eased", "grew", "grown", "fell", "fallen", "expanded",
+    "relaxed", "loosened", "tightened", "past", "beyond",
+    "go-to",  # "our go-to person for X" is X's person
+}
+_SYNONYMS = {
+    "bill": "budget", "spend": "budget", "spending": "budget", "cost": "budget", "costs": "budget", "budget": "budget",
+    "due": "deadline", "deadline": "deadline", "called": "name", "named": "name", "title": "name", "oncall": "on-call",
+    "maintainer": "owner", "ownership": "owner", "lead": "owner", "responsible": "owner", "owns": "owner", "owned": "owner",
+    "person": "owner", "codename": "name", "codenamed": "name", "ceiling": "limit", "cap": "limit", "maximum": "limit", "max": "limit",
+}
+
+
+def _singular(w: str) -> str:
+    if len(w) > 3 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith(("oes", "shes", "ches", "xes")) and w not in ("shoes",):
+        return w[:-2]  # "goes" → "go", "pushes" → "push"
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+def subject_words(text: str) -> list[str]:
+    """Content words of a subject phrase, normalised (case, plural, a few synonyms), in order."""
+    acronyms = {w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", text)}  # "US" is a region here, not "us"
+    t = text.lower().replace("on call", "on-call").replace("on-call", " oncall ")
+    t = re.sub(r"\b[a-z]+\s+than\b", " ", t)  # "bigger than", "more than": how, not what
+    t = re.sub(r"\bfree to\b", " ", t)  # "you're free to …" (but "the free tier" names a tier)
+    words = [w.strip("'-") for w in re.findall(r"[a-z0-9][a-z0-9'_.-]*", t)]
+    out = []
+    for w in words:
+        possessor = w.endswith("'s") and w[:-2] not in _NOT_POSSESSORS  # "Large's quota": whose, a content word
+        w = re.sub(r"'s?$", "", w.rstrip("."))
+        if not w or (w in _STOP and w not in acronyms and not possessor) or w == "<v>" or (len(w) == 1 and w.isalpha()):  # "s" of a possessive split off a value
+            continue
+        w = _SYNONYMS.get(w, _singular(w))
+        if w not in out:
+            out.append(w)
+    if "budget" in out:
+        # "the monthly cloud budget" / "the cloud budget … per month": the period is how the amount
+        # is counted, not which budget; elsewhere ("the daily launch" / "the hourly launch") it names it
+        out = [w for w in out if w not in _PERIODS] or out
+    return out
+
+
+_NOT_POSSESSORS = {"it", "that", "let", "there", "here", "he", "she", "what", "who", "where", "how", "this", "one", "everything", "nothing"}
+_PERIODS = {"monthly", "weekly", "daily", "yearly", "annual", "hourly", "annually"}
+
+
+def same_subject(a: str, b: str) -> bool:
+    """``b`` (the newer subject) names ``a`` (the older): the same words, or ``b``'s words all
+    inside ``a``'s — two words or more, or one word that is ``a``'s head ("the release" names
+    "the frontend release"). A newer, MORE specific subject ("frontend release" after
+    "release") is a new subject, and a word on each side that the other lacks means two
+    different subjects (no false merge)."""
+    wa, wb = a.split(), b.split()
+    sa, sb = set(wa), set(wb)
+    if not sa or not sb:
+        return False
+    if sa == sb:
+        return True
+    if not sb <= sa:
+        return False
+    return len(sb) >= 2 or wb[-1] == wa[-1]

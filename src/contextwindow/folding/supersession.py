@@ -1,0 +1,139 @@
+"""When a new entry supersedes older ones: the same subject, or (between values of the same kind and
+unit) the old subject named in the new clause, or an update cue and the one entry it shares the
+most words with. Two subjects with a word on each side the other lacks are never merged. Pure."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from .clauses import find_values, frame
+from .entries import Entry
+from .subjects import same_subject, subject_words
+
+
+def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
+    """``ledger`` with ``entry`` added: the active entries about the same subject are superseded
+    (an ambiguous match — several different subjects the new one only partly names — supersedes
+    none of them; both stay)."""
+    out = list(ledger)
+    matches = [i for i, e in enumerate(out) if e.active and same_subject(e.subject, entry.subject)]
+    exact = [i for i in matches if set(out[i].subject.split()) == set(entry.subject.split())]
+    if len(matches) > 1 and not exact:
+        distinct = {out[i].subject for i in matches}
+        matches = matches if len(distinct) == 1 else []
+    elif exact:
+        matches = exact
+    if not matches or (entry.values and all(not out[i].values for i in matches)):
+        # nothing, or only a value-less mention of the subject ("We eased the X limit;" before "V is fine
+        # now"): the entry holding the old value may still be named in looser words
+        matches = [*matches, *(i for i in _named_in_clause(out, entry) or _cued_update(out, entry) if i not in matches)]
+    for i in matches:
+        old = out[i]
+        new_vals = set(entry.values)
+        note = ", ".join(entry.values) if entry.values and entry.value[0] == old.value[:1] else entry.text
+        if old.value == entry.value and old.text == entry.text:
+            out[i] = replace(old, active=False, updated_to="")
+            continue
+        changed = old.value != entry.value and not (old.values and set(old.values) <= new_vals)
+        out[i] = replace(old, active=False, updated_to=note if changed else "")
+        # older stale entries of this subject now point at the newest value too
+        out = [replace(e, updated_to=note) if not e.active and e.updated_to and same_subject(e.subject, old.subject) else e for e in out]
+    out.append(entry)
+    return out
+
+
+_ROLE_WORDS = {"owner", "name"}  # "X has a new owner: V" names X's owner, not a more specific X
+
+
+def _other_role(a: Entry, b: Entry) -> bool:
+    """Two attributes of one thing ("owner of X" and "X name"): not an update of each other."""
+    ra, rb = set(a.subject.split()) & _ROLE_WORDS, set(b.subject.split()) & _ROLE_WORDS
+    return bool(ra and rb and ra != rb)
+
+
+def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
+    """Active entries a loosely worded update names: a value of the same kind (and unit), and
+    every word of the old subject in the new clause ("It's fine to open pull requests up to 90
+    lines" names "open pull request": 76 lines). Only the most specific such subject, only when
+    it is one subject, never one the new subject makes more specific (that is a new subject),
+    never a safety rule or a goal."""
+    if not entry.signature or entry.kind in ("safety", "goal"):
+        return []
+    said = set(subject_words(frame(entry.text, find_values(entry.text)).replace("<v>", " "))) | set(subject_words(entry.text))
+    new = set(entry.subject.split())
+    cands = []
+    for i, e in enumerate(ledger):
+        words = set(e.subject.split())
+        if not e.active or e.kind in ("safety", "goal") or e.signature != entry.signature or not words <= said or _other_role(e, entry):
+            continue
+        if words < new and not new - words <= _ROLE_WORDS:
+            continue  # a more specific subject ("frontend release" after "release") is a new one
+        if len(words) < 2 and any(o.active and o is not e and words < set(o.subject.split()) for o in ledger):
+            continue  # one word that other subjects share ("release" beside "frontend release")
+        cands.append(i)
+    if not cands:
+        return []
+    widest = max(len(set(ledger[i].subject.split())) for i in cands)
+    top = [i for i in cands if len(set(ledger[i].subject.split())) == widest]
+    if len({ledger[i].subject for i in top}) != 1 or any(not set(ledger[i].subject.split()) <= set(ledger[top[0]].subject.split()) for i in cands):
+        return []
+    return top
+
+
+# words that say a statement changes something said before
+_UPDATE_CUE = re.compile(
+    r"\b(?:now|instead|anymore|no longer|from now on|going forward|moved|changed|switched|swapped|replaced|updated|upgraded|downgraded|"
+    r"migrated|renamed|rebranded|delayed|postponed|rescheduled|slipped|pushed|bumped|raised|lowered|took over|taking over|taken over|"
+    r"new|correction|scratch that|actually|not the|rather than|after all|went(?: up| down)? to|turned into|became|increased|decreased|"
+    r"reassigned|loosened|relaxed|tightened|shortened|lengthened|reduced|doubled|halved|handed over|switched over|cut over|"
+    r"slid|drifted|lifted|rose|eased|grew|fell|expanded|passed (?:along|on)|handed to|grabbed|picked up|"
+    r"(?:from|as of|starting|effective) (?:today|tomorrow|this week|next week|monday|immediately))\b",
+    re.IGNORECASE,
+)
+
+
+def _words_of(text: str) -> list[str | None]:
+    """The clause's content words in order (values and stop words as None)."""
+    fr = frame(text, find_values(text)).lower()
+    out: list[str | None] = []
+    for w in re.findall(r"<v>|[a-z0-9][a-z0-9'_.-]*", fr):
+        n = subject_words(w) if w != "<v>" else []
+        out.append(n[0] if n else None)
+    return out
+
+
+def _before(words: list[str | None], shared: set[str]) -> str | None:
+    """The content word right before the first shared word ("frontend" in "the frontend release")."""
+    at = next((i for i, w in enumerate(words) if w in shared), None)
+    return words[at - 1] if at else None
+
+
+def _cued_update(ledger: Sequence[Entry], entry: Entry) -> list[int]:
+    """An update said in words the subject reading does not match ("New plan: the launch happens
+    on V" after "The launch is penciled in for U"): the clause says it changes something (an
+    update cue), states a value of the same kind and unit as ONE active entry that shares the
+    most content words with it, and no word in front of the shared ones differs ("backend" vs
+    "frontend"). Ties, safety rules and goals: nothing is superseded."""
+    if not entry.signature or entry.kind in ("safety", "goal") or not _UPDATE_CUE.search(entry.text):
+        return []
+    new_words = _words_of(entry.text)
+    said = {w for w in new_words if w}
+    scored: list[tuple[int, int]] = []
+    for i, e in enumerate(ledger):
+        if not e.active or e.kind in ("safety", "goal") or e.signature != entry.signature or _other_role(e, entry):
+            continue
+        old_words = _words_of(e.text)
+        shared = said & {w for w in old_words if w}
+        if not shared & set(e.subject.split()):
+            continue  # only a verb or a filler word in common ("lands" / "land by"): not what it is about
+        a, b = _before(old_words, shared), _before(new_words, shared)
+        if a and b and a != b:
+            continue  # a modifier that differs in the same place: another subject
+        scored.append((len(shared), i))
+    if not scored:
+        return []
+    top = max(n for n, _ in scored)
+    best = [i for n, i in scored if n == top]
+    return best if len(best) == 1 else []
