@@ -138,6 +138,7 @@ class Conversations:
         self._pristine: set[str] = set()  # conversations whose last build was the client's own history
         self._reported: set[str] = set()  # conversations whose Session has a provider-reported prompt size
         self._tools: OrderedDict[tuple[str, bytes], list[Any]] = OrderedDict()  # a request's tools (JSON) → ToolSpecs
+        self._losses = 0  # the store's lost group commits seen (store/sqlite.py): live state is dropped on a new one
 
     def warm(self) -> None:
         """Load what the first request would otherwise wait for (the model registry, the index)."""
@@ -209,6 +210,20 @@ class Conversations:
                 self._live.popitem(last=False)
             return s
 
+    def _after_losses(self) -> None:
+        """A group commit the store lost (it counts them) took writes the live Sessions think are
+        stored: drop them and the index, so the conversations reload from the store as it is
+        (the clients' next histories bring the lost messages back)."""
+        losses = getattr(self.store, "losses", 0)
+        if losses != self._losses:
+            with self._guard:
+                log.error("the store lost a group of writes; %d live conversations reload from it", len(self._live))
+                self._losses = losses
+                self._live.clear()
+                self._index = None
+                self._pristine.clear()
+                self._reported.clear()
+
     # --- one request -------------------------------------------------------------------------
     def parse(self, req: Request) -> Parsed:
         check_history(req)
@@ -226,6 +241,7 @@ class Conversations:
         the request is on its way upstream). The Session is not told about such a request's
         usage (its calibration learns from builds only); the store is."""
         req = parsed.request
+        self._after_losses()
         with self._guard:
             cid = (self._index or {}).get(parsed.identity.key)
             session = self._live.get(cid) if cid is not None else None
@@ -293,6 +309,7 @@ class Conversations:
     def prepare(self, parsed: Parsed, *, force: bool = False) -> Prepared:
         """What goes upstream for ``parsed`` (blocking; may compact: the server runs it in a worker thread)."""
         req, history, fps, marks, ident = parsed.request, parsed.history, parsed.fingerprints, parsed.marks, parsed.identity
+        self._after_losses()
         session = self._session(ident, req, history)
         restarted = False
         res = session.sync(history, fps)

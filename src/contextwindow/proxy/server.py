@@ -46,6 +46,9 @@ OWN_HEADERS = ("x-ctxw-token", "x-ctxw-conversation")
 TOKEN_HEADER = "x-ctxw-token"
 DEFAULT_MAX_BODY = 32 * 1024 * 1024  # Anthropic's own request limit
 RETRY_STATUSES = frozenset({400, 413, 422})
+#: group commits' window (SQLite store): a write is committed at most about this long after it, at
+#: once when nothing else is in flight; an answer waits for its request's writes to be (docs/proxy.md)
+GROUP_COMMIT_S = 0.01
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +109,8 @@ class ProxyServer:
         self._tasks: set[asyncio.Future[None]] = set()
         self._idle: asyncio.Event | None = None
         self._stop_checkpoints: Callable[[], None] | None = None
+        self._stop_group: Callable[[], None] | None = None  # group commits (SQLite), see start()
+        self._flush_at: asyncio.TimerHandle | None = None  # the open group's commit, scheduled
 
     # --- lifecycle ------------------------------------------------------------------------------
     async def wait_idle(self) -> None:
@@ -120,6 +125,9 @@ class ProxyServer:
         background = getattr(self.conversations.store, "checkpoint_in_background", None)
         if callable(background) and self._stop_checkpoints is None:  # SQLite: no checkpoint stalls the loop
             self._stop_checkpoints = background()
+        group = getattr(self.conversations.store, "group_commits", None)
+        if callable(group) and self._stop_group is None:  # SQLite: one commit carries many requests' writes
+            self._stop_group = group()
         self._idle = asyncio.Event()
         self._idle.set()
         timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.config.connect_timeout, sock_read=self.config.read_timeout)
@@ -139,12 +147,18 @@ class ProxyServer:
             self.port = int(sockets[0].getsockname()[1])
 
     async def close(self) -> None:
-        if self._stop_checkpoints is not None:
-            await asyncio.to_thread(self._stop_checkpoints)
-            self._stop_checkpoints = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self._flush_at is not None:
+            self._flush_at.cancel()
+            self._flush_at = None
+        if self._stop_group is not None:  # commits what is pending
+            await asyncio.to_thread(self._stop_group)
+            self._stop_group = None
+        if self._stop_checkpoints is not None:
+            await asyncio.to_thread(self._stop_checkpoints)
+            self._stop_checkpoints = None
         if self._client is not None:
             await self._client.close()
             self._client = None
@@ -192,6 +206,38 @@ class ProxyServer:
             chunks.append(chunk)
         return b"".join(chunks)
 
+    # --- group commits: when the store's writes become durable --------------------------------
+    def _written(self) -> int | None:
+        """The store's open group of writes (those just made joined it), or None: nothing to wait
+        for. Its commit is scheduled on the loop, ``GROUP_COMMIT_S`` after the group's first write
+        seen here (no thread: a thread woken per group costs more than the commit)."""
+        if self._stop_group is None:
+            return None
+        group: int | None = self.conversations.store.pending()  # type: ignore[attr-defined]
+        if group is not None and self._flush_at is None:
+            self._flush_at = asyncio.get_running_loop().call_later(GROUP_COMMIT_S, self._flush_due)
+        return group
+
+    def _flush_due(self) -> None:
+        self._flush_at = None
+        self._flush_idle()
+
+    def _durable(self, group: int | None) -> None:
+        """Commit ``group`` unless it is already (the committing thread's window is ~10 ms; an
+        upstream slower than that finds it done): the client never has an answer to a request
+        whose messages are not durable."""
+        if group is not None and self._stop_group is not None:
+            self.conversations.store.commit_through(group)  # type: ignore[attr-defined]
+
+    def _flush_idle(self) -> None:
+        """Commit the open group now: its window is over, or nothing else is in flight (one
+        client waits for no window; a reply and its usage are durable once the proxy is idle)."""
+        if self._stop_group is not None:
+            try:
+                self.conversations.store.flush()  # type: ignore[attr-defined]
+            except ContextWindowError as exc:  # counted in the store's losses: Conversations reloads
+                log.error("%s", exc)
+
     def _lock(self, key: str) -> asyncio.Lock:
         lock, n = self._locks.get(key, (None, 0))
         if lock is None:
@@ -216,6 +262,7 @@ class ProxyServer:
         finally:
             self._inflight -= 1
             if not self._inflight:
+                self._flush_idle()
                 self._idle.set()
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
@@ -252,6 +299,7 @@ class ProxyServer:
             return self._error(proto, 400, f"{field}: {exc}" if field else str(exc), param=field)
         key = parsed.identity.key
         lock = self._lock(key)
+        stored: Stored | None = None
         try:
             async with lock:
                 t0 = time.perf_counter()
@@ -264,6 +312,7 @@ class ProxyServer:
                         log.debug("conversation %s: forwarded as sent, its new messages stored in %.1f ms", quick.session.id, 1000 * (time.perf_counter() - t0))
                     else:
                         prepared = await asyncio.to_thread(self.conversations.prepare, parsed)
+                        stored = Stored(self._written(), done=True)
                 except PayloadError as exc:
                     return self._error(proto, 400, str(exc), param=_field_path(proto, exc))
                 except ContextWindowError as exc:
@@ -276,7 +325,7 @@ class ProxyServer:
                 log.debug("conversation %s: %d known + %d new messages, %d clipped, compacted=%s, changed=%s, fast=%s, prepared in %.1f ms",
                           prepared.conversation_id, prepared.known, prepared.added, prepared.clipped, prepared.compacted,
                           prepared.changed, prepared.fast, 1000 * (time.perf_counter() - t0))
-            return await self._forward(request, req, prepared, (lock, parsed))
+            return await self._forward(request, req, prepared, (lock, parsed), stored=stored)
         finally:
             self._unlock(key)
 
@@ -286,7 +335,7 @@ class ProxyServer:
         The store is written even when the client goes away meanwhile, as when it is written first."""
         self.stats["fast"] += 1
         prepared = Prepared(data=req.raw, changed=False, conversation_id=quick.session.id, identity=quick.parsed.identity, fast=True)
-        sent, stored = asyncio.Event(), asyncio.Event()
+        sent, stored = asyncio.Event(), Stored()
         fwd = asyncio.ensure_future(self._forward(request, req, prepared, ctx, sent=sent, stored=stored))
         waiter = asyncio.ensure_future(sent.wait())
         try:
@@ -299,15 +348,19 @@ class ProxyServer:
             try:
                 done = self.conversations.commit(quick)  # synchronous: whole or not at all
                 prepared.known, prepared.added, prepared.tokens = done.known, done.added, done.tokens
+                stored.group = self._written()
+                if self._inflight <= 1:  # alone: made durable now, while the upstream works
+                    self._durable(stored.group)
             finally:
                 stored.set()
         return fwd
 
     async def _forward(self, request: web.Request, req: Request, prepared: Prepared | None, ctx: Any,
-                       sent: asyncio.Event | None = None, stored: asyncio.Event | None = None) -> web.StreamResponse:
+                       sent: asyncio.Event | None = None, stored: Stored | None = None) -> web.StreamResponse:
         """Send the request upstream and relay the answer; ``sent`` is set once the body is
-        handed to the connection (or the attempt is over); the answer waits for ``stored`` (the
-        client never has an answer to a request whose messages are not stored yet)."""
+        handed to the connection (or the attempt is over); the answer waits for ``stored`` and
+        its group commit (the client never has an answer to a request whose messages are not
+        stored yet, durably)."""
         assert self._client is not None
         url = join_url(self._upstream(request.path), request.path_qs)
         headers = self._forward_headers(request)
@@ -331,6 +384,7 @@ class ProxyServer:
             try:
                 if stored is not None:
                     await stored.wait()
+                    self._durable(stored.group)
                 if resp.status in RETRY_STATUSES and prepared is not None and not retried and ctx is not None:
                     err = await resp.content.read(1 << 20)
                     info = describe_error(resp.status, err, None)
@@ -338,6 +392,7 @@ class ProxyServer:
                         lock, parsed = ctx
                         async with lock:
                             again = await asyncio.to_thread(self.conversations.prepare, parsed, force=True)
+                            self._durable(self._written())
                         assert again is not None
                         retried = True
                         self.stats["retries"] += 1
@@ -433,6 +488,7 @@ class ProxyServer:
                 self.conversations.record(prepared.conversation_id, usage, fast=True, answer=answer)
             else:
                 await asyncio.to_thread(self.conversations.record, prepared.conversation_id, usage, answer=answer, id_map=prepared.id_map)
+            self._written()  # its commit scheduled
 
     async def _passthrough(self, request: web.Request) -> web.StreamResponse:
         assert self._client is not None
@@ -456,6 +512,17 @@ class ProxyServer:
             return self._error(shape_for(request.path), 504, f"upstream {url} did not answer in time: {exc}", kind="api_error")
         except aiohttp.ClientError as exc:
             return self._error(shape_for(request.path), 502, f"upstream {url} unreachable or broken: {exc}", kind="api_error")
+
+
+class Stored(asyncio.Event):
+    """Set once a request's new messages are stored; ``group`` is the store's group commit
+    holding them (None: committed already, or no group commits)."""
+
+    def __init__(self, group: int | None = None, *, done: bool = False) -> None:
+        super().__init__()
+        self.group = group
+        if done:
+            self.set()
 
 
 class SentBody(aiohttp.BytesPayload):

@@ -33,6 +33,38 @@ def _is_busy(exc: sqlite3.Error) -> bool:
     return "locked" in text or "busy" in text
 
 
+class _Group:
+    """The state of :meth:`SQLiteStore.group_commits`: groups are numbered as they open."""
+
+    __slots__ = ("committed", "lost", "number")
+
+    def __init__(self) -> None:
+        self.number = 0  # the newest group opened
+        self.committed = 0  # the newest group committed
+        self.lost: set[int] = set()  # groups a failed commit (or an error that ended the transaction) lost
+
+    @contextmanager
+    def step(self, conn: sqlite3.Connection, cur: sqlite3.Cursor, write: bool) -> Iterator[None]:
+        """One operation inside the open group (opened here if none is): a write is a savepoint."""
+        if not conn.in_transaction:
+            cur.execute("BEGIN IMMEDIATE")
+            self.number += 1
+        if not write:
+            yield
+            return
+        cur.execute("SAVEPOINT ctxw_write")
+        try:
+            yield
+            cur.execute("RELEASE ctxw_write")
+        except BaseException:
+            if conn.in_transaction:
+                cur.execute("ROLLBACK TO ctxw_write")
+                cur.execute("RELEASE ctxw_write")
+            else:  # the error ended the whole transaction (SQLite does on some I/O errors): the group is gone
+                self.lost.add(self.number)
+            raise
+
+
 class SQLiteStore(SqlStore):
     """ConversationStore in one SQLite file (see the module docstring)."""
 
@@ -53,6 +85,7 @@ class SQLiteStore(SqlStore):
         self.url = f"sqlite:///{self.path}"
         self.busy_timeout = float(busy_timeout)
         self._lock = threading.RLock()
+        self._group: _Group | None = None  # group commits (group_commits), off by default
         self._refuse_foreign_bytes()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -110,6 +143,11 @@ class SQLiteStore(SqlStore):
         with self._lock:
             try:
                 cur = self._conn.cursor()
+                group = self._group
+                if group is not None and (write or self._conn.in_transaction):
+                    with group.step(self._conn, cur, write):
+                        yield Q(cur, pg=False)
+                    return
                 cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
                     yield Q(cur, pg=False)
@@ -132,6 +170,73 @@ class SQLiteStore(SqlStore):
                 raise StoreCorruptError(f"SQLite store {self.path} is corrupt: {exc}") from exc
             except sqlite3.Error as exc:
                 raise StoreError(f"SQLite store {self.path}: {exc}") from exc
+
+    # --- group commits (the proxy's store) -----------------------------------------------
+    def group_commits(self) -> Callable[[], None]:
+        """Commit writes in groups: from now on a write transaction is a savepoint inside one
+        open transaction, which stays open until the caller commits it (:meth:`flush`, or
+        :meth:`commit_through` for the writes it must not acknowledge before they are durable).
+        One commit (its WAL pages written once) then carries the writes of many requests instead
+        of each paying its own; a write that fails rolls back to its own savepoint, the others
+        stay. Reads on this store see every write at once; other connections (another process's
+        ``ctxw sessions``) see them once committed, and wait for the write lock while a group is
+        open, so the caller commits soon (``ctxw proxy``: within 10 ms, on its event loop). A
+        crash loses what is not committed yet. Should a commit fail, the whole group is lost:
+        :attr:`losses` counts it, so callers holding state derived from those writes can drop
+        it. Returns the function that stops: it commits what is pending, then writes commit one
+        by one again."""
+        with self._lock:
+            if self._group is not None:
+                raise ConfigError(f"group commits are already on for {self.path}")
+            self._group = _Group()
+
+        def halt() -> None:
+            try:
+                self.flush()
+            finally:
+                with self._lock:
+                    self._group = None
+
+        return halt
+
+    @property
+    def losses(self) -> int:
+        """Groups of writes lost to a failed commit since group commits were turned on."""
+        group = self._group
+        return len(group.lost) if group is not None else 0
+
+    def pending(self) -> int | None:
+        """The open group's number (its writes are not committed yet), or None when nothing waits."""
+        with self._lock:
+            group = self._group
+            return group.number if group is not None and self._conn.in_transaction else None
+
+    def commit_through(self, number: int | None) -> None:
+        """Make the writes of group ``number`` (from :meth:`pending`) durable: commit now unless
+        they already are; a :class:`StoreError` when that group was lost."""
+        group = self._group
+        if number is None or group is None:
+            return
+        if group.committed < number:
+            self.flush()
+        if number in group.lost:
+            raise StoreError(f"SQLite store {self.path}: a group commit failed and its writes are lost")
+
+    def flush(self) -> None:
+        """Commit the open group of writes now (nothing when there is none, or no group commits)."""
+        with self._lock:
+            group = self._group
+            if group is None or not self._conn.in_transaction:
+                return
+            try:
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._conn.rollback()
+                group.lost.add(group.number)
+                raise StoreError(f"SQLite store {self.path}: a group commit failed and its writes are lost: {exc}") from exc
+            group.committed = group.number
 
     def checkpoint_in_background(self, every_s: float = 0.5) -> Callable[[], None]:
         """Move WAL checkpoints off the committing thread: automatic checkpoints are turned off on

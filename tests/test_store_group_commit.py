@@ -1,0 +1,121 @@
+"""SQLite group commits (the proxy's store, store/sqlite.py): writes join one open transaction as
+savepoints and become durable together when the caller commits; another connection sees nothing
+before that, a failed write takes only itself back, a crash loses only what was not committed,
+and a lost group is counted so that state built on it can be dropped."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from contextwindow.errors import ConfigError, StoreError
+from contextwindow.messages import Message, TextPart
+from contextwindow.store.sqlite import SQLiteStore
+
+
+def _msg(text: str) -> Message:
+    return Message("user", (TextPart(text),))
+
+
+def _others_see(path: Path) -> list[str]:
+    """The message texts another connection reads (committed rows only)."""
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute("SELECT b.body FROM messages m JOIN blobs b ON b.hash = m.hash ORDER BY m.conversation_id, m.seq").fetchall()
+    finally:
+        conn.close()
+    return [json.loads(body)["parts"][0]["text"] for (body,) in rows]
+
+
+def test_writes_are_seen_here_at_once_and_elsewhere_once_committed(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path)
+    stop = store.group_commits()
+    with pytest.raises(ConfigError, match="already on"):
+        store.group_commits()
+    cid = store.create_conversation(title="t")
+    store.append(cid, [_msg("one")])
+    first = store.pending()
+    store.append(cid, [_msg("two"), _msg("three")])
+    assert store.pending() == first is not None  # one open group holds both writes
+    assert [sm.message.text for sm in store.list(cid)] == ["one", "two", "three"]  # this store reads its writes
+    assert [sm.seq for sm in store.list_active(cid)] == [1, 2, 3]
+    assert _others_see(path) == []  # nothing committed yet
+    store.commit_through(first)
+    assert store.pending() is None and _others_see(path) == ["one", "two", "three"]
+    store.commit_through(first)  # already durable: nothing to do
+    store.append(cid, [_msg("four")])
+    second = store.pending()
+    assert second is not None and second > first
+    stop()  # commits what is pending, then one commit per write again
+    assert _others_see(path)[-1] == "four"
+    store.append(cid, [_msg("five")])
+    assert store.pending() is None and _others_see(path)[-1] == "five"
+    store.close()
+
+
+def test_a_failed_write_takes_back_only_itself(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path)
+    stop = store.group_commits()
+    cid = store.create_conversation(title="t")
+    store.append(cid, [_msg("kept before")])
+    with pytest.raises(RuntimeError, match="boom"), store._transaction(True) as q:  # a write that fails half way
+        q.run("UPDATE conversations SET title = 'half written' WHERE id = ?", (cid,))
+        raise RuntimeError("boom")
+    store.append(cid, [_msg("kept after")])
+    stop()
+    assert _others_see(path) == ["kept before", "kept after"]
+    assert store.get_conversation(cid).title == "t" and store.get_conversation(cid).message_count == 2
+    assert store.losses == 0
+    store.close()
+
+
+def test_a_crash_loses_only_what_was_not_committed(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    script = textwrap.dedent(f"""
+        import os
+        from contextwindow.messages import Message, TextPart
+        from contextwindow.store.sqlite import SQLiteStore
+        store = SQLiteStore({str(path)!r})
+        store.group_commits()
+        cid = store.create_conversation(title="t")
+        store.append(cid, [Message("user", (TextPart("committed"),))])
+        store.flush()
+        store.append(cid, [Message("user", (TextPart("not committed"),))])
+        os._exit(0)  # killed: no stop(), no close()
+    """)
+    subprocess.run([sys.executable, "-c", script], check=True)
+    assert _others_see(path) == ["committed"]
+    store = SQLiteStore(path)
+    (conv,) = store.list_conversations()
+    assert conv.message_count == 1 and store._conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    store.close()
+
+
+def test_a_lost_group_is_counted_and_said_to_whoever_waits_for_it(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path)
+    stop = store.group_commits()
+    cid = store.create_conversation(title="t")
+    store.flush()
+    store.append(cid, [_msg("lost with its group")])
+    group = store.pending()
+    # an error that ends the whole transaction (as SQLite does on some I/O errors), here by hand
+    with pytest.raises(RuntimeError), store._transaction(True) as q:
+        q.run("ROLLBACK")
+        raise RuntimeError("disk I/O error")
+    assert store.losses == 1
+    with pytest.raises(StoreError, match="lost"):
+        store.commit_through(group)
+    store.append(cid, [_msg("after the loss")])
+    stop()
+    assert _others_see(path) == ["after the loss"]
+    assert [sm.message.text for sm in store.list(cid)] == ["after the loss"]
+    store.close()
