@@ -66,7 +66,7 @@ def test_an_answer_comes_only_after_its_request_is_durable_and_replies_once_idle
                     msg = r.choices[0].message
                     history.append(msg.model_dump(exclude_none=True, exclude={"refusal", "annotations", "audio", "function_call"}))
                     history.append({"role": "tool", "tool_call_id": msg.tool_calls[0].id, "content": f"result {k}.{i}: src/http.py:{i}"})  # type: ignore[index]
-            except BaseException as exc:  # noqa: BLE001 - raised in the test's thread below
+            except BaseException as exc:  # raised in the test's thread below
                 errors.append(exc)
 
         threads = [threading.Thread(target=agent, args=(k,)) for k in range(4)]  # concurrent: writes share groups
