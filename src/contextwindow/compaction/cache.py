@@ -15,6 +15,10 @@ return beats the price and at least ``clear_at_least`` tokens go at once (like A
 editing ``clear_at_least``: a small clear is not worth breaking the cache for). The newest results,
 errors, small results and ``retrieve``/``read_skill`` results stay, as in :mod:`.mask`; the call
 always stays with its result (only the content becomes a placeholder with a ``retrieve`` ref).
+With ``clear_inputs`` (on by default) the long inputs of old calls are candidates too, in the same
+step and by the same arithmetic (:mod:`.inputs`: a file's content sent to ``Write``, a heredoc sent
+to a shell; the call keeps its id, name, path and short values): on sessions whose tool results are
+small and whose calls carry the work, they are most of what the history re-reads.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import ModelSpec
+from .inputs import cleared_inputs, input_candidates
 from .mask import MaskConfig, mask_candidates, masked_message, tool_names
 from .view import Count, ViewItem, total
 
@@ -38,6 +43,7 @@ class CacheConfig:
     clear_at_least: int = 2_000  # the fewest tokens one clear removes (fitted)
     keep_last: int = 3  # newest results never cleared
     min_result_tokens: int = 200
+    clear_inputs: bool = True  # old calls' long arguments are cleared too (compaction/inputs.py)
     # when and how deep a compaction pass goes (compaction/economics.py; fitted, docs/replay.md)
     deep_target: float = 0.2  # a pass aims at this share of the history budget
     min_trigger: float = 0.1  # no pass for cost alone below this share of the history budget
@@ -65,15 +71,22 @@ class CacheConfig:
 
 
 def clear_for_cache(
-    items: Sequence[ViewItem], count: Count, new_tail: int, config: CacheConfig, memo: dict[str, Any] | None = None
+    items: Sequence[ViewItem],
+    count: Count,
+    new_tail: int,
+    config: CacheConfig,
+    memo: dict[str, Any] | None = None,
 ) -> tuple[list[ViewItem], dict[str, object]] | None:
-    """Clear old tool results when it pays (module docstring), else None.
+    """Clear old tool results (and old calls' long inputs) when it pays (module docstring), else None.
 
     ``new_tail``: tokens at the end of ``items`` the provider has not cached yet (added since the
     last call); they are written whatever this step does. ``memo`` (kept by the caller between
     calls) holds the cleared form of each candidate already made, so a call that clears nothing
     does not rebuild and recount them all."""
-    cands = mask_candidates(items, MaskConfig(keep_last=config.keep_last, min_result_tokens=config.min_result_tokens))
+    mc = MaskConfig(keep_last=config.keep_last, min_result_tokens=config.min_result_tokens)
+    cands = mask_candidates(items, mc)
+    if config.clear_inputs:
+        cands = sorted(cands + input_candidates(items, mc, config.min_result_tokens))
     if not cands or sum(items[i].tokens for i in cands) < config.clear_at_least:
         return None  # (a clear saves at most its candidates' tokens)
     names = tool_names(items)
@@ -112,13 +125,14 @@ def clear_for_cache(
 def _cleared(item: ViewItem, names: dict[str, str], count: Count, memo: dict[str, Any] | None) -> ViewItem:
     """``item`` with its result masked; from ``memo`` when the same message objects, count and
     tools' names were masked before (the marker is made of exactly those)."""
+    make = masked_message if item.message.role == "tool" else lambda it, _names, c: cleared_inputs(it, c)
     if memo is None:
-        return item.with_message(masked_message(item, names, count), count)
+        return item.with_message(make(item, names, count), count)
     tools = tuple(r.name or names.get(r.call_id) for r in item.message.tool_results)
     hit = memo.get(item.key)
     if hit is not None and hit[0] is item.message and hit[1] is item.original and hit[2] == (item.tokens, tools):
         cleared: ViewItem = hit[3]
         return cleared
-    cleared = item.with_message(masked_message(item, names, count), count)
+    cleared = item.with_message(make(item, names, count), count)
     memo[item.key] = (item.message, item.original, (item.tokens, tools), cleared)
     return cleared

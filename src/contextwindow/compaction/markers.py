@@ -58,6 +58,11 @@ def masked_result(tool: str | None, tokens: int, key: str) -> str:
     )
 
 
+def cleared_input(chars: int, ref: str) -> str:
+    """What stands in a tool call's arguments for a long value cleared from the context."""
+    return f'[{chars} characters of this call\'s input cleared from context to save space; retrieve(ref="{ref}") reads the call back]'
+
+
 def truncated(dropped_tokens: int, dropped_lines: int, key: str) -> str:
     return (
         f"\n[... {dropped_tokens} tokens ({dropped_lines} lines) cut from the middle of this message to save context; "
