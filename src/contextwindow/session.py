@@ -207,6 +207,7 @@ class Session:
         self._cost = 0.0
         self._rows: list[resync.Row] | None = None  # what sync knows of the stored messages (sync.py)
         self._sync_start = 0  # rows from here on may still be provisional
+        self._matched: tuple[Any, ...] | None = None  # known_prefix's match, for a sync of the same history next
         self._transient: dict[str, Any] | None = None  # row id -> [keep, fp]: the view's cut of provisional rows
         self._trim_counts: dict[str, int] = {}
         self._client_fps: dict[str, str] = {}  # row id -> the client's fingerprint, where it is not the row's own
@@ -350,7 +351,12 @@ class Session:
         if len(fps) != len(history):
             raise ConfigError(f"sync got {len(history)} messages but {len(fps)} fingerprints")
         rows = self._sync_rows()
-        got = resync.match(rows, self._sync_start, fps, history)
+        memo, self._matched = self._matched, None
+        if (memo is not None and memo[0] is fingerprints and memo[1] is history and memo[2] is rows and memo[3] == len(rows)
+                and memo[4] == self._sync_start):  # nothing moved since known_prefix matched this very history
+            got = memo[5]
+        else:
+            got = resync.match(rows, self._sync_start, fps, history)
         if got.diverged_at is not None:
             return SyncResult(got.known, [], got.diverged_at)
         transient = self._cuts()
@@ -435,7 +441,9 @@ class Session:
         """How many leading messages of a history the store holds (confirmed, or provisional rows
         it confirms or trims), and whether :meth:`sync` would line it up without a divergence.
         Writes nothing: the same matching as :meth:`sync` (:func:`contextwindow.sync.match`)."""
-        got = resync.match(self._sync_rows(), self._sync_start, fingerprints, history)
+        rows = self._sync_rows()
+        got = resync.match(rows, self._sync_start, fingerprints, history)
+        self._matched = (fingerprints, history, rows, len(rows), self._sync_start, got)  # the proxy's sync of it comes next
         return got.known, got.diverged_at is None
 
     def stores_as_given(self, m: Message) -> bool:

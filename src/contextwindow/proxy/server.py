@@ -132,7 +132,10 @@ class ProxyServer:
         self._idle.set()
         timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.config.connect_timeout, sock_read=self.config.read_timeout)
         connector = aiohttp.TCPConnector(limit=0, limit_per_host=0, ttl_dns_cache=300)
-        self._client = aiohttp.ClientSession(timeout=timeout, connector=connector, auto_decompress=False, skip_auto_headers=("User-Agent",))
+        # no cookie jar: cookies an upstream sets are the client's (relayed in the answer's headers),
+        # never kept here and sent with other clients' requests; and none to look up per request
+        self._client = aiohttp.ClientSession(timeout=timeout, connector=connector, auto_decompress=False, skip_auto_headers=("User-Agent",),
+                                             cookie_jar=aiohttp.DummyCookieJar())
         app = web.Application(client_max_size=self.config.max_body)
         for path in BY_PATH:  # plain routes resolve by a dict look-up; the catch-all by a regex over the path
             app.router.add_route("*", path, self.handle)
