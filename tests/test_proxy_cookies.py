@@ -8,10 +8,10 @@ import pytest
 
 pytest.importorskip("aiohttp")
 
-from contextwindow.llm.localserver import LocalProviderServer, Reply  # noqa: E402
-from contextwindow.proxy import Conversations  # noqa: E402
-from contextwindow.proxy.server import BackgroundProxy, ProxyConfig  # noqa: E402
-from contextwindow.store import open_store  # noqa: E402
+from contextwindow.llm.localserver import LocalProviderServer, Reply
+from contextwindow.proxy import Conversations
+from contextwindow.proxy.server import BackgroundProxy, ProxyConfig
+from contextwindow.store import open_store
 
 ANSWER = {"id": "c", "object": "chat.completion", "model": "gpt-4o-mini", "usage": {"prompt_tokens": 9, "completion_tokens": 1, "total_tokens": 10},
           "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}]}
