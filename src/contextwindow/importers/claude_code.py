@@ -17,6 +17,10 @@ How the log maps onto the message model:
   their signatures byte-exact (``ReasoningPart(provider="anthropic")``); images become ImageParts.
 - A ``compact_boundary`` system record followed by an ``isCompactSummary`` user record becomes an
   :class:`ImportedCheckpoint`: the summary is a user message with ``meta={"cw": "fold_summary"}``.
+- A ``microcompact_boundary`` system record (``microcompactMetadata.compactedToolIds``: tool results the
+  agent cleared from what it sends, the log keeping them whole) becomes an :class:`ImportedClearing`
+  effective from the response written just before it (Claude Code writes the record after the response of
+  the request that cleared them); ids the conversation does not hold are left out and counted.
 - ``summary``, ``progress``, ``file-history-snapshot``, ``queue-operation`` and other ``system``
   records carry no conversation; they are counted in ``meta["record_types"]``.
 """
@@ -40,7 +44,16 @@ from ..messages import (
 )
 from ..tokens.retention import with_output_count
 from .claude_tree import DUPLICATE, Rec, Selection, copies, select, sidechain_groups
-from .model import CallRecord, ImportedCheckpoint, ImportedSession, RawInput, Skipped, as_int, iter_records
+from .model import (
+    CallRecord,
+    ImportedCheckpoint,
+    ImportedClearing,
+    ImportedSession,
+    RawInput,
+    Skipped,
+    as_int,
+    iter_records,
+)
 from .repair import finish_session
 
 FORMAT = "claude-code"
@@ -172,6 +185,7 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
     by_uuid: dict[str, Rec] = {}
     titles: list[str] = []
     info: dict[str, Any] = {}
+    micro: list[Rec] = []
     for pos, (line, obj) in enumerate(iter_records(raw)):
         if not isinstance(obj, dict):
             skipped.append(Skipped(line, f"not a JSON object (got {type(obj).__name__})"))
@@ -193,6 +207,8 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
             msgs.append(rec)
         elif t in _NON_MESSAGE_TYPES:
             type_counts[str(t) if t != "system" else f"system:{obj.get('subtype')}"] += 1
+            if t == "system" and obj.get("subtype") == "microcompact_boundary" and not obj.get("isSidechain"):
+                micro.append(rec)
             if t == "summary" and isinstance(obj.get("summary"), str):
                 titles.append(obj["summary"])
         else:
@@ -207,7 +223,7 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
     main_sel = select(msgs, by_uuid, lambda r: not r.obj.get("isSidechain"))
     side = [r for r in msgs if r.obj.get("isSidechain") and r.type in ("user", "assistant")]
     groups = sidechain_groups(side, by_uuid)
-    parent = _build(raw.source, main_sel, msgs, skipped, info, type_counts, titles, subagent=subagent_file)
+    parent = _build(raw.source, main_sel, msgs, skipped, info, type_counts, titles, subagent=subagent_file, micro=micro)
     sessions = [parent]
     for n, group in enumerate(groups, 1):
         member = {r.pos for r in group}
@@ -249,8 +265,9 @@ def _build(
     titles: list[str],
     *,
     subagent: bool,
+    micro: list[Rec] | None = None,
 ) -> ImportedSession:
-    """One conversation from the records ``sel`` chose."""
+    """One conversation from the records ``sel`` chose (``micro``: its ``microcompact_boundary`` records)."""
     selected = sel.records
     chosen = {r.pos for r in selected}
     abandoned = [r for r in msgs if r.type in ("user", "assistant") and not r.obj.get("isSidechain") and r.pos not in chosen]
@@ -263,6 +280,7 @@ def _build(
     names: dict[str, str] = {}
     checkpoints: list[ImportedCheckpoint] = []
     pending_boundary: Rec | None = None
+    reply_at: list[tuple[int, int]] = []  # (file position of an assistant record, its reply's message index)
     for rec in selected:
         if rec.type == "system":
             pending_boundary = rec
@@ -278,6 +296,7 @@ def _build(
                 if mid is not None:
                     replies[mid] = len(messages)
                 messages.append(reply)
+            reply_at.append((rec.pos, len(messages) - 1 if mid is None else replies[mid]))
             _add_assistant_blocks(reply, m.get("content"))
             for p in reply.parts:
                 if isinstance(p, ToolCallPart):
@@ -360,6 +379,7 @@ def _build(
         session_meta["synthetic_assistant_messages"] = synthetic
     if pending_boundary is not None:
         session_meta["compact_boundary_without_summary"] = True
+    clearings = _clearings(micro or [], reply_at, names, session_meta)
     model = models.most_common(1)[0][0] if models else None
     return finish_session(
         format=FORMAT,
@@ -371,4 +391,32 @@ def _build(
         model=model,
         title=titles[-1] if titles else None,
         meta=session_meta,
+        clearings=clearings,
     )
+
+
+def _clearings(micro: list[Rec], reply_at: list[tuple[int, int]], names: dict[str, str], meta: dict[str, Any]) -> list[ImportedClearing]:
+    """One clearing per ``microcompact_boundary`` record, effective from the last response written before
+    it in the file. Ids of results this conversation does not hold, and a record before any response,
+    are left out and counted in ``meta["microcompact_left_out"]``."""
+    out: list[ImportedClearing] = []
+    left_out = 0
+    ordered = sorted(reply_at)
+    for rec in micro:
+        md = rec.obj.get("microcompactMetadata")
+        md = md if isinstance(md, dict) else {}
+        raw_ids = md.get("compactedToolIds")
+        ids = [x for x in raw_ids if isinstance(x, str)] if isinstance(raw_ids, list) else []
+        known = tuple(x for x in ids if x in names)
+        before = [i for pos, i in ordered if pos < rec.pos]
+        left_out += len(ids) - len(known)
+        if not before or not known:
+            left_out += len(known)
+            continue
+        trigger = md.get("trigger")
+        out.append(ImportedClearing(at=max(before), call_ids=known, trigger=trigger if isinstance(trigger, str) else None, tokens_saved=as_int(md.get("tokensSaved"))))
+    if out:
+        meta["microcompactions"] = len(out)
+    if left_out:
+        meta["microcompact_left_out"] = left_out
+    return out

@@ -10,13 +10,15 @@ This module holds only data and small helpers; it imports no importer (``registr
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import ImportFormatError
-from ..messages import JSON, Message
+from ..messages import JSON, Message, TextPart, ToolResultPart
 
 NO_RESULT_TEXT = "[no result recorded]"
+#: What Claude Code sends in place of a tool result it cleared (microcompact); the log keeps the original.
+CLEARED_RESULT_TEXT = "[Old tool result content cleared]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,18 @@ class ImportedCheckpoint:
 
 
 @dataclass(frozen=True, slots=True)
+class ImportedClearing:
+    """Tool results the agent cleared from what it sent, as its log records it: from the call at message
+    index ``at`` on, the results of ``call_ids`` went to the provider as :data:`CLEARED_RESULT_TEXT` while
+    the log keeps them whole (Claude Code's ``microcompact_boundary``; docs/tokens.md)."""
+
+    at: int
+    call_ids: tuple[str, ...]
+    trigger: str | None = None
+    tokens_saved: int | None = None  # the agent's own figure (its log's ``tokensSaved``), for reports
+
+
+@dataclass(frozen=True, slots=True)
 class Skipped:
     """A line (1-based; None for a whole-document item) the importer could not use, and why."""
 
@@ -70,6 +84,25 @@ class ImportedSession:
     model: str | None = None
     title: str | None = None
     meta: dict[str, JSON] = field(default_factory=dict)
+    clearings: list[ImportedClearing] = field(default_factory=list)
+
+
+def cleared(messages: list[Message], call_ids: set[str]) -> list[Message]:
+    """``messages`` with the results of ``call_ids`` replaced by :data:`CLEARED_RESULT_TEXT` (what the
+    agent sent after clearing them); messages without such a result are the same objects."""
+    if not call_ids:
+        return messages
+    out: list[Message] = []
+    for m in messages:
+        if not any(isinstance(p, ToolResultPart) and p.call_id in call_ids for p in m.parts):
+            out.append(m)
+            continue
+        parts = tuple(
+            replace(p, content=(TextPart(CLEARED_RESULT_TEXT),)) if isinstance(p, ToolResultPart) and p.call_id in call_ids else p
+            for p in m.parts
+        )
+        out.append(replace(m, parts=parts))
+    return out
 
 
 # --- format names ------------------------------------------------------------------------

@@ -12,7 +12,15 @@ from typing import Any
 from ..clipping.images import image_size
 from ..errors import ImportFormatError
 from ..messages import JSON, ImagePart, Message, TextPart, ToolCallPart, ToolResultPart
-from .model import NO_RESULT_TEXT, CallRecord, ImportedCheckpoint, ImportedSession, Skipped, first_reasons
+from .model import (
+    NO_RESULT_TEXT,
+    CallRecord,
+    ImportedCheckpoint,
+    ImportedClearing,
+    ImportedSession,
+    Skipped,
+    first_reasons,
+)
 
 
 def structure_problems(messages: list[Message]) -> list[str]:
@@ -222,8 +230,10 @@ def finish_session(
     model: str | None,
     title: str | None,
     meta: dict[str, JSON],
+    clearings: list[ImportedClearing] | None = None,
 ) -> ImportedSession:
-    """Repair the history if needed, remap call/checkpoint indices, and build the session."""
+    """Repair the history if needed, remap call/checkpoint/clearing indices, and build the session."""
+    clearings = clearings or []
     messages = size_images(messages)
     messages, renames = dedupe_call_ids(messages)
     if renames:
@@ -233,6 +243,7 @@ def finish_session(
         fixed, imap, notes = repair_pairs(messages)
         calls = [replace(c, index=imap[c.index], reply_end=max(imap[c.index] + 1, imap[c.reply_end])) for c in calls]
         checkpoints = [replace(cp, upto=imap[cp.upto]) for cp in checkpoints]
+        clearings = [replace(cl, at=imap[cl.at]) for cl in clearings]
         messages = fixed
         meta = {**meta, "repairs": notes}
         skipped = [*skipped, *(Skipped(None, f"repaired: {note}", kind=_repair_kind(note)) for note in notes)]
@@ -248,4 +259,5 @@ def finish_session(
         model=model,
         title=title,
         meta=meta,
+        clearings=clearings,
     )

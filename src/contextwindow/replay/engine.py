@@ -21,6 +21,7 @@ from ..folding import constraints as ledger_mod
 from ..folding.base import Summarizer
 from ..folding.extractive import ExtractiveSummarizer
 from ..importers import CallRecord, ImportedSession
+from ..importers.model import cleared
 from ..messages import Message
 from ..models import ModelSpec, get_model
 from ..tokens import counter_for
@@ -186,13 +187,18 @@ def estimate_overhead(session: ImportedSession, counter: TokenCounter) -> int:
 
 def provider_view(session: ImportedSession, call: CallRecord) -> list[Message]:
     """What the provider was sent for ``call`` according to the log (an imported checkpoint's summary
-    stands in for the messages it folded)."""
+    stands in for the messages it folded; tool results the log says the agent cleared go as the marker
+    it sent in their place)."""
     cps = [cp for cp in session.checkpoints if cp.upto <= call.index]
     if not cps:
-        return session.messages[: call.index]
-    cp = cps[-1]
-    head = [m for m in session.messages[: cp.upto] if m.meta.get("cw") == "instructions"]
-    return [*head, cp.summary, *session.messages[cp.upto : call.index]]
+        view = session.messages[: call.index]
+    else:
+        cp = cps[-1]
+        head = [m for m in session.messages[: cp.upto] if m.meta.get("cw") == "instructions"]
+        view = [*head, cp.summary, *session.messages[cp.upto : call.index]]
+    if session.clearings:
+        view = cleared(view, {x for cl in session.clearings if cl.at <= call.index for x in cl.call_ids})
+    return view
 
 
 def provider_rules(spec: ModelSpec) -> str:
