@@ -17,8 +17,14 @@ tokens/unlogged.py) was fitted on that rollout, so its row is FIT, not held-out:
 rollout exists in the fixtures. Leave-one-out over its three searches is printed instead.
 
 Reference rows in the same run: the same counter with every reply's output count ignored and earlier
-turns' thinking always dropped ("without output counts"; the scale and the no-call-id rule stay), and
-fixed chars/4.
+turns' thinking always dropped ("without output counts"; the scale and the no-call-id rule stay), the
+estimator as it was before the line-number-prefix rule ("without the numbered-line rule": no prefix
+correction, scale 1.235), and fixed chars/4.
+
+The line-number-prefix rule (tokens/estimate.py ``NUMBERED_LINE_TOKENS``): over the steps whose new
+content is mostly Read output (>= 70% of the estimated growth, >= 1,500 tokens), (ΔR − ΔE) per prefixed
+line with the rule off; the shipped constant is the FIT median, and the held-out steps are printed beside
+it as its check.
 """
 
 from __future__ import annotations
@@ -26,21 +32,24 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
+import statistics
 import sys
 from dataclasses import replace
 from pathlib import Path
 
 from contextwindow.importers import ImportedSession, load_all
-from contextwindow.messages import Message
+from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPart
 from contextwindow.replay.accuracy import CAUSES, UNLOGGED, Accuracy, Point, measure, points, quantiles
 from contextwindow.tokens import TokenCounter, counter_for
 from contextwindow.tokens.counting import ANTHROPIC, MessageCounter
-from contextwindow.tokens.estimate import FAMILY_SCALE, Estimator, Rates
+from contextwindow.tokens.estimate import FAMILY_SCALE, NUMBERED_LINE, NUMBERED_LINE_TOKENS, Estimator, Rates
 from contextwindow.tokens.unlogged import UNLOGGED_FOR, UNLOGGED_META, WEB_SEARCH_RESULT_TOKENS
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSCRIPTS = ROOT.parent / "shared" / "fixtures" / "transcripts"
 GOALS = {"claude-code": (0.03, 0.10), "codex": (0.03, 0.08)}
+#: The Anthropic scale fitted on FIT before the line-number-prefix rule (the reference row's).
+PREVIOUS_SCALE = 1.235
 STEP_GOAL = 0.01
 
 
@@ -97,7 +106,19 @@ def pickers(scale: float | None = None) -> dict[str, object]:
         return plain[key]
 
     chars = _Chars(replace(ANTHROPIC, per_message=0, per_tool_call=0, per_tool_result=0))
-    out: dict[str, object] = {"estimator": counter_for, "without output counts": legacy, "chars/4": lambda _m: chars}
+    before: dict[str, TokenCounter] = {}
+
+    def without_numbered(model: str | None) -> TokenCounter:
+        c = counter_for(model)
+        if not isinstance(c, Estimator) or c.family != "anthropic":
+            return c
+        key = c.profile.name + str(c.profile.drops_old_reasoning)
+        if key not in before:
+            before[key] = Estimator("anthropic", rates=Rates(scale=PREVIOUS_SCALE), profile=c.profile, numbered_line=0.0)
+        return before[key]
+
+    out: dict[str, object] = {"estimator": counter_for, "without output counts": legacy,
+                              "without the numbered-line rule": without_numbered, "chars/4": lambda _m: chars}
     if scale is not None:
         scaled: dict[str, TokenCounter] = {}
 
@@ -171,6 +192,58 @@ def fit_scale(data: list[tuple[str, ImportedSession]]) -> float:
     return best[1]
 
 
+def numbered_line_steps(data: list[tuple[str, ImportedSession]], split: str) -> list[tuple[str, int, int, int]]:
+    """Steps of ``split`` whose new content is mostly Read output, measured with the prefix rule off:
+    (file, call index, ΔR − ΔE in tokens, line-number prefixes in the step's Read results)."""
+    off: dict[str, TokenCounter] = {}
+
+    def pick(model: str | None) -> TokenCounter:
+        c = counter_for(model)
+        if not isinstance(c, Estimator) or c.family != "anthropic":
+            return c
+        key = c.profile.name + str(c.profile.drops_old_reasoning)
+        if key not in off:
+            off[key] = Estimator("anthropic", profile=c.profile, numbered_line=0.0)
+        return off[key]
+
+    out: list[tuple[str, int, int, int]] = []
+    for f, s in data:
+        if split_of(f) != split:
+            continue
+        names = {p.id: p.name for m in s.messages for p in m.parts if isinstance(p, ToolCallPart)}
+        calls = [c for c in s.calls if c.reported_input_tokens is not None]
+        pts = points(s, pick)
+        for (ca, a), (cb, b) in itertools.pairwise(zip(calls, pts, strict=True)):
+            if a.segment != b.segment or b.cause not in (CAUSES[3], CAUSES[4]):
+                continue
+            counter = pick(cb.model)
+            prefixes = read_tokens = 0
+            for m in s.messages[ca.reply_end : cb.index]:
+                for p in m.parts:
+                    if isinstance(p, ToolResultPart) and names.get(p.call_id) == "Read":
+                        text = "".join(c.text for c in p.content if isinstance(c, TextPart))
+                        prefixes += len(NUMBERED_LINE.findall(text))
+                        read_tokens += counter.count_text(text)
+            d_est = b.estimated - a.estimated
+            if prefixes and read_tokens >= 1_500 and read_tokens >= 0.7 * d_est:
+                out.append((f, cb.index, (b.reported - a.reported) - d_est, prefixes))
+    return out
+
+
+def numbered_line_fit(data: list[tuple[str, ImportedSession]]) -> None:
+    """The line-number-prefix constant: the FIT median of (ΔR − ΔE) per prefix, and the held-out check."""
+    for split in ("fit", "held-out"):
+        steps = numbered_line_steps(data, split)
+        if not steps:
+            print(f"  {split}: no Read-dominated step")
+            continue
+        per = sorted(miss / n for _f, _i, miss, n in steps)
+        print(f"  {split}: {len(steps)} Read-dominated steps, (ΔR − ΔE)/prefix with the rule off: "
+              f"{', '.join(f'{x:+.2f}' for x in per)}; median {statistics.median(per):+.2f}")
+    print(f"  shipped NUMBERED_LINE_TOKENS['anthropic'] = {NUMBERED_LINE_TOKENS['anthropic']:+.2f} (the FIT median); the steps far"
+          " above it hold content the log does not (a nested CLAUDE.md attached on a first read under a directory)")
+
+
 def web_search_fit(data: list[tuple[str, ImportedSession]]) -> None:
     """The growth each Codex web search left unexplained without the rule (what the rule's constant is
     fitted to: their mean), and leave-one-out: each search predicted from the mean of the others."""
@@ -216,6 +289,8 @@ def main() -> int:
     held = report("claude_code", claude, pick, "held-out")
     print("\nClaude Code, FIT (shown apart; constants were fitted here)")
     report("claude_code", claude, pick, "fit")
+    print("\nClaude Code line-number prefixes of Read output (tokens/estimate.py NUMBERED_LINE_TOKENS), fitted on FIT:")
+    numbered_line_fit(claude)
     print("\nCodex, FIT (exact o200k + the provider's output counts + the web-search rule fitted here;"
           " both rollouts fall in FIT, one has usage; no held-out Codex rollout exists)")
     cx = report("codex", codex, pick, "fit")

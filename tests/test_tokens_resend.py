@@ -232,8 +232,13 @@ def test_growth_on_real_transcripts(transcripts_dir: Path) -> None:
     assert held, "the split must leave held-out files"
     acc = b.pooled([points(s) for s in held], UNLOGGED)
     med, p95 = quantiles(acc.growth)
-    # measured 5.5% / 9.7% (docs/tokens.md); the bound leaves room, not slack for a regression to hide in
-    assert med < 0.07 and p95 < 0.12
+    # measured 9.6% / 15.9% (docs/tokens.md). It was 5.5% / 9.7% before the line-number-prefix rule: the
+    # estimator overcounted Read output by ~1.8 tokens a line, which hid part of what Claude Code attaches
+    # without logging it; the growth since the first call carries that from the first such step on
+    assert med < 0.11 and p95 < 0.18
+    fit = [s for name, s in claude if b.split_of(name) == "fit"]
+    _fm, fit_step_p95 = quantiles(b.pooled([points(s) for s in fit]).step)
+    assert fit_step_p95 < 0.011  # measured 0.95% (1.82% before the prefix rule)
     codex = [s for f in sorted((transcripts_dir / "codex").glob("*.jsonl")) for s in load_all(f)]
     cx = measure([p for s in codex for p in points(s)], reanchor=UNLOGGED)
     cmed, cp95 = quantiles(cx.growth)

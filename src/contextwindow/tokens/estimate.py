@@ -13,10 +13,16 @@ multilingual/base64/hex sample; a family is that shape times its own ``scale`` (
 tokenizer yields ~25% more tokens than o200k on agent traffic, fitted on the growth of the
 provider-reported input tokens of real Claude Code sessions). See docs/tokens.md and
 benchmarks/bench_tokens_fit.py, which reproduces the numbers.
+
+One text shape is priced apart, per family: the line-number prefix file readers put before every line
+(``"     12→"``, Claude Code's Read tool output, :data:`NUMBERED_LINE`). Claude's tokenizer takes it far
+more cheaply than the class rates say (they charge ~4.4 tokens for it); the correction per prefix was
+fitted on the FIT Claude Code sessions (benchmarks/bench_tokens_growth.py --fit).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 
 from ..errors import TokenizeError
@@ -57,8 +63,17 @@ O200K_SHAPE = Rates()
 #: Per-family scale over the o200k-shaped rates. anthropic: fitted (bench_tokens_fit.py);
 #: gemini: no public ground truth here, its 256k SentencePiece vocabulary is close to o200k on
 #: English and code, +5% margin; generic (unknown models): Claude's scale, the safer side.
-FAMILY_SCALE: dict[str, float] = {"openai": 1.0, "anthropic": 1.235, "gemini": 1.05, "generic": 1.25}
+FAMILY_SCALE: dict[str, float] = {"openai": 1.0, "anthropic": 1.25, "gemini": 1.05, "generic": 1.25}
 FAMILY_PROFILE: dict[str, Profile] = {"openai": OPENAI, "anthropic": ANTHROPIC, "gemini": GEMINI, "generic": GENERIC}
+
+#: A line-number prefix at the start of a line: spaces, digits and "→" (U+2192), as Claude Code's Read tool
+#: numbers the lines of a file it returns.
+NUMBERED_LINE = re.compile(r"^ *\d+\u2192", re.MULTILINE)
+#: Tokens added per :data:`NUMBERED_LINE` prefix on top of the class rates, per family. anthropic: the
+#: median, over the FIT sessions' steps whose new content is mostly Read output, of (reported − estimated
+#: growth) / prefixes: −1.60 (13 steps; bench_tokens_growth.py --fit prints them). Other families: no ground
+#: truth here (o200k counts the prefix at ~4.3 tokens, close to the rates, and is counted exactly anyway).
+NUMBERED_LINE_TOKENS: dict[str, float] = {"anthropic": -1.77}
 
 
 class Estimator(MessageCounter):
@@ -66,13 +81,17 @@ class Estimator(MessageCounter):
 
     exact = False
 
-    def __init__(self, family: str = "generic", *, rates: Rates | None = None, profile: Profile | None = None) -> None:
+    def __init__(
+        self, family: str = "generic", *, rates: Rates | None = None, profile: Profile | None = None, numbered_line: float | None = None
+    ) -> None:
         if family not in FAMILY_PROFILE:
             raise TokenizeError(f"unknown estimator family {family!r} (known: {', '.join(FAMILY_PROFILE)})")
         super().__init__(profile or FAMILY_PROFILE[family])
         self.family = family
         self.rates = rates or Rates(scale=FAMILY_SCALE[family])
         self._w = self.rates.weights()
+        #: tokens added per line-number prefix (:data:`NUMBERED_LINE_TOKENS`; ``numbered_line`` overrides)
+        self.numbered_line = NUMBERED_LINE_TOKENS.get(family, 0.0) if numbered_line is None else numbered_line
         self.name = f"estimate:{family}"
 
     def count_text(self, text: str) -> int:
@@ -83,9 +102,12 @@ class Estimator(MessageCounter):
         s = stats(text)
         w = self._w
         est = sum(w[i] * s[i] for i in range(len(w)))
+        if self.numbered_line and "\u2192" in text:
+            est += self.numbered_line * len(NUMBERED_LINE.findall(text))
         return max(1, round(est))
 
     def with_scale(self, factor: float) -> Estimator:
         """A copy whose rates are multiplied by ``factor`` (e.g. a calibration result)."""
         r = self.rates
-        return Estimator(self.family, rates=Rates(**{f.name: getattr(r, f.name) for f in fields(r) if f.name != "scale"}, scale=r.scale * factor), profile=self.profile)
+        rates = Rates(**{f.name: getattr(r, f.name) for f in fields(r) if f.name != "scale"}, scale=r.scale * factor)
+        return Estimator(self.family, rates=rates, profile=self.profile, numbered_line=self.numbered_line * factor)
