@@ -18,10 +18,9 @@ def payload_units(payload: dict[str, Any], memo: RenderMemo[Any, str] | None = N
         if key in payload:
             units.append(_unit(payload[key]))
     for key in ("messages", "input", "contents"):
-        for m in payload.get(key) or []:
-            units.append(_unit(m) if memo is None else memo.get(m, _unit))
-    if memo is not None:
-        memo.next_round()
+        items = payload.get(key)
+        if items:  # (one of them per format: the memo's round is that list)
+            units.extend(map(_unit, items) if memo is None else memo.map(items, _unit))
     return units
 
 

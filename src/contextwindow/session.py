@@ -43,7 +43,7 @@ from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, m
 from .compaction.cache import CacheConfig, clear_for_cache
 from .compaction.degrade import degrade
 from .compaction.economics import Growth, cost_budget
-from .compaction.sticky import EMPTY_STATE, sticky_state, sticky_view
+from .compaction.sticky import EMPTY_STATE, StickyViews, sticky_state, sticky_view
 from .compaction.view import is_synthetic, leading_markers, split_pinned
 from .cost import usage_cost
 from .errors import (
@@ -183,6 +183,7 @@ class Session:
         self._pinned_head: list[StoredMessage] | None = None
         self._sent_ids: dict[str, str] = {}  # call ids renamed for the provider in the last build: sent -> stored
         self._sticky_memo: dict[str, Any] = {}  # compacted messages already decoded and counted
+        self._sticky_views = StickyViews()  # the last view, extended when only rows were added
         self._last_reported: int | None = None
         self._appended_since = 0
         self._calibration = self._load_calibration()
@@ -550,7 +551,10 @@ class Session:
         """[fold summary?] + active messages with the sticky compaction decisions applied."""
         cp = self.store.latest_checkpoint(self.id)
         self._load_counts()
-        items = sticky_view(cp.id if cp else None, cp.summary if cp else None, self._active(), self._state(), self._count, self._count_stored, self._sticky_memo)
+        # extended from the last view when it only grew (compaction/sticky.py); rows cut by sync are not
+        active = self._active()
+        make = self._sticky_views.view if not self._transient and not self._client_fps else sticky_view
+        items = make(cp.id if cp else None, cp.summary if cp else None, active, self._state(), self._count, self._count_stored, self._sticky_memo)
         if cp is not None:  # pinned means pinned: leading system messages a fold covered stay first
             items = [ViewItem(sm.id, sm.message, self._count_stored(sm)) for sm in self._pinned() if sm.seq <= cp.upto_seq] + items
         self._save_counts()
@@ -578,8 +582,7 @@ class Session:
         ref map is kept in the store so the marker is the same bytes on every later call)."""
         from .clipping.images import elide_answered_images, has_image
 
-        images = any(self._image_memo.get(it.message, has_image) for it in items)
-        self._image_memo.next_round()
+        images = any(self._image_memo.map([it.message for it in items], has_image))
         if not images:
             return items
         seen = dict(self.store.get_state(self.id, IMAGES_KEY) or {})

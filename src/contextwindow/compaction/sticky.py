@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..formats.memo import same_prefix
 from ..messages import Message, message_from_dict, message_to_dict
 from ..store.base import StoredMessage
 from .view import Count, ViewItem, is_synthetic
@@ -26,14 +27,18 @@ def sticky_view(
     count: Count,
     count_stored: Callable[[StoredMessage], int],
     memo: dict[str, tuple[Any, Message, int]] | None = None,
+    *,
+    head: bool = True,
 ) -> list[ViewItem]:
     """[fold summary?] + active messages with ``state`` applied. ``memo`` (kept by the caller
     between views) maps a key to (its state entry, the message made from it, its count): an entry
     equal to the last view's is not decoded and counted again, so a view costs O(changes), and
-    equal state gives the same message objects (caches keyed by object stay warm)."""
+    equal state gives the same message objects (caches keyed by object stay warm). ``head=False``
+    leaves out what comes before the first active message (the fold summary, notes at ``^``): the
+    items of ``active`` as they continue a view of the rows before them."""
     repl, drop, ins = state.get("replace", {}), set(state.get("drop", [])), state.get("insert", {})
     items: list[ViewItem] = []
-    if fold_id is not None and fold_summary is not None:
+    if head and fold_id is not None and fold_summary is not None:
         items.append(ViewItem(f"fold:{fold_id}", fold_summary, count(fold_summary)))
 
     def made(key: str, d: Any) -> tuple[Message, int]:
@@ -52,7 +57,8 @@ def sticky_view(
             msg, k = made(key, d)
             items.append(ViewItem(key, msg, k))
 
-    inserted("^")
+    if head:
+        inserted("^")
     for sm in active:
         if sm.id in drop:
             continue
@@ -84,3 +90,35 @@ def sticky_state(items: Sequence[ViewItem], active: Sequence[tuple[str, int]], f
         prev = it.key
     st["drop"] = [mid for mid, seq in active if seq > floor and mid not in present]
     return st
+
+
+class StickyViews:
+    """The last :func:`sticky_view` made, extended when the next one only adds rows at the end:
+    same fold, equal state, and the active rows start with the very rows of the last view (an
+    identity check in C). Then the view is the last items + the new rows' items, exactly what
+    :func:`sticky_view` would make of them all, at O(new rows); anything else is made afresh."""
+
+    def __init__(self) -> None:
+        self._last: tuple[str | None, Any, list[StoredMessage], list[ViewItem]] | None = None
+
+    def view(
+        self,
+        fold_id: str | None,
+        fold_summary: Message | None,
+        active: Sequence[StoredMessage],
+        state: Mapping[str, Any],
+        count: Count,
+        count_stored: Callable[[StoredMessage], int],
+        memo: dict[str, tuple[Any, Message, int]] | None = None,
+    ) -> list[ViewItem]:
+        rows = list(active)
+        last = self._last
+        if last is not None and last[0] == fold_id and same_prefix(last[2], rows) and last[1] == state:
+            items = last[3] + sticky_view(fold_id, fold_summary, rows[len(last[2]):], state, count, count_stored, memo, head=False)
+        else:
+            items = sticky_view(fold_id, fold_summary, rows, state, count, count_stored, memo)
+        self._last = (fold_id, state, rows, items)
+        return list(items)
+
+    def clear(self) -> None:
+        self._last = None

@@ -17,6 +17,7 @@ results (Anthropic) follow them in one ``user`` message.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 from .. import jsonbound
@@ -192,10 +193,11 @@ def to_payload(
     out: list[dict[str, Any]] = []
     if system:
         out.append({"role": "system", "content": system})
-    for m in messages:
-        out.extend(_render(m) if memo is None else memo.get(m, _render))
-    if memo is not None:
-        memo.next_round()
+    if memo is None:
+        for m in messages:
+            out.extend(_render(m))
+    else:
+        out.extend(chain.from_iterable(memo.map(messages, _render)))
     payload: dict[str, Any] = {}
     if model is not None:
         payload["model"] = model

@@ -137,10 +137,7 @@ def prepare(messages: Sequence[Message], fmt: str, memo: RenderMemo[Message, boo
     the messages does, they are returned as they are without looking into them again."""
     rule = ID_RULES[fmt]
     if memo is not None:
-        get, make = memo.get, functools.partial(_clean, rule=rule)  # one callable for the whole list
-        clean = [get(m, make) for m in messages]
-        memo.next_round()
-        if all(clean):
+        if all(memo.map(messages, functools.partial(_clean, rule=rule))):
             return Prepared(list(messages), {}, [])
     ids: list[str] = []
     seen: set[str] = set()
