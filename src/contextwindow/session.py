@@ -66,6 +66,7 @@ from .formats import get_format, openai_chat
 from .formats.memo import RenderMemo
 from .formats.prepare import prepare, unmap_ids
 from .formats.rules import enforce
+from .incremental import GrowingPayloadCheck, GrowingValidation
 from .messages import Message, Part, TextPart, ToolCallPart, ToolResultPart
 from .messages import dumps as dumps_message
 from .prefix import payload_units, prefix_reuse, prefix_share
@@ -100,6 +101,7 @@ class SessionConfig:
     restore_root: str | None = None  # restored files are read from disk here (default: cwd) when they still exist
     limits: Limits = field(default_factory=lambda: Limits.from_env(os.environ))  # 200 turns, 1M tokens, 200 tool calls, $2, 30 min
     cache: CacheConfig | None = field(default_factory=CacheConfig)  # per-call clearing when it pays; None: off
+    incremental: bool = True  # False: every build walks the whole view again (the same payloads, slower; for checking)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,19 +184,22 @@ class Session:
         self._view_tokens: int | None = None  # the view's tokens at the last build, + what was added since
         self._pinned_head: list[StoredMessage] | None = None
         self._sent_ids: dict[str, str] = {}  # call ids renamed for the provider in the last build: sent -> stored
+        inc = self.config.incremental
         self._sticky_memo: dict[str, Any] = {}  # compacted messages already decoded and counted
-        self._sticky_views = StickyViews()  # the last view, extended when only rows were added
+        self._sticky_views = StickyViews(enabled=inc)  # the last view, extended when only rows were added
+        self._validation = GrowingValidation(enabled=inc)  # the view's structural check, of the new tail only (incremental.py)
+        self._payload_check = GrowingPayloadCheck(enabled=inc)  # the Chat payload's rules, likewise
         self._last_reported: int | None = None
         self._appended_since = 0
         self._calibration = self._load_calibration()
         self._last_prompt_estimate: int | None = None
         self._prev_units: list[str] = []
         # the previous build's renders and serialized units, reused for the same message objects
-        self._render_memo: RenderMemo[Message, list[dict[str, Any]]] = RenderMemo()
-        self._unit_memo: RenderMemo[Any, str] = RenderMemo()
+        self._render_memo: RenderMemo[Message, list[dict[str, Any]]] = RenderMemo(by_position=inc)
+        self._unit_memo: RenderMemo[Any, str] = RenderMemo(by_position=inc)
         self._mask_memo: dict[str, Any] = {}  # cleared results already made (compaction/cache.py)
         self._clean_memo: dict[str, RenderMemo[Message, bool]] = {}  # per format: messages prepare leaves as they are
-        self._image_memo: RenderMemo[Message, bool] = RenderMemo()  # messages holding an image
+        self._image_memo: RenderMemo[Message, bool] = RenderMemo(by_position=inc)  # messages holding an image
         self._steering = SteeringQueue()
         self._started = self._clock()
         self.pending_fold: Any = None
@@ -673,7 +678,7 @@ class Session:
             items = self._clear_for_cache(items, budget)
         hist = total(items)
         # what the provider repair will add (synthetic results for unanswered calls, a user turn first) counts too
-        problems: list[Any] | None = turns.validate([it.message for it in items], provider=rules)
+        problems: list[Any] | None = self._validation.validate([it.message for it in items], rules)
         extra = self._repair_cost([it.message for it in items], rules) if problems else 0
         last = None if self._last_reported is None else self._last_reported + self._appended_since
         decision = should_compact(self._calibration.apply(hist) + extra, last, budget)
@@ -794,13 +799,13 @@ class Session:
     def _payload(self, name: str, messages: list[Message]) -> tuple[dict[str, Any], dict[str, str]]:
         """Render ``messages`` for ``name`` and hold the result to the provider's rules (invariant 2):
         ids and media types made acceptable, then :func:`formats.rules.enforce` as the last step."""
-        prep = prepare(messages, name, self._clean_memo.setdefault(name, RenderMemo()))
+        prep = prepare(messages, name, self._clean_memo.setdefault(name, RenderMemo(by_position=self.config.incremental)))
         if name == "openai":  # renders message by message: the previous build's renders are reused
             payload = openai_chat.to_payload(prep.messages, system=self.system or None, tools=self.tools or None, model=self.model, memo=self._render_memo)
         else:
             payload = get_format(name).to_payload(prep.messages, system=self.system or None, tools=self.tools or None, model=self.model)
-        try:
-            payload, fixes = enforce(name, payload)
+        try:  # (a Chat payload that only grew and passes is not checked whole again)
+            payload, fixes = (payload, []) if name == "openai" and not self._payload_check.check(payload) else enforce(name, payload)
         except InvalidPayloadError as exc:
             hint = (
                 "there is nothing to send: add a user message (Session.add) and build again"

@@ -98,7 +98,8 @@ class StickyViews:
     identity check in C). Then the view is the last items + the new rows' items, exactly what
     :func:`sticky_view` would make of them all, at O(new rows); anything else is made afresh."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, enabled: bool = True) -> None:
+        self.enabled = enabled  # False: every view made afresh (checks the extended one)
         self._last: tuple[str | None, Any, list[StoredMessage], list[ViewItem]] | None = None
 
     def view(
@@ -113,7 +114,7 @@ class StickyViews:
     ) -> list[ViewItem]:
         rows = list(active)
         last = self._last
-        if last is not None and last[0] == fold_id and same_prefix(last[2], rows) and last[1] == state:
+        if self.enabled and last is not None and last[0] == fold_id and same_prefix(last[2], rows) and last[1] == state:
             items = last[3] + sticky_view(fold_id, fold_summary, rows[len(last[2]):], state, count, count_stored, memo, head=False)
         else:
             items = sticky_view(fold_id, fold_summary, rows, state, count, count_stored, memo)

@@ -31,7 +31,8 @@ def same_prefix(old: Sequence[object], new: Sequence[object]) -> bool:
 class RenderMemo(Generic[K, V]):
     """``get(obj, make)`` = ``make(obj)``, reused when the previous round held the same object."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, by_position: bool = True) -> None:
+        self._by_position = by_position  # False: map() looks every object up (checks the positional path)
         self._prev: dict[int, tuple[K, V]] = {}
         self._cur: dict[int, tuple[K, V]] = {}
         self._seq: tuple[list[K], list[V]] = ([], [])  # the last round made by map(), in order
@@ -50,7 +51,7 @@ class RenderMemo(Generic[K, V]):
         so only the new tail is made; else looked up by object. Holds one round (bounded)."""
         old, vals = self._seq
         objs = list(objs)
-        if same_prefix(old, objs):
+        if self._by_position and same_prefix(old, objs):
             out = vals + [make(o) for o in objs[len(old):]]
         else:
             known = {id(o): (o, v) for o, v in zip(old, vals, strict=True)}

@@ -136,9 +136,8 @@ def prepare(messages: Sequence[Message], fmt: str, memo: RenderMemo[Message, boo
     per format, kept between calls) remembers which message objects need nothing: when none of
     the messages does, they are returned as they are without looking into them again."""
     rule = ID_RULES[fmt]
-    if memo is not None:
-        if all(memo.map(messages, functools.partial(_clean, rule=rule))):
-            return Prepared(list(messages), {}, [])
+    if memo is not None and all(memo.map(messages, functools.partial(_clean, rule=rule))):
+        return Prepared(list(messages), {}, [])
     ids: list[str] = []
     seen: set[str] = set()
     for m in messages:

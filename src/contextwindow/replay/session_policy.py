@@ -37,7 +37,9 @@ def output_cap(window: int) -> int:
 class SessionPolicy:
     name = "default"
 
-    def __init__(self, ctx: ReplayContext) -> None:
+    def __init__(self, ctx: ReplayContext, *, incremental: bool = True) -> None:
+        """``incremental=False``: the Session walks its whole view on every build (the same
+        payloads, slower; tests/test_growing_build.py compares the two)."""
         from dataclasses import replace
 
         from ..budget import BudgetConfig, Limits
@@ -57,6 +59,7 @@ class SessionPolicy:
                 cache=replace(
                     ctx.cache or CacheConfig(), read_weight=ctx.read_weight, write_weight=ctx.write_weight, summary_output_weight=ctx.output_weight
                 ),
+                incremental=incremental,
             ),
             title="replay",
         )
