@@ -214,7 +214,7 @@ def numbered_line_steps(data: list[tuple[str, ImportedSession]], split: str) -> 
         calls = [c for c in s.calls if c.reported_input_tokens is not None]
         pts = points(s, pick)
         for (ca, a), (cb, b) in itertools.pairwise(zip(calls, pts, strict=True)):
-            if a.segment != b.segment or b.cause not in (CAUSES[3], CAUSES[4]):
+            if a.segment != b.segment or b.cause not in (CAUSES[3], CAUSES[4], CAUSES[5]):
                 continue
             counter = pick(cb.model)
             prefixes = read_tokens = 0

@@ -148,7 +148,7 @@ def test_a_step_holding_a_file_listing_under_the_cwd_is_labelled_so(lines: int, 
     ]
     s = ImportedSession("claude-code", "made.jsonl", msgs, calls, meta={"cwd": cwd})
     pts = points(s)
-    assert pts[1].cause == (CAUSES[3] if labelled else CAUSES[4])
+    assert pts[1].cause == (CAUSES[3] if labelled else CAUSES[-1])
     # without a working directory in the log nothing is labelled a listing
     bare = ImportedSession("claude-code", "made.jsonl", msgs, calls)
-    assert points(bare)[1].cause == CAUSES[4]
+    assert points(bare)[1].cause == CAUSES[-1]

@@ -35,6 +35,7 @@ CAUSES = (
     "reported prompt fell (the client sent less than it logged)",
     "new user turn (client-injected content the log may not show)",
     "file listings (>= 20 paths under the log's cwd; a sanitized log shortens them)",
+    "first read under a directory (a nested CLAUDE.md the client attaches is not logged)",
     "tool results and replies",
 )
 MIN_GROWTH = 1_000
@@ -66,9 +67,19 @@ class Accuracy:
     calls: int
 
 
-def step_cause(session: ImportedSession, prev: tuple[int, int], call: tuple[int, int], reported_delta: int, estimated_delta: int) -> str:
+def step_cause(
+    session: ImportedSession,
+    prev: tuple[int, int],
+    call: tuple[int, int],
+    reported_delta: int,
+    estimated_delta: int,
+    read_dirs: set[str] | None = None,
+) -> str:
     """What a step shows: ``prev`` and ``call`` are the two calls' ``(index, reply_end)``. A server-side
-    web search in either reply counts: its results enter the prompt of the response that ran it."""
+    web search in either reply counts: its results enter the prompt of the response that ran it.
+    ``read_dirs``: the directories under the log's cwd that earlier steps read files in (updated here);
+    a step that reads in a new one is labelled: Claude Code attaches that directory's CLAUDE.md, if it has
+    one, without logging it (its documented nested-memory behaviour)."""
     msgs = session.messages
     prev_index, prev_end = prev
     index, end = call
@@ -81,7 +92,30 @@ def step_cause(session: ImportedSession, prev: tuple[int, int], call: tuple[int,
     cwd = session.meta.get("cwd")
     if isinstance(cwd, str) and cwd.count("/") >= 2 and _path_lines(msgs[prev_end:index], cwd.rstrip("/") + "/") >= LISTING_LINES:
         return CAUSES[3]
-    return CAUSES[4]
+    if isinstance(cwd, str) and read_dirs is not None and _reads_new_dir(msgs[prev_index:prev_end], cwd.rstrip("/") + "/", read_dirs):
+        return CAUSES[4]
+    return CAUSES[5]
+
+
+def _reads_new_dir(replies: Sequence[Message], prefix: str, seen: set[str]) -> bool:
+    """Whether a Read in ``replies`` opens a file under a directory below ``prefix`` (the cwd) that no
+    earlier Read did; every directory on the way is added to ``seen``."""
+    new = False
+    for m in replies:
+        for p in m.parts:
+            if not isinstance(p, ToolCallPart) or p.name != "Read":
+                continue
+            args = p.parsed_arguments()
+            path = args.get("file_path") if isinstance(args, dict) else None
+            if not isinstance(path, str) or not path.startswith(prefix):
+                continue
+            parts = path[len(prefix) :].split("/")[:-1]
+            for depth in range(1, len(parts) + 1):
+                d = "/".join(parts[:depth])
+                if d not in seen:
+                    seen.add(d)
+                    new = True
+    return new
 
 
 def _path_lines(messages: Sequence[Message], prefix: str) -> int:
@@ -105,6 +139,7 @@ def points(session: ImportedSession, counter: Callable[[str | None], TokenCounte
     key: tuple[str | None, int] | None = None
     prev_call = (0, 0)
     prev: Point | None = None
+    read_dirs: set[str] = set()
     for c in session.calls:
         if c.reported_input_tokens is None:
             continue
@@ -121,7 +156,7 @@ def points(session: ImportedSession, counter: Callable[[str | None], TokenCounte
             key = (model, folded)
             segment += 1
         elif prev is not None:
-            cause = step_cause(session, prev_call, (c.index, c.reply_end), c.reported_input_tokens - prev.reported, est - prev.estimated)
+            cause = step_cause(session, prev_call, (c.index, c.reply_end), c.reported_input_tokens - prev.reported, est - prev.estimated, read_dirs)
         prev = Point(segment, model, c.reported_input_tokens, est, cause, unlogged)
         out.append(prev)
         prev_call = (c.index, c.reply_end)
