@@ -16,9 +16,11 @@ Rules:
   the other two misses the left-out one by 45, 2,954 and 2,910 tokens
   (``python benchmarks/bench_tokens_growth.py`` prints this).
 
-What no rule covers is said instead of guessed (docs/tokens.md): content a client cleared or rewrote
-without logging it (the reported prompt falls while the log keeps every message) is not estimated; a
-session re-anchors on the next reported usage.
+Content a client cleared from what it sends is the other way round: where the log records it (Claude
+Code's ``microcompact_boundary``), the importer turns it into an ``ImportedClearing`` and the provider view
+sends the cleared results as the marker the client sent. What no rule covers is said instead of guessed
+(docs/tokens.md): content a client cleared or rewrote without logging it (the reported prompt falls while
+the log keeps every message) is not estimated; a session re-anchors on the next reported usage.
 """
 
 from __future__ import annotations
