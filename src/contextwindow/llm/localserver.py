@@ -80,6 +80,7 @@ class Reply:
     stream: bool = False  # answer as server-sent events (also done when the request asks "stream": true)
     chunk_delay: float = 0.0  # seconds between stream events
     end_delay: float = 0.0  # seconds between the last stream event and the end of the body (a slow close)
+    end_gate: threading.Event | None = None  # the stream's body ends only once this is set (or the server closes)
 
     @staticmethod
     def error(status: int, body: Mapping[str, Any] | str, *, headers: Mapping[str, str] | None = None, delay: float = 0.0) -> Reply:
@@ -327,9 +328,10 @@ class _RequestHandler(BaseHTTPRequestHandler):
             return
         self._json(405, {"error": {"type": "method_not_allowed", "message": "use POST"}})
 
-    def _stream(self, events: Sequence[bytes], delay: float, headers: Mapping[str, str], end_delay: float = 0.0) -> None:
+    def _stream(self, events: Sequence[bytes], delay: float, headers: Mapping[str, str], end_delay: float = 0.0,
+                end_gate: threading.Event | None = None) -> None:
         """Send ``events`` as one SSE response (chunked), ``delay`` seconds apart; the body ends
-        ``end_delay`` seconds after the last one."""
+        ``end_delay`` seconds after the last one, and not before ``end_gate`` is set."""
         owner = self.owner
         try:
             self.send_response(200)
@@ -347,6 +349,8 @@ class _RequestHandler(BaseHTTPRequestHandler):
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(ev), ev))
                 self.wfile.flush()
             owner._wait(end_delay)
+            while end_gate is not None and not end_gate.is_set() and not owner._closing.is_set():
+                end_gate.wait(0.05)  # polled so that the server's close ends the wait too
             self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
@@ -418,6 +422,6 @@ class _RequestHandler(BaseHTTPRequestHandler):
                     events = [e + b"\n\n" for e in blob.split(b"\n\n") if e]
                     if protocol == "anthropic":  # a keep-alive after message_start, as Anthropic sends
                         events.insert(1, localstream.sse({"type": "ping"}, "ping"))
-                self._stream(events, min(reply.chunk_delay, owner.max_delay), reply.headers, reply.end_delay)
+                self._stream(events, min(reply.chunk_delay, owner.max_delay), reply.headers, reply.end_delay, reply.end_gate)
             else:
                 self._json(200, answer, reply.headers)

@@ -304,6 +304,8 @@ class ProxyServer:
         lock = self._lock(key)
         stored: Stored | None = None
         try:
+            if lock.locked():
+                log.debug("conversation key %s: waits for the request or answer record before it", key[:16])
             async with lock:
                 t0 = time.perf_counter()
                 try:
@@ -451,6 +453,8 @@ class ProxyServer:
         except (ConnectionResetError, aiohttp.ClientConnectionResetError, asyncio.CancelledError):
             if not tap.finished:
                 self.stats["cancelled"] += 1
+            elif prepared is not None:
+                log.debug("conversation %s: the client hung up after the answer's end event", prepared.conversation_id)
             raise
         finally:
             # an answer the client had whole (SDKs hang up right after the last event) is accounted;
@@ -471,15 +475,28 @@ class ProxyServer:
 
     def _account(self, req: Request, status: int, tap: Any, prepared: Prepared | None, ctx: Any, started: float,
                  relayed: asyncio.Event) -> asyncio.Future[None] | None:
-        """The task that records a whole answer (its usage and reply), under the conversation's lock."""
+        """The task that records a whole answer (its usage and reply), under the conversation's lock.
+        The task holds its own reference to the lock (released when it ends): the handler of the
+        request may end first (an SDK hangs up at the stream's last event, which cancels it), and
+        the conversation's next request must still find the lock the record holds, not a new one."""
         if status != 200 or prepared is None or ctx is None:
             return None
-        done = asyncio.ensure_future(self._record(ctx[0], req, tap, prepared, time.monotonic() - started, relayed))
+        key = ctx[1].identity.key
+        lock = self._lock(key)  # the handler's reference is still held here: the same lock as ctx[0]
+        done = asyncio.ensure_future(self._record(lock, key, req, tap, prepared, time.monotonic() - started, relayed))
         self._tasks.add(done)
         done.add_done_callback(self._tasks.discard)
         return done
 
-    async def _record(self, lock: asyncio.Lock, req: Request, tap: Any, prepared: Prepared, latency: float, relayed: asyncio.Event) -> None:
+    async def _record(self, lock: asyncio.Lock, key: str, req: Request, tap: Any, prepared: Prepared, latency: float,
+                      relayed: asyncio.Event) -> None:
+        try:
+            await self._record_locked(lock, req, tap, prepared, latency, relayed)
+        finally:
+            self._unlock(key)
+
+    async def _record_locked(self, lock: asyncio.Lock, req: Request, tap: Any, prepared: Prepared, latency: float,
+                             relayed: asyncio.Event) -> None:
         async with lock:  # held from the task's first step; the work waits for the client's last byte
             await relayed.wait()
             tap.close()  # the usage and the reply (proxy/reply.py) are read from the answer only now
