@@ -35,7 +35,7 @@ CAUSES = (
     "reported prompt fell (the client sent less than it logged)",
     "new user turn (client-injected content the log may not show)",
     "file listings (>= 20 paths under the log's cwd; a sanitized log shortens them)",
-    "first read under a directory (a nested CLAUDE.md the client attaches is not logged)",
+    "first read under a directory, grew > 500 beyond the log (a nested CLAUDE.md attached, not logged)",
     "tool results and replies",
 )
 MIN_GROWTH = 1_000
@@ -78,8 +78,9 @@ def step_cause(
     """What a step shows: ``prev`` and ``call`` are the two calls' ``(index, reply_end)``. A server-side
     web search in either reply counts: its results enter the prompt of the response that ran it.
     ``read_dirs``: the directories under the log's cwd that earlier steps read files in (updated here);
-    a step that reads in a new one is labelled: Claude Code attaches that directory's CLAUDE.md, if it has
-    one, without logging it (its documented nested-memory behaviour)."""
+    a step that reads in a new one and whose reported prompt grew more than 500 tokens beyond the
+    estimated change is labelled: Claude Code attaches that directory's CLAUDE.md, if it has one, without
+    logging it (its documented nested-memory behaviour)."""
     msgs = session.messages
     prev_index, prev_end = prev
     index, end = call
@@ -92,7 +93,12 @@ def step_cause(
     cwd = session.meta.get("cwd")
     if isinstance(cwd, str) and cwd.count("/") >= 2 and _path_lines(msgs[prev_end:index], cwd.rstrip("/") + "/") >= LISTING_LINES:
         return CAUSES[3]
-    if isinstance(cwd, str) and read_dirs is not None and _reads_new_dir(msgs[prev_index:prev_end], cwd.rstrip("/") + "/", read_dirs):
+    if (
+        isinstance(cwd, str)
+        and read_dirs is not None
+        and _reads_new_dir(msgs[prev_index:prev_end], cwd.rstrip("/") + "/", read_dirs)
+        and reported_delta > estimated_delta + 500
+    ):
         return CAUSES[4]
     return CAUSES[5]
 
@@ -163,8 +169,10 @@ def points(session: ImportedSession, counter: Callable[[str | None], TokenCounte
     return out
 
 
-#: Causes whose tokens the log cannot show: ``measure(..., reanchor=UNLOGGED)`` restarts the growth there.
-UNLOGGED = frozenset(CAUSES[:2])
+#: Causes whose tokens the log cannot show: ``measure(..., reanchor=UNLOGGED)`` restarts the growth there —
+#: a server-side web search, a prompt that fell while the log kept every message (an unlogged
+#: microcompact), a first read that grew beyond the log (an unlogged nested CLAUDE.md).
+UNLOGGED = frozenset((CAUSES[0], CAUSES[1], CAUSES[4]))
 
 
 def measure(pts: Sequence[Point], min_growth: int = MIN_GROWTH, reanchor: frozenset[str] = frozenset()) -> Accuracy:
