@@ -15,6 +15,7 @@ import pytest
 
 from contextwindow.importers import load_transcript
 from contextwindow.importers.model import CLEARED_RESULT_TEXT
+from contextwindow.importers.report import import_report
 from contextwindow.replay.accuracy import CAUSES, UNLOGGED, measure, points
 from contextwindow.replay.engine import provider_view
 from contextwindow.tokens import counter_for
@@ -88,7 +89,8 @@ def test_a_logged_microcompact_clears_the_named_results_from_the_estimate(tmp_pa
     (cl,) = s.clearings
     assert cl.call_ids == tuple(cleared_ids) and cl.trigger == "auto" and cl.tokens_saved == 9_000
     assert cl.at == s.calls[6].index  # effective from the response written just before the record
-    assert s.meta["microcompact_left_out"] == 1 and s.meta["record_types"]["system:microcompact_boundary"] == 1
+    assert s.meta["record_types"]["system:microcompact_boundary"] == 1
+    assert import_report(s)["dropped"] == {"microcompact_boundary id not in the conversation": 1}
     before, after = provider_view(s, s.calls[5]), provider_view(s, s.calls[6])
     assert sum(CLEARED_RESULT_TEXT in m.text for m in before) == 0
     assert sum(any(getattr(p, "call_id", None) in cleared_ids and p.text == CLEARED_RESULT_TEXT for p in m.parts) for m in after) == 5
@@ -116,3 +118,19 @@ def test_an_unlogged_microcompact_is_a_fall_the_growth_re_anchors_after(tmp_path
     assert max(first.growth) > 0.1
     assert max(re_anchored.growth) < 0.001
     assert max(re_anchored.step) == max(first.step) > 0.05
+
+
+@pytest.mark.parametrize(
+    "metadata",
+    [None, "cleared", {"compactedToolIds": "toolu_1"}, {"compactedToolIds": [3, None]}, {"compactedToolIds": ["toolu_gone"]}],
+)
+def test_a_boundary_with_nothing_to_clear_is_counted_not_applied(tmp_path: Path, metadata: Any) -> None:
+    recs, _ = session_records(6, boundary=True)
+    for r in recs:
+        if r.get("subtype") == "microcompact_boundary":
+            r["microcompactMetadata"] = metadata
+    s = load_transcript(write(tmp_path / "s.jsonl", recs))
+    assert s.clearings == [] and len(s.calls) == 10
+    dropped = import_report(s)["dropped"]
+    assert dropped["microcompact_boundary record with nothing to clear"] == 1
+    assert dropped.get("microcompact_boundary id not in the conversation", 0) == (1 if metadata == {"compactedToolIds": ["toolu_gone"]} else 0)

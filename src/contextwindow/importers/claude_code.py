@@ -20,7 +20,8 @@ How the log maps onto the message model:
 - A ``microcompact_boundary`` system record (``microcompactMetadata.compactedToolIds``: tool results the
   agent cleared from what it sends, the log keeping them whole) becomes an :class:`ImportedClearing`
   effective from the response written just before it (Claude Code writes the record after the response of
-  the request that cleared them); ids the conversation does not hold are left out and counted.
+  the request that cleared them); ids the conversation does not hold, and records with nothing to clear,
+  are counted in ``meta["dropped"]``.
 - ``summary``, ``progress``, ``file-history-snapshot``, ``queue-operation`` and other ``system``
   records carry no conversation; they are counted in ``meta["record_types"]``.
 """
@@ -59,6 +60,9 @@ from .repair import finish_session
 FORMAT = "claude-code"
 _NON_MESSAGE_TYPES = frozenset({"summary", "progress", "file-history-snapshot", "queue-operation", "system"})
 _SYNTHETIC_MODEL = "<synthetic>"
+#: Kinds counted in ``meta["dropped"]`` for ``microcompact_boundary`` records that cannot apply.
+MICRO_UNKNOWN_ID = "microcompact_boundary id not in the conversation"
+MICRO_UNUSED = "microcompact_boundary record with nothing to clear"
 
 
 @dataclass(slots=True)
@@ -397,10 +401,10 @@ def _build(
 
 def _clearings(micro: list[Rec], reply_at: list[tuple[int, int]], names: dict[str, str], meta: dict[str, Any]) -> list[ImportedClearing]:
     """One clearing per ``microcompact_boundary`` record, effective from the last response written before
-    it in the file. Ids of results this conversation does not hold, and a record before any response,
-    are left out and counted in ``meta["microcompact_left_out"]``."""
+    it in the file. What cannot apply is counted in ``meta["dropped"]`` (so the import report says it):
+    ids of results this conversation does not hold, and records with no such id or before any response."""
     out: list[ImportedClearing] = []
-    left_out = 0
+    unknown_ids = unused = 0
     ordered = sorted(reply_at)
     for rec in micro:
         md = rec.obj.get("microcompactMetadata")
@@ -408,15 +412,16 @@ def _clearings(micro: list[Rec], reply_at: list[tuple[int, int]], names: dict[st
         raw_ids = md.get("compactedToolIds")
         ids = [x for x in raw_ids if isinstance(x, str)] if isinstance(raw_ids, list) else []
         known = tuple(x for x in ids if x in names)
+        unknown_ids += len(ids) - len(known)
         before = [i for pos, i in ordered if pos < rec.pos]
-        left_out += len(ids) - len(known)
         if not before or not known:
-            left_out += len(known)
+            unused += 1
             continue
         trigger = md.get("trigger")
         out.append(ImportedClearing(at=max(before), call_ids=known, trigger=trigger if isinstance(trigger, str) else None, tokens_saved=as_int(md.get("tokensSaved"))))
     if out:
         meta["microcompactions"] = len(out)
-    if left_out:
-        meta["microcompact_left_out"] = left_out
+    dropped = {k: n for k, n in ((MICRO_UNKNOWN_ID, unknown_ids), (MICRO_UNUSED, unused)) if n}
+    if dropped:
+        meta["dropped"] = {**(meta.get("dropped") or {}), **dropped}
     return out
