@@ -27,7 +27,7 @@ from contextwindow.proxy.server import BackgroundProxy, ProxyConfig  # noqa: E40
 from contextwindow.session import SessionConfig  # noqa: E402
 from contextwindow.store import open_store  # noqa: E402
 from contextwindow.store.base import ConversationStore  # noqa: E402
-from contextwindow.sync import STATE_KEY  # noqa: E402
+from contextwindow.sync_state import load_decisions  # noqa: E402
 
 
 @contextmanager
@@ -292,7 +292,7 @@ def test_re_sent_history_is_recognised_and_only_new_messages_are_appended() -> N
         assert shown[-1].message.tool_calls[0].id == history[-2]["tool_calls"][0]["id"]
         # the SDK re-sends a reply without the answer's null fields: its copy stands in the view, the
         # provider's copy stays in the record (append-only), superseded
-        superseded = store.get_state(conv.id, STATE_KEY)
+        superseded = load_decisions(store, conv.id)
         assert len(store.list(conv.id)) == len(shown) + len(superseded) and all(v[0] == 0 for v in superseded.values())
         assert conv.metadata["proxy"]["source"] == "head" and conv.title.startswith("proxy: Find the retry logic")
         assert len(store.list_usage(conv.id)) == 4

@@ -21,6 +21,7 @@ from contextwindow.curation import segments  # noqa: E402
 from contextwindow.llm.localserver import Reply, ToolCallSpec  # noqa: E402
 from contextwindow.session import SessionConfig  # noqa: E402
 from contextwindow.sync import STATE_KEY  # noqa: E402
+from contextwindow.sync_state import load_decisions  # noqa: E402
 from test_proxy import ant, big_output, oai, stack, valid  # noqa: E402
 
 TOOLS = [{"type": "function", "function": {"name": "grep", "parameters": {"type": "object"}}}]
@@ -96,7 +97,7 @@ def test_openai_client_with_a_changing_last_message_is_one_conversation_with_sta
         msgs = shown(store, conv.id)
         assert sum("<system-reminder>" in m.text for m in msgs) == 1  # the last request's; the others superseded
         assert msgs[-1].role == "assistant" and msgs[-1].tool_calls[0].id == f"call_{len(bodies[-1]['messages'])}"
-        assert len(store.get_state(conv.id, STATE_KEY)) >= len(bodies) - 1
+        assert len(load_decisions(store, conv.id)) >= len(bodies) - 1
 
 
 def anthropic_agent(a: Any, rounds: int, output: Any, *, stream: bool) -> list[dict[str, Any]]:

@@ -24,6 +24,7 @@ from . import sync as resync
 from .errors import ConfigError, ContextWindowError, SelectionError
 from .messages import Message, user
 from .store.base import Checkpoint, ConversationStore, Selection, StoredMessage, check_selection
+from .sync_state import load_decisions
 from .turns import group_turns, validate
 from .usage import Usage
 
@@ -95,10 +96,10 @@ def segments(store: ConversationStore, conversation_id: str) -> list[Segment]:
     start = 1
     bounds: list[tuple[Literal["archived", "loaded"], Checkpoint | None, int]] = [("archived", k, k.upto_seq) for k in folds]
     bounds.append(("loaded", folds[-1] if folds else None, len(record)))
-    cuts = store.get_state(conversation_id, resync.STATE_KEY)
+    cuts = load_decisions(store, conversation_id)
     for i, (kind, fold, end) in enumerate(bounds, start=1):
         # rows a client's later history superseded (a per-call block, a reply it re-sent in its own form) are not turns
-        part = resync.visible(record[start - 1 : end], cuts if isinstance(cuts, dict) else {})
+        part = resync.visible(record[start - 1 : end], cuts)
         turns = []
         for t in group_turns([s.message for s in part]):
             counter += 1

@@ -72,6 +72,7 @@ from .messages import dumps as dumps_message
 from .prefix import payload_units, prefix_reuse, prefix_share
 from .sink import ConversationSink
 from .store.base import Checkpoint, ConversationStore, StoredMessage, TokenCounts
+from .sync_state import SyncDecisions
 from .tokens import counter_for
 from .tokens.base import TokenCounter
 from .tokens.calibration import Calibration
@@ -215,6 +216,7 @@ class Session:
         self._sync_start = 0  # rows from here on may still be provisional
         self._matched: tuple[Any, ...] | None = None  # known_prefix's match, for a sync of the same history next
         self._transient: dict[str, Any] | None = None  # row id -> [keep, fp]: the view's cut of provisional rows
+        self._decisions: SyncDecisions | None = None  # where they are kept in the store (sync_state.py)
         self._trim_counts: dict[str, int] = {}
         self._client_fps: dict[str, str] = {}  # row id -> the client's fingerprint, where it is not the row's own
         self._as_sent: dict[str, tuple[Any, Message]] = {}  # row id -> (its cut and fingerprint, the message the view uses)
@@ -365,10 +367,10 @@ class Session:
             got = resync.match(rows, self._sync_start, fps, history)
         if got.diverged_at is not None:
             return SyncResult(got.known, [], got.diverged_at)
-        transient = self._cuts()
+        decided: dict[str, Any] = {}
         for i, (keep, fp, extra) in got.decided.items():
             rows[i].keep, rows[i].fp, rows[i].message = keep, fp or rows[i].fp, None
-            transient[rows[i].id] = [keep, fp, extra]
+            decided[rows[i].id] = [keep, fp, extra]
         for i, fp in got.confirmed.items():
             rows[i].fp, rows[i].message = fp, None
             self._client_fps[rows[i].id] = fp
@@ -376,8 +378,10 @@ class Session:
         for kept in (self._client_fps, self._as_sent):  # bounded: the newest rows are where breakpoints go
             while len(kept) > 256:
                 del kept[next(iter(kept))]
-        if got.decided:
-            self.store.set_state(self.id, resync.STATE_KEY, transient)
+        if decided:
+            self._cuts()
+            assert self._decisions is not None
+            self._decisions.add(decided)  # what this history decided, not all decided before (sync_state.py)
             self._view_tokens = None
         said_tails = [said for j in got.tails if (said := ledger_mod.user_words(history[j]))]
         if said_tails:  # confirmed: their rules enter the ledger now (tool results alone say nothing)
@@ -415,8 +419,8 @@ class Session:
     def _cuts(self) -> dict[str, Any]:
         """Provisional rows the client's later history left out or trimmed (row id -> [keep, fp])."""
         if self._transient is None:
-            got = self.store.get_state(self.id, resync.STATE_KEY)
-            self._transient = dict(got) if isinstance(got, dict) else {}
+            self._decisions = SyncDecisions(self.store, self.id)
+            self._transient = self._decisions.all
         return self._transient
 
     def _active(self) -> list[StoredMessage]:
