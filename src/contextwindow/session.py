@@ -826,11 +826,11 @@ class Session:
         """The per-call step of compaction/cache.py: clear old tool results when the reads it saves
         outweigh the cache write it causes (whatever the trigger says)."""
         assert self._cache_cfg is not None
-        k = 0
-        for a, b in zip(self._built_keys, items, strict=False):
-            if a != b.key:
-                break
-            k += 1
+        built = self._built_keys
+        keys = [it.key for it in items]
+        k = len(built)
+        if keys[:k] != built:  # (the common case, a view that only grew, is settled in C)
+            k = next((i for i, (a, b) in enumerate(zip(built, keys, strict=False)) if a != b), min(k, len(keys)))
         got = clear_for_cache(items, self._count, total(items[k:]), self._cache_cfg, memo=self._mask_memo)
         if got is None:
             return items

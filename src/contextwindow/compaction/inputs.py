@@ -67,11 +67,25 @@ def input_candidates(items: Sequence[ViewItem], config: MaskConfig, min_tokens: 
             continue
         if any(c.name in config.exclude_tools or result_at.get(c.id, old_up_to + 1) > old_up_to for c in calls):
             continue
-        long = sum(_long_chars(c.parsed_arguments()) for c in calls)
-        if long * it.tokens < min_tokens * _chars(m):  # shrinks by fewer than min_tokens (by share of characters)
+        long, chars = _sizes(m)
+        if long * it.tokens < min_tokens * chars:  # shrinks by fewer than min_tokens (by share of characters)
             continue
         out.append(i)
     return out
+
+
+_SIZES: dict[int, tuple[Message, int, int]] = {}  # id -> (message, long chars, chars): its arguments parsed once
+
+
+def _sizes(m: Message) -> tuple[int, int]:
+    """(characters of long string values in ``m``'s call arguments, ``_chars(m)``), remembered per
+    message object (a pure answer: a view asks again on every call for every old call)."""
+    hit = _SIZES.get(id(m))
+    if hit is None or hit[0] is not m:
+        if len(_SIZES) >= 4096:  # bounded: holds the messages it answers for
+            _SIZES.clear()
+        hit = _SIZES[id(m)] = (m, sum(_long_chars(c.parsed_arguments()) for c in m.tool_calls), _chars(m))
+    return hit[1], hit[2]
 
 
 def _chars(m: Message) -> int:
