@@ -14,6 +14,10 @@ from typing import Any
 import pytest
 
 from contextwindow import turns
+from contextwindow.compaction.candidates import GrowingCandidates
+from contextwindow.compaction.inputs import input_candidates
+from contextwindow.compaction.mask import MaskConfig, mask_candidates
+from contextwindow.compaction.view import ViewItem
 from contextwindow.events import Event
 from contextwindow.folding.extractive import ExtractiveSummarizer
 from contextwindow.formats import openai_chat, rules
@@ -168,3 +172,45 @@ def test_an_incremental_session_sends_what_a_whole_walk_sends_on_a_real_transcri
     session = load_transcript(transcripts_dir / "openhands" / "multi_swe_bench_output.jsonl")
     overhead = estimate_overhead(session, counter_for("gpt-4o"))
     assert drive_both(session, window=overhead + 16_000, overhead=overhead) > 0
+
+
+def _items_step(rng: random.Random, n: int, used: Sequence[str], count: Any) -> list[ViewItem]:
+    """New view items: a call with long or short inputs and its result(s); now and then an error,
+    a retrieve, a reused call id, a result for an earlier call, an unanswered call, a masked one."""
+    roll = rng.random()
+    cid = f"c{n}"
+    if roll < 0.06 and used:
+        cid = rng.choice(list(used))  # an id seen before
+    elif roll < 0.1 and used:  # a late result for an earlier call
+        m = Message("tool", (ToolResultPart(rng.choice(list(used)), (TextPart("late " * 300),)),))
+        return [ViewItem(f"k{n}", m, count(m))]
+    tool = rng.choice(("bash", "write_file", "retrieve", "read_file"))
+    args = json.dumps({"path": f"f{n}.py", "content": "x = 1\n" * rng.choice((2, 100, 900))})
+    call = Message("assistant", (TextPart(f"step {n}"), ToolCallPart(cid, tool, args)))
+    out = [ViewItem(f"a{n}", call, count(call))]
+    if roll > 0.93 or (roll < 0.06 and rng.random() < 0.5):
+        return out  # unanswered (for now)
+    body = "line of output\n" * rng.choice((3, 50, 400))
+    res = Message("tool", (ToolResultPart(cid, (TextPart(body),), is_error=rng.random() < 0.1),), meta={"cw_masked": True} if rng.random() < 0.05 else {})
+    return [*out, ViewItem(f"r{n}", res, count(res))]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_growing_candidates_are_the_candidates_of_the_whole_view(seed: int) -> None:
+    rng = random.Random(seed)
+    count = counter_for("gpt-4o").count_message
+    config = MaskConfig(keep_last=rng.choice((0, 3)), min_result_tokens=200)
+    found = GrowingCandidates()
+    first = user("start")
+    items: list[ViewItem] = [ViewItem("u", first, count(first))]
+    picked = 0
+    for n in range(120):
+        if rng.random() < 0.05 and len(items) > 6:  # cleared in the middle (a clear): not an extension
+            i = rng.randint(1, len(items) - 2)
+            items = [*items[:i], ViewItem(items[i].key, user(f"cleared {n}"), 3), *items[i + 1 :]]
+        used = [p.id for it in items for p in it.message.parts if isinstance(p, ToolCallPart)]
+        items = [*items, *_items_step(rng, n, used, count)]
+        want = (mask_candidates(items, config), input_candidates(items, config, 200))
+        assert found.find(items, config, 200) == want, (seed, n)
+        picked += bool(want[0]) + bool(want[1])
+    assert picked

@@ -41,6 +41,7 @@ from .budget import (
 )
 from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, markers, total
 from .compaction.cache import CacheConfig, clear_for_cache
+from .compaction.candidates import GrowingCandidates
 from .compaction.degrade import degrade
 from .compaction.economics import Growth, cost_budget
 from .compaction.sticky import EMPTY_STATE, StickyViews, sticky_state, sticky_view
@@ -190,6 +191,7 @@ class Session:
         self._sticky_views = StickyViews(enabled=inc)  # the last view, extended when only rows were added
         self._validation = GrowingValidation(enabled=inc)  # the view's structural check, of the new tail only (incremental.py)
         self._payload_check = GrowingPayloadCheck(enabled=inc)  # the Chat payload's rules, likewise
+        self._candidates = GrowingCandidates(enabled=inc)  # what clearing may take, found for the new items (compaction/candidates.py)
         self._last_reported: int | None = None
         self._appended_since = 0
         self._calibration = self._load_calibration()
@@ -831,7 +833,7 @@ class Session:
         k = len(built)
         if keys[:k] != built:  # (the common case, a view that only grew, is settled in C)
             k = next((i for i, (a, b) in enumerate(zip(built, keys, strict=False)) if a != b), min(k, len(keys)))
-        got = clear_for_cache(items, self._count, total(items[k:]), self._cache_cfg, memo=self._mask_memo)
+        got = clear_for_cache(items, self._count, total(items[k:]), self._cache_cfg, memo=self._mask_memo, candidates=self._candidates)
         if got is None:
             return items
         cleared, step = got

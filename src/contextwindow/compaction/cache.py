@@ -25,9 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 from ..models import ModelSpec
+from .candidates import GrowingCandidates
 from .inputs import cleared_inputs, input_candidates
 from .mask import MaskConfig, mask_candidates, masked_message, tool_names
 from .view import Count, ViewItem, total
@@ -76,17 +78,24 @@ def clear_for_cache(
     new_tail: int,
     config: CacheConfig,
     memo: dict[str, Any] | None = None,
+    candidates: GrowingCandidates | None = None,
 ) -> tuple[list[ViewItem], dict[str, object]] | None:
     """Clear old tool results (and old calls' long inputs) when it pays (module docstring), else None.
 
     ``new_tail``: tokens at the end of ``items`` the provider has not cached yet (added since the
     last call); they are written whatever this step does. ``memo`` (kept by the caller between
     calls) holds the cleared form of each candidate already made, so a call that clears nothing
-    does not rebuild and recount them all."""
+    does not rebuild and recount them all. ``candidates`` (kept by the caller between calls) finds
+    the same candidates for the new items only when the view grew (compaction/candidates.py)."""
     mc = MaskConfig(keep_last=config.keep_last, min_result_tokens=config.min_result_tokens)
-    cands = mask_candidates(items, mc)
-    if config.clear_inputs:
-        cands = sorted(cands + input_candidates(items, mc, config.min_result_tokens))
+    if candidates is not None:
+        cands, inputs = candidates.find(items, mc, config.min_result_tokens)
+        if config.clear_inputs:
+            cands = sorted(cands + inputs)
+    else:
+        cands = mask_candidates(items, mc)
+        if config.clear_inputs:
+            cands = sorted(cands + input_candidates(items, mc, config.min_result_tokens))
     if not cands or sum(items[i].tokens for i in cands) < config.clear_at_least:
         return None  # (a clear saves at most its candidates' tokens)
     names = tool_names(items)
@@ -95,10 +104,7 @@ def clear_for_cache(
     masked = {i: _cleared(items[i], names, count, memo) for i in cands}
     gains = [max(0, items[i].tokens - masked[i].tokens) for i in cands]
     # suffix[j]: tokens from candidate j to the end after clearing candidates j.. (the rewrite)
-    tokens = [it.tokens for it in items]
-    after = [0] * (len(items) + 1)
-    for k in range(len(items) - 1, -1, -1):
-        after[k] = after[k + 1] + tokens[k]
+    after = list(accumulate(reversed([it.tokens for it in items]), initial=0))[::-1]
     best: tuple[float, int, int] | None = None  # (net return, start j, tokens cleared)
     cleared = 0
     rewrite_price = max(0.0, config.write_weight - config.read_weight)

@@ -61,17 +61,24 @@ def input_candidates(items: Sequence[ViewItem], config: MaskConfig, min_tokens: 
     old_up_to = n_results - config.keep_last  # results numbered <= this are old
     out = []
     for i, it in enumerate(items):
-        m = it.message
-        calls = m.tool_calls
-        if m.role != "assistant" or not calls or is_cleared(m) or it.tokens < min_tokens:
+        if not input_ok(it, config, min_tokens):
             continue
-        if any(c.name in config.exclude_tools or result_at.get(c.id, old_up_to + 1) > old_up_to for c in calls):
-            continue
-        long, chars = _sizes(m)
-        if long * it.tokens < min_tokens * chars:  # shrinks by fewer than min_tokens (by share of characters)
+        if any(result_at.get(c.id, old_up_to + 1) > old_up_to for c in it.message.tool_calls):
             continue
         out.append(i)
     return out
+
+
+def input_ok(it: ViewItem, config: MaskConfig, min_tokens: int) -> bool:
+    """Whether ``it``'s tool-call inputs may be cleared, its age aside."""
+    m = it.message
+    calls = m.tool_calls
+    if m.role != "assistant" or not calls or is_cleared(m) or it.tokens < min_tokens:
+        return False
+    if any(c.name in config.exclude_tools for c in calls):
+        return False
+    long, chars = _sizes(m)
+    return long * it.tokens >= min_tokens * chars  # else it shrinks by fewer than min_tokens (by share of characters)
 
 
 _SIZES: dict[int, tuple[Message, int, int]] = {}  # id -> (message, long chars, chars): its arguments parsed once
