@@ -46,8 +46,9 @@ OWN_HEADERS = ("x-ctxw-token", "x-ctxw-conversation")
 TOKEN_HEADER = "x-ctxw-token"
 DEFAULT_MAX_BODY = 32 * 1024 * 1024  # Anthropic's own request limit
 RETRY_STATUSES = frozenset({400, 413, 422})
-#: group commits' window (SQLite store): a write is committed at most about this long after it, at
-#: once when nothing else is in flight; an answer waits for its request's writes to be (docs/proxy.md)
+#: group commits' window (SQLite store): a write is committed at most about this long after it (at
+#: once when a request alone in the proxy stores its messages); an answer waits for its request's
+#: writes to be (docs/proxy.md)
 GROUP_COMMIT_S = 0.01
 
 
@@ -114,11 +115,12 @@ class ProxyServer:
 
     # --- lifecycle ------------------------------------------------------------------------------
     async def wait_idle(self) -> None:
-        """Return once no request is being handled (its usage recorded, its lock released)."""
+        """Return once no request is being handled (its usage recorded and committed, its lock released)."""
         if self._idle is not None:
             await self._idle.wait()
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        self._flush_now()
 
     async def start(self) -> None:
         await asyncio.to_thread(self.conversations.warm)
@@ -223,18 +225,17 @@ class ProxyServer:
 
     def _flush_due(self) -> None:
         self._flush_at = None
-        self._flush_idle()
+        self._flush_now()
 
     def _durable(self, group: int | None) -> None:
-        """Commit ``group`` unless it is already (the committing thread's window is ~10 ms; an
-        upstream slower than that finds it done): the client never has an answer to a request
-        whose messages are not durable."""
+        """Commit ``group`` unless it is already (the window is ~10 ms, and a request alone in the
+        proxy commits at once: an upstream slower than that finds it done): the client never has
+        an answer to a request whose messages are not durable."""
         if group is not None and self._stop_group is not None:
             self.conversations.store.commit_through(group)  # type: ignore[attr-defined]
 
-    def _flush_idle(self) -> None:
-        """Commit the open group now: its window is over, or nothing else is in flight (one
-        client waits for no window; a reply and its usage are durable once the proxy is idle)."""
+    def _flush_now(self) -> None:
+        """Commit the open group now (its window is over, or someone waits for it)."""
         if self._stop_group is not None:
             try:
                 self.conversations.store.flush()  # type: ignore[attr-defined]
@@ -265,7 +266,6 @@ class ProxyServer:
         finally:
             self._inflight -= 1
             if not self._inflight:
-                self._flush_idle()
                 self._idle.set()
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
