@@ -13,7 +13,7 @@ import click
 from ..cost import role_totals
 from ..curation import Segment, build_from_selection, segments
 from ..errors import ConfigError
-from ..importers.stored import last_reported_input, stored_window
+from ..importers.stored import reported_input, stored_window
 from ..importers.window import window_text
 from ..messages import Message, message_to_dict
 from ..store import ConversationStore, open_store
@@ -126,9 +126,10 @@ def register(group: click.Group) -> None:
             info = store.get_conversation(conversation_id)
             segs = segments(store, conversation_id)
             usage = store.usage_by_role(conversation_id)
-            dollars = role_totals(store.list_usage(conversation_id))
+            usages = store.list_usage(conversation_id)
+            dollars = role_totals(usages)
         model, window, source = stored_window(info.metadata)
-        used = last_reported_input(info.metadata)
+        used = reported_input(info.metadata, usages)
         if as_json:
             emit_json({"id": info.id, "title": info.title, "parent_id": info.parent_id, "metadata": info.metadata,
                        "created_at": info.created_at, "messages": info.message_count,

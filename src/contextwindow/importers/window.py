@@ -48,7 +48,8 @@ def session_window(s: ImportedSession) -> tuple[int, str]:
 
 def window_text(window: int, source: str) -> str:
     """``window 258,400 (from the log)`` and the like."""
-    where = {"log": "from the log", "registry": "from the model registry", "assumed": "assumed", "option": "given"}.get(source, source)
+    where = {"log": "from the log", "registry": "from the model registry", "assumed": "assumed", "option": "given",
+             "proxy --window": "given to ctxw proxy", "ctxw proxy": "ctxw proxy's"}.get(source, source)
     return f"window {window:,} ({where})"
 
 

@@ -193,6 +193,7 @@ class Conversations:
                     own["aliases"] = list(ident.aliases)
                 if window:
                     own["window"] = window
+                    own["window_source"] = "proxy --window" if self.window else "registry"
                 meta: dict[str, Any] = {META_KEY: own}
                 if model:
                     meta["model"] = model

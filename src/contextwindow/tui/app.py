@@ -46,6 +46,7 @@ class CurateApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle_selection", "Select turn/fold"),
         Binding("f", "fork", "Fork selection"),
+        Binding("r", "reload", "Reload"),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -126,7 +127,7 @@ class CurateApp(App[None]):
             model, _ = view.window_of(info)
             counter = counter_for(model)
             rows = view.record_rows(segs, counter)
-            g = view.account_gauge(segs, info, counter)
+            g = view.account_gauge(segs, info, counter, self.store.list_usage(conversation_id))
         except ContextWindowError as exc:
             self.say(f"{type(exc).__name__}: {exc}", error=True)
             return
@@ -212,6 +213,16 @@ class CurateApp(App[None]):
         turns = ", ".join(map(str, sorted(self.selected_turns))) or "none"
         folds = ", ".join(map(str, sorted(self.selected_folds))) or "none"
         return f"selected turns: {turns} · folds: {folds} — press f to fork"
+
+    def action_reload(self) -> None:
+        """Read the store again: new conversations, and the shown one as it is now (a conversation
+        ``ctxw proxy`` or an agent is still writing grows between two reloads). The selection is
+        cleared (turn numbers may move when a later request superseded a row)."""
+        current = self.conversation_id
+        self.reload_conversations()
+        if current is not None:
+            self.show_conversation(current)
+            self.say(f"reloaded {current} from {self.store.url}")
 
     def action_fork(self) -> None:
         """Fork the selection into a new conversation (the library checks the selection)."""

@@ -13,9 +13,10 @@ from typing import Any, Literal
 
 from ..budget import Gauge, gauge
 from ..curation import CuratedTurn, Segment, first_line_title
-from ..importers.stored import last_reported_input, stored_window
+from ..importers.stored import reported_input, stored_window
 from ..store.base import ConversationInfo
 from ..tokens.base import TokenCounter
+from ..usage import Usage
 
 SEVERITY_STYLE = {"ok": "bold green", "warn": "bold yellow", "critical": "bold red"}
 BAR_WIDTH = 20
@@ -86,10 +87,11 @@ def gauge_bar(g: Gauge) -> str:
     return "█" * filled + "░" * (BAR_WIDTH - filled)
 
 
-def account_gauge(segs: Sequence[Segment], info: ConversationInfo, counter: TokenCounter) -> Gauge:
-    """An imported session: its last reported prompt (as inspect and replay gauge it); else our count."""
+def account_gauge(segs: Sequence[Segment], info: ConversationInfo, counter: TokenCounter, usages: Sequence[Usage] = ()) -> Gauge:
+    """An imported session: its last reported prompt (as inspect and replay gauge it); a proxied
+    conversation: its last main call's reported prompt; else our count of the view."""
     _, window = window_of(info)
-    reported = last_reported_input(info.metadata)
+    reported = reported_input(info.metadata, usages)
     return gauge(reported if reported is not None else view_tokens(segs, counter), window)
 
 
