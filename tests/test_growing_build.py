@@ -16,7 +16,7 @@ import pytest
 from contextwindow import turns
 from contextwindow.compaction.candidates import GrowingCandidates
 from contextwindow.compaction.inputs import input_candidates
-from contextwindow.compaction.mask import MaskConfig, mask_candidates
+from contextwindow.compaction.mask import MaskConfig, mask_candidates, tool_names
 from contextwindow.compaction.view import ViewItem
 from contextwindow.events import Event
 from contextwindow.folding.extractive import ExtractiveSummarizer
@@ -212,5 +212,6 @@ def test_growing_candidates_are_the_candidates_of_the_whole_view(seed: int) -> N
         items = [*items, *_items_step(rng, n, used, count)]
         want = (mask_candidates(items, config), input_candidates(items, config, 200))
         assert found.find(items, config, 200) == want, (seed, n)
+        assert found.names == tool_names(items)
         picked += bool(want[0]) + bool(want[1])
     assert picked

@@ -98,7 +98,7 @@ def clear_for_cache(
             cands = sorted(cands + input_candidates(items, mc, config.min_result_tokens))
     if not cands or sum(items[i].tokens for i in cands) < config.clear_at_least:
         return None  # (a clear saves at most its candidates' tokens)
-    names = tool_names(items)
+    names = candidates.names if candidates is not None else tool_names(items)
     if memo is not None and len(memo) > 2 * len(items) + 64:
         memo.clear()
     masked = {i: _cleared(items[i], names, count, memo) for i in cands}

@@ -58,6 +58,11 @@ class GrowingCandidates:
         inputs = [i for i, last in f.calls if last <= old]
         return masks, inputs
 
+    @property
+    def names(self) -> dict[str, str]:
+        """``mask.tool_names`` of the view the last :meth:`find` was given (read-only)."""
+        return self._facts.names
+
     @staticmethod
     def _extend(f: _Facts, rows: list[ViewItem], config: MaskConfig, min_tokens: int) -> bool:
         """Add the facts of ``rows`` after ``f.items``; False (``f`` unusable) when one touches an

@@ -82,16 +82,21 @@ def input_ok(it: ViewItem, config: MaskConfig, min_tokens: int) -> bool:
 
 
 _SIZES: dict[int, tuple[Message, int, int]] = {}  # id -> (message, long chars, chars): its arguments parsed once
+_SIZES_HELD = [0]  # characters of the messages _SIZES holds
+SIZES_MAX_CHARS = 8_000_000  # bounded: it holds the messages it answers for
 
 
 def _sizes(m: Message) -> tuple[int, int]:
     """(characters of long string values in ``m``'s call arguments, ``_chars(m)``), remembered per
-    message object (a pure answer: a view asks again on every call for every old call)."""
+    message object (a pure answer: a view asks again for every old call whenever it is read afresh)."""
     hit = _SIZES.get(id(m))
     if hit is None or hit[0] is not m:
-        if len(_SIZES) >= 4096:  # bounded: holds the messages it answers for
+        chars = _chars(m)
+        if len(_SIZES) >= 4096 or _SIZES_HELD[0] + chars > SIZES_MAX_CHARS:
             _SIZES.clear()
-        hit = _SIZES[id(m)] = (m, sum(_long_chars(c.parsed_arguments()) for c in m.tool_calls), _chars(m))
+            _SIZES_HELD[0] = 0
+        hit = _SIZES[id(m)] = (m, sum(_long_chars(c.parsed_arguments()) for c in m.tool_calls), chars)
+        _SIZES_HELD[0] += chars
     return hit[1], hit[2]
 
 
