@@ -88,9 +88,10 @@ def test_compact_errors(tmp_path: Path, transcripts_dir: Path) -> None:
 
 
 def test_compact_answers_small_budgets_with_the_memory_instead_of_an_error(transcripts_dir: Path) -> None:
-    """At 50 tokens the 125k-token session still has an answer: the newest user message and one line
-    naming the memory entries left out, with the ref that reads them back."""
-    doc = _run(str(transcripts_dir / CLAUDE), "--budget-tokens", "50", "--rounds", "1")
-    assert doc["report"]["tokens_after"] <= 50
+    """At 60 tokens the 125k-token session still has an answer: the newest user message and one line
+    naming the memory entries left out, with the ref that reads them back (51 tokens: the ledger
+    reads 10 entries in it since a clause that says two things is two; at 50 that is a fair error)."""
+    doc = _run(str(transcripts_dir / CLAUDE), "--budget-tokens", "60", "--rounds", "1")
+    assert doc["report"]["tokens_after"] <= 60
     msgs = openai_chat.from_payload(doc["messages"])
     assert "retrieve(ref=" in msgs[0].text and validate(msgs, "openai") == []

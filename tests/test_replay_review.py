@@ -312,7 +312,7 @@ def test_compact_rounds_fit_the_budget_and_are_valid(tmp_path: Path, out_format:
         msgs = get_format("openai").from_payload(doc["messages"])
     assert turns.validate(msgs, out_format) == []
     assert counter_for(None).count_messages(msgs) <= budget
-    assert report["constraints_kept"] == report["constraints_total"] == 2
+    assert report["constraints_kept"] == report["constraints_total"] == 3  # two rules and the opening request, the goal
 
 
 # --- determinism -------------------------------------------------------------------------

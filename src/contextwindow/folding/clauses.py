@@ -106,7 +106,7 @@ _VALUE_PATTERNS: list[tuple[str, str]] = [
     ("version", r"\bv?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?\b|\bv\d+(?:\.\d+)?\b|\b(?:python|node|postgres(?:ql)?|java|go|ruby|php|rust|django|react)\s+\d+(?:\.\d+)*\b"),
     ("host", r"\b[a-z0-9][\w-]*(?:\.[\w-]+){2,}\b(?<!\.\d)"),
     ("id", r"\b[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\b|\b(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{7,40}\b"),
-    ("number", rf"(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:{_UNITS})?(?:\s(?:per|a|an)\s(?:second|minute|hour|day|week|month|year|request|user))?(?![\w.]\w)"),
+    ("number", rf"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:[km](?=\s+(?:{_UNITS})))?\s?(?:{_UNITS})?(?:\s(?:per|a|an)\s(?:second|minute|hour|day|week|month|year|request|user))?(?![\w.]\w)"),
     ("number", rf"\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:{_UNITS})\b|\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:hundred|thousand)\b"),
     ("quoted", r"`[^`\n]{1,80}`|\"[^\"\n]{1,80}\"|(?<!\w)'[^'\n]{2,60}'(?!\w)"),
     ("name", r"\b[A-Z][a-z]*[A-Z0-9][\w]*(?:-[\w]+)*\b|\b[A-Za-z]+-\d+[\w-]*\b|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b"),
@@ -206,7 +206,7 @@ def normalize_value(text: str) -> str:
     if wn is not None:
         t = f"{wn[0]} {wn[1]}".strip()
     m = re.match(r"^(\d+(?:\.\d+)?)\s*([kKmM])\b(.*)$", t)
-    if m and m.group(2).lower() in ("k", "m") and (cur or not m.group(3).strip()):
+    if m and m.group(2).lower() in ("k", "m") and (cur or not m.group(3).strip() or (m.group(2).lower() == "k" and re.match(r"\s+[a-z]", m.group(3)))):
         t = str(int(float(m.group(1)) * (1000 if m.group(2).lower() == "k" else 1_000_000))) + m.group(3)
     t = re.sub(r"\s+", " ", t).strip()
     for long, short in sorted(_UNIT_CANON.items(), key=lambda kv: -len(kv[0])):
@@ -246,6 +246,8 @@ def find_values(text: str) -> list[Value]:
                 continue
         if kind == "number" and re.fullmatch(r"a\s.*", s, re.IGNORECASE) and not re.match(r"a\s+(hundred|thousand|million|dozen)", s, re.IGNORECASE):
             continue
+        if kind == "number" and re.search(r"\b(?:dollars?|usd|euros?|eur|gbp|pounds?)\b", s, re.IGNORECASE):
+            kind = "money"  # "3.1k dollars", "three thousand dollars": an amount, like "$3,100"
         if kind == "path":
             s = s.rstrip(".,;:")
         out.append(Value(kind, s.strip(), m.start(), m.start() + len(s.rstrip())))

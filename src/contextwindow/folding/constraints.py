@@ -53,8 +53,8 @@ def update(ledger: Sequence[Constraint], text: str, source: str = "") -> list[Co
 
 
 def texts(ledger: Iterable[Constraint]) -> list[str]:
-    """The entries in force, oldest first (verbatim)."""
-    return [c.text for c in ledger if c.active]
+    """The entries in force, oldest first (verbatim; an opening request read as the goal labelled "Goal:")."""
+    return [_ledger.stated(c) for c in ledger if c.active]
 
 
 def superseded(ledger: Iterable[Constraint]) -> list[str]:

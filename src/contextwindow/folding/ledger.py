@@ -40,16 +40,26 @@ from .supersession import add
 
 __all__ = [
     "DROP_ORDER", "HEADING", "KINDS", "MAX_CLAUSE_CHARS", "Entry", "active", "add", "condensed", "detect", "from_text", "parse",
-    "render", "same_subject", "scrub", "signature", "stale", "subject_words", "update",
+    "render", "same_subject", "scrub", "signature", "stale", "stated", "subject_words", "update",
 ]
 
 
 # --- the ledger over time -------------------------------------------------------------------------
 def update(ledger: Sequence[Entry], text: str, source: str = "") -> list[Entry]:
+    """``ledger`` with what ``text`` (a user message) states; the first message that states
+    anything may make its opening request the goal (``reading.detect``)."""
     out = list(ledger)
-    for e in detect(text, source):
+    for e in detect(text, source, opening=not ledger):
         out = add(out, e)
     return out
+
+
+def stated(e: Entry) -> str:
+    """How an entry is written in a memory block: its text, with a "Goal:" label when it is a goal
+    its own words do not name as one (an opening request), so that the next fold reads it back as the goal."""
+    if e.kind == "goal" and ((back := parse(e.text)) is None or back.kind != "goal"):
+        return f"Goal: {e.text}"
+    return e.text
 
 
 def active(ledger: Iterable[Entry]) -> list[Entry]:
@@ -137,10 +147,10 @@ def condensed(e: Entry) -> str:
         sub = _subject_phrase(e)
         if sub:
             return f"{sub}: {', '.join(e.values)}"
-    t = _FILLER.sub("", e.text).strip()
+    t = _FILLER.sub("", stated(e)).strip()
     t = re.sub(r",?\s*(?:from now on|going forward|please)([.!]?)$", r"\1", t, flags=re.IGNORECASE)
     t = t[:1].upper() + t[1:] if t else e.text
-    return t if all(v in t for v in e.values) else e.text
+    return t if all(v in t for v in e.values) else stated(e)
 
 
 def _subject_phrase(e: Entry) -> str:
@@ -162,7 +172,7 @@ def render(entries: Sequence[Entry], *, condense: bool = False, left_out: str = 
     seen: set[str] = set()
     lines = []
     for e in sorted(entries, key=lambda x: order.get(x.kind, 9)):
-        t = condensed(e) if condense else e.text
+        t = condensed(e) if condense else stated(e)
         if t.lower() in seen:
             continue
         seen.add(t.lower())

@@ -12,10 +12,15 @@ from .clauses import Value, find_values, frame, sentences, split_environment
 from .entries import MAX_CLAUSE_CHARS, Entry
 from .relations import (
     _ABOUT,
+    _ABOUT_IF,
     _ATTRIBUTE,
     _CHATTER,
+    _CONJ,
     _CONSTRAINT_HEAD,
     _FOR_PHRASE,
+    _FRAME_CIRCUMSTANCE,
+    _FRAME_COLON,
+    _FRAME_REPORT,
     _GENERIC_SUBJECT,
     _GOAL_ABOUT,
     _GOAL_HEAD,
@@ -26,13 +31,16 @@ from .relations import (
     _LEAD_COLON,
     _LEAD_FOR,
     _LEAD_TIME,
+    _LEAD_WHEN,
     _MAKE_THAT,
     _META_SUBJECT,
     _NEG,
+    _NO,
     _OWN,
     _POINT_AT,
     _PREF,
     _RELATIONS,
+    _REQUEST,
     _RULE,
     _SAFETY_POS,
     _SAFETY_WORDS,
@@ -56,7 +64,7 @@ def _restore(fr_part: str, vals: Sequence[Value]) -> str:
 
 def _kind(clause: str, relation: str | None, subject: list[str], values: Sequence[Value] = ()) -> str | None:
     masked = frame(clause, find_values(clause))  # "May 2" is a date, not the modal "may"
-    neg = bool(_NEG.search(masked))
+    neg = bool(_NEG.search(masked) or _NO.search(masked))
     if (neg and _SAFETY_WORDS.search(clause)) or _SAFETY_POS.search(masked):
         return "safety"
     head = subject[-1] if subject else ""
@@ -106,16 +114,18 @@ def parse(clause: str, source: str = "") -> Entry | None:
     body = _LEAD.sub("", s)
     if _WH.match(body) and not re.search(r"[.!]$", s) and " is " not in body[:30]:
         return None
+    body = _unframe(body)
     # "Heads up: X is Y" / "Swap of plans: …": a short lead before a clause of its own goes
     m = _LEAD_COLON.match(body)
-    if m and not find_values(m.group("h")):
+    if m and not find_values(m.group("h")) and not _GOAL_RE.match(body.rstrip(".! ")):  # "Goal: …" is the goal
         inner = _read(m.group("r"))
         if inner is not None and inner[0] is not None:
             body = m.group("r")
     # a leading time or "for the X side," adverbial moves to the end ("This week Dana is on call")
-    m = _LEAD_TIME.match(body) or _LEAD_FOR.match(body)
+    m = _LEAD_TIME.match(body) or _LEAD_WHEN.match(body) or _LEAD_FOR.match(body)
     if m:
         lead = m.group("d") if "d" in m.groupdict() else "for " + m.group("p")
+        lead = lead[:1].lower() + lead[1:]  # moved inside the sentence: "Starting" is not a name there
         body = f"{m.group('r')} {lead}{m.group('e')}"
     body = _TRAILING_CONTRAST.sub(r"\1", body)
     read = _read(body)
@@ -139,6 +149,8 @@ def parse(clause: str, source: str = "") -> Entry | None:
             return None
     if any(v.kind == "money" for v in val_list) and "limit" in subject:
         subject = list(dict.fromkeys("budget" if w == "limit" else w for w in subject))  # a cap on an amount is a budget
+    elif "budget" not in subject and any(v.kind == "money" and re.search(r"/(?:month|week|day|year)|\b(?:a|per) (?:month|week|day|year)\b", v.norm) for v in val_list):
+        subject = [*subject, "budget"]  # "we've got $4,000 a month for cloud": an amount per period is a budget
     polarity = "-" if _NEG.search(body) and relation is None else "+"
     value = polarity + "|".join(sorted(v.norm for v in val_list))
     return Entry(
@@ -152,8 +164,7 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
     g = _GOAL_RE.match(body.rstrip(".! "))
     if g and not re.search(r"\b(?:never|always|must|don't|do not)\b", body, re.IGNORECASE):
         goal_val = Value("goal", g.group("v").strip(), 0, 0)
-        words = [w for w in subject_words(g.group("s")) if w in _GOAL_HEAD] or ["goal"]
-        return "goal", words[-1:], [goal_val]
+        return "goal", ["goal"], [goal_val]  # "the goal", "the focus", "the main task": the session's one goal, the newest wins
     g = _GOAL_ABOUT.match(body.rstrip(".! "))
     if g:
         return "goal", ["goal"], [Value("goal", g.group("v").strip(), 0, 0)]
@@ -166,6 +177,9 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
     fr = re.sub(r"^(?:from now on|going forward|from here on|in future|for now)\s*,?\s*", "", fr)
     fr = re.sub(r"(<v>[^,<]*),\s*(?:[a-z'-]+\s*){1,6}$", r"\1", fr).rstrip()  # an aside after the value: ", one more delay"
     fr = re.sub(r"(<v>[^<]*?)\s+(?:since|as of|starting|effective)\s+(?:the\s+|last\s+|this\s+)?[a-z]+(?:\s+[a-z]+)?$", r"\1", fr)  # "… since the outage"
+    if re.search(r"<v>[^<]*?\s+(?:since|as of|starting|effective|beginning)\s+<v>$", fr):  # "wait V between tries, effective next week": when, not what
+        fr = re.sub(r"\s+(?:since|as of|starting|effective|beginning)\s+<v>$", "", fr)
+        vals = vals[:-1]
     fr = re.sub(r",?\s*(?:from now on|going forward|from here on|instead|now|please|for now|these days|nowadays|at the moment|currently)\s*$", "", fr)
     # the same frame with its case (an acronym such as "US" names a region, not "us")
     cased = frame(body, vals)
@@ -214,7 +228,7 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
         break
     names = [v for v in vals if v.kind == "name"]
     if relation is None and len(names) == 1 and _OWN.search(fr):
-        about = _ABOUT.search(fr)
+        about = _ABOUT_IF.search(fr) or _ABOUT.search(fr)
         rest = about.group("x") if about else _OWN.sub(" ", re.sub(r"<v>", " ", fr))
         words = subject_words(_restore(rest, []) if "<v>" not in rest else rest.replace("<v>", " "))
         words = [w for w in words if w not in ("talk", "ask", "ping", "contact", "reach", "owner", "own", "question", "anything", "through",
@@ -232,15 +246,80 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
     return relation, subject, val_list
 
 
-def detect(text: str, source: str = "") -> list[Entry]:
-    """Entries the person's own words in ``text`` state (environment blocks never count)."""
+def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]:
+    """Entries the person's own words in ``text`` state (environment blocks never count). A clause
+    that says two things ("X is A, and Y is B") gives one entry per part. ``opening``: ``text`` is the
+    first message of the session, whose first request is the session's goal when no clause of it
+    names one ("I need the X service on the new scheduler by tonight")."""
     own, _ = split_environment(text)
-    out = []
+    out: list[Entry] = []
     prev = ""
+    request = ""
     for clause in sentences(own):
-        out += _parse_with_pronoun(clause, prev, source)
-        prev = clause
+        parts = compound(clause)
+        end = clause.rstrip()[-1:] if len(parts) > 1 and clause.rstrip()[-1:] in ".!" else ""
+        for part in parts:
+            read = part if part.rstrip()[-1:] in ".!?" else part + end
+            out += [replace(e, text=part) if e.text == read else e for e in _parse_with_pronoun(read, prev, source)]
+            if opening and not request and _REQUEST.match(_LEAD.sub("", part)) and not part.rstrip().endswith("?"):
+                request = part
+            prev = part
+    if request and not any(e.kind == "goal" for e in out) and len(request) <= MAX_CLAUSE_CHARS:
+        goal = request.strip().rstrip(".!")
+        # its text is the clause as written; a fold's memory block labels it "Goal:" (``ledger.stated``)
+        out = [e for e in out if e.text != request] + [Entry(text=request.strip(), kind="goal", subject="goal", value="+" + goal.lower(), values=(goal,), source=source, signature="goal")]
     return out
+
+
+def compound(clause: str) -> list[str]:
+    """The statements of a clause that makes two ("The X is A, and the Y is B", "X is A; also, Y is
+    B"), each read on its own; an elliptic second part takes the first one's head ("The quota is A
+    for m and B for n" → "The quota is B for n"). Split only where each part states a value and
+    reads as an entry; otherwise the clause is one statement."""
+    # a note that replaced a whole stale statement joined to this one ("…; also, [updated later: V]") is not part of it
+    clause = re.sub(r"\s*[;,]\s*(?:(?:and|also|plus)\b,?\s*)?\[updated later:[^\]]*\]\s*$", "", clause) or clause
+    vals = find_values(clause)  # typed in the whole clause: "Dana" after "and" is a name there
+    for m in _CONJ.finditer(clause):
+        left, right = clause[: m.start()].strip(), clause[m.end() :].strip()
+        lv, rv = [v for v in vals if v.end <= m.start()], [v for v in vals if v.start >= m.end()]
+        if not (lv or rv) or len(left) < 8 or len(right) < 3:
+            continue
+        k = len(rv)
+        if rv and rv[0].start == m.end() and len(lv) >= k and [v.kind for v in lv[-k:]] == [v.kind for v in rv] \
+                and re.match(r"\s+(?:for|in|on|at)\s", clause[rv[0].end :]) and re.match(r"\s+(?:for|in|on|at)\s", clause[lv[-k].end :]):
+            right = left[: lv[-k].start] + right  # "… is A for m and B for n": B takes A's place
+        end = clause.rstrip()[-1:] if clause.rstrip()[-1:] in ".!" else ""
+        # read as a statement of its own ("When polling, wait V between tries." is no question)
+        if parse(left + end) is None or parse(right) is None:
+            continue
+        return [left, *compound(right)]
+    return [clause]
+
+
+def _unframe(body: str) -> str:
+    """``body`` without what frames the statement: a report ("we agreed that", "as far as I know"),
+    a leading circumstance ("After the reorg last week,", "Whatever happens,"), an aside before a
+    colon ("I only heard at lunch, so sorry for the late notice: …") — only when the frame holds no
+    value and what is left reads as a statement."""
+    for _ in range(4):
+        rest = ""
+        for pat in (_FRAME_REPORT, _FRAME_CIRCUMSTANCE, _FRAME_COLON):
+            m = pat.match(body)
+            if not m:
+                continue
+            r = m.groupdict().get("r") or m.groupdict().get("r2") or ""
+            head = body[: len(body) - len(r)]
+            if pat is _FRAME_COLON and len(head.split()) < 5 and not re.search(r"\b(?:i|we|you|they|sorry)\b", head, re.IGNORECASE):
+                continue  # a short label before a colon ("Commit messages: …") is the subject
+            if r and len(r.split()) >= 3 and not find_values(head):
+                read = _read(_LEAD.sub("", r))
+                if read is not None and read[1] and (read[0] is not None or read[2] or _RULE.search(r) or _NEG.search(r) or _NO.search(r)):
+                    rest = _LEAD.sub("", r)
+                    break
+        if not rest:
+            return body
+        body = rest
+    return body
 
 
 def _parse_with_pronoun(clause: str, prev: str, source: str) -> list[Entry]:

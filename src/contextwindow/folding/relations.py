@@ -15,6 +15,8 @@ _LEAD = re.compile(
     re.IGNORECASE,
 )
 _NEG = re.compile(r"\b(never|not|no longer|avoid|stop|without|nobody|no one|nothing|none|under no circumstances|don't|dont|doesn't|mustn't|shouldn't|can't|won't|isn't|aren't)\b|n't\b", re.IGNORECASE)
+# "no files … get deleted": a determiner that negates (only for telling a safety rule; polarity uses _NEG)
+_NO = re.compile(r"\bno\s+[a-z]", re.IGNORECASE)
 _SAFETY_WORDS = re.compile(
     r"\b(delet\w*|remov\w*|drop\w*|wip\w*|truncat\w*|destroy\w*|rm\b|rm -rf|force[- ]?push\w*|--force|push\w* to (?:main|master|prod\w*)|"
     r"prod\b|production|secret\w*|credential\w*|password\w*|api keys?|tokens?|private keys?|\.env\b|customer data|pii|personal data|"
@@ -55,11 +57,16 @@ _CHATTER = re.compile(r"^(thanks?|thank you|great|nice|cool|sounds good|looks go
 _IDENTITY = {"path", "url", "email", "id", "host"}
 _V = r"<v>"
 # an imperative that points a subject at a value: "Repoint the replica host to <v>"
-_POINT_AT = re.compile(rf"^(?:please\s+)?(?!(?:talk|ask|send|email|tell|reply|write|give|show|explain|add|fix)\b)[a-z]+\s+(?P<s>(?:the|our|my|this)\s+[^<]+?)\s+(?:to|at)\s+(?P<v>{_V}.*)$")
+_POINT_AT = re.compile(
+    rf"^(?:please\s+)?(?!(?:talk|ask|send|email|tell|reply|write|give|show|explain|add|fix)\b)[a-z]+\s+"
+    # "Point anything meant for the X at V": what is sent to the subject, then the subject
+    rf"(?:(?:anything|everything|all|traffic|requests|calls|mail)\s+(?:(?:meant|destined|bound|headed|sent)\s+)?(?:for|to)\s+)?"
+    rf"(?P<s>(?:the|our|my|this)\s+[^<]+?)\s+(?:to|at)\s+(?P<v>{_V}.*)$"
+)
 _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("rename", re.compile(rf"^(?:(?:we|i|they|you)\s*(?:'ve|have|had|are|'re|will)?\s+)?(?:now\s+)?(?:just\s+)?(?:renamed|renaming|rename)\s+(?P<s>.+?)\s+(?:to|as)\s+(?P<v>{_V}.*)$")),
     ("rename", re.compile(rf"^(?:(?:we|i|they|you|let's|everyone|everybody|people|folks|the team)\s*(?:'re|are|will|'ll)?\s+)?(?:now\s+)?(?:be\s+)?(?:calling|calls|call|naming|name)\s+(?P<s>.+?)\s+(?P<v>{_V}.*)$")),
-    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|has been|gets|is going to be|are going to be)\s+(?:now\s+)?(?:called|named|codenamed|renamed(?: to)?|known as|rechristened|dubbed|redubbed|retitled)\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|has been|gets|got|is going to be|are going to be)\s+(?:now\s+)?(?:[a-z]+ly\s+)?(?:called|named|codenamed|renamed|known as|rechristened|dubbed|redubbed|retitled)(?:\s+(?:again|once more|today|recently))?,?\s+(?:to\s+|as\s+)?(?P<v>{_V}.*)$")),
     ("owner", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+|will\s+|has\s+)*(?:owns|own|is the owner of|is responsible for|runs|leads|maintains|handles|takes over|took over|taken over|is in charge of|"
                rf"takes care of|took care of|is taking care of|takes on|took on|has taken on|picks up|picked up|has picked up|looks after|looked after|oversees|oversaw|"
                rf"manages|managed|is handling|is managing)\s+(?P<s>.+)$")),
@@ -77,7 +84,8 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
         rf"^(?P<s>.+?)\s+(?:(?:has|have|got|was|were|is|are|been|had|will|'s)\s+)*(?:now\s+|just\s+|officially\s+)?"
         rf"(?:moved|slipped|shifted|pushed|pulled|bumped|changed|switched|raised|lowered|increased|decreased|reduced|dropped|cut|"
         rf"extended|reset|updated|upgraded|downgraded|migrated|went|gone|go|move|slip|change|switch|postponed|delayed|rescheduled|planned|"
-        rf"scheduled|expected|set)\s+(?:back\s+|up\s+|down\s+|out\s+|in\s+|over\s+)?"
+        rf"scheduled|expected|set|resolves|resolved|points|pointed)\s+(?:back\s+|up\s+|down\s+|out\s+|in\s+|over\s+)?"
+        rf"(?:(?:by\s+)?(?:a|an|one|two|three|another|a few|a couple of)\s+(?:more\s+)?(?:days?|weeks?|months?|hours?|bit)\s*,?\s+)?"
         rf"(?:from\s+{_V}\s+)?(?:to|onto|into|until|till|at|on|for)\s+(?P<v>.*{_V}.*)$"
     )),
     # "the idle timeout turned into <v>", "the quota became <v>"
@@ -92,6 +100,9 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
         rf"(?P<s>.+?)\s+(?:at|to|under|below|above|within|at most|at least|no more than|no higher than|no lower than|as|back to)\s+(?P<v>.*{_V}.*)$"
     )),
     ("set", re.compile(rf"^(?:please\s+)?(?:(?:we|i|let's|let us)(?:'ll|'d| will| should| can)?\s+)?(?:use|prefer|pick|choose|go with|stick with|stick to|target|run|treat|take|count|assume|settle on)\s+(?P<v>{_V})\s+(?:for|when|in|on|as)\s+(?P<s>.+)$")),
+    # "We refer to X by its codename, V"; "(In the new docs) the X appears as V"
+    ("rename", re.compile(rf"^(?:(?:we|i|they|you|people|everyone|everybody|the team)\s+(?:now\s+)?(?:refer to|know|call|mean)\s+)?(?P<s>.+?)\s+by\s+(?:its|their|the|a)\s+(?:new\s+)?(?:codename|name|nickname|alias|label)\s*,?\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?:.*\s)?(?P<s>(?:the|our|my)\s+(?:(?!(?:the|our|my)\b)[^<])+?)\s+(?:now\s+)?(?:appears|shows up|is listed|is shown|is displayed|is labell?ed)\s+as\s+(?P<v>{_V}.*)$")),
     # "We say Orion-7 for the indexer", "X has a fresh name, V"
     ("rename", re.compile(rf"^(?:internally\s+)?(?:we|people|everyone|everybody|the team)\s+(?:now\s+)?(?:say|write|use the name)\s+(?P<v>{_V})\s+for\s+(?P<s>.+)$")),
     ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:has|got|gets|now has)\s+(?:a\s+)?(?:new|fresh|different)\s+(?:name|codename)\s*[,:]?\s*(?P<v>{_V}.*)$")),
@@ -99,6 +110,8 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("change", re.compile(rf"^(?:we|i|they)(?:'re|'ll|'ve|'d)?\s+(?:'ll\s+|will\s+|now\s+)?(?:[a-z']+\s+){{1,3}}?(?P<s>(?:the|our|my)\s+.+?)\s+(?:at|on|to|onto|into|until|till|with|by)\s+(?P<v>{_V}.*)$")),
     # "The on-call rotation has Dana this week"
     ("is", re.compile(rf"^(?P<s>(?:the|our|my)\s+[^<]+?)\s+(?:now\s+)?(?:has|holds|lists|shows)\s+(?P<v>{_V}.*)$")),
+    # "The batch runner runs <v>", "The worker needs <v>": a determiner-led subject, a verb in the third person, the value
+    ("is", re.compile(rf"^(?P<s>(?:the|our|my|this)\s+[^<]+?)\s+(?:now\s+)?(?!(?:is|was|has|does)\b)[a-z]{{2,}}s\s+(?:now\s+)?(?P<v>{_V})$")),
     ("is", re.compile(rf"^(?P<s>.+?)\s*(?:\bis\b|\bare\b|\bwas\b|\bwill be\b|\bshould be\b|\bmust be\b|\bneeds to be\b|\bhas to be\b|\bstays\b|\bremains\b|\bbecomes\b|=|:|\bis set to\b|\bis now\b|\bare now\b|'s now)\s+(?:now\s+)?(?:still\s+)?(?P<v>.*{_V}.*)$")),
     ("when", re.compile(rf"^(?P<s>(?:the|our|my|your|this|that)\s+[^<]+?)\s+[a-z]+\s+(?:on|at|by|in|to|until|till|for|from|around|off|onto)\s+(?P<v>{_V})$")),
     # "The launch goes live <v>", "The beta ships out <v>"
@@ -111,18 +124,50 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("who", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+)?[a-z]{{3,}}(?:s|ed)\s+(?:(?:after|over|up|on|for|into|with)\s+)?(?:now\s+)?(?P<s>(?:the|our|my|this)\s+.+)$")),
     # an imperative that points a subject at a value: "Repoint the replica host to <v>"
     ("set", _POINT_AT),
+    # where a thing is found: "You'll find the runbook under <v>", "You can reach the X at <v>"
+    ("is", re.compile(rf"^(?:you(?:'ll| will| can| should)?|we(?:'ll| will| can)?|one can|anyone can)\s+(?:now\s+)?(?:find|reach|get to|see|access)\s+(?P<s>(?:the|our|my|this)\s+.+?)\s+(?:at|under|in|on|via|through)\s+(?P<v>{_V}.*)$")),
+    # a relative change that says its result: "Give X a bit more room, say <v>", "Add a week to X, so <v>"
+    ("set", re.compile(rf"^(?:please\s+)?(?:give|allow|grant)\s+(?P<s>.+?)\s+(?:a\s+(?:bit|little|lot)\s+|some\s+|much\s+)?(?:more|less|extra)\s+(?:room|time|slack|headroom|leeway|space)\b[^<]*?(?:say|so|to|i\.e\.|meaning|making it|which makes it|that is)\s+(?P<v>{_V}.*)$")),
+    ("set", re.compile(rf"^(?:please\s+)?(?:add|tack on|knock|shave|take|subtract)\s+(?:{_V}|[a-z]+(?:\s+[a-z]+)?)\s+(?:to|onto|off|from)\s+(?P<s>.+?),?\s+(?:so|say|making it|to|i\.e\.|which makes it|that is)\s+(?P<v>{_V}.*)$")),
 ]
 
 
 _ATTRIBUTE = re.compile(
-    r"^\s*(?:the\s+)?(?:(?:change|switch|update|move)\s+(?:of|in|to)\s+)?(?:new\s+|updated\s+|current\s+|latest\s+|target\s+|planned\s+|expected\s+)?(?:date|day|time|value|number|figure|amount|hostname|host name|address|location|url|endpoint|ip)\s+(?:for|of)\s+",
+    r"^\s*(?:the\s+)?(?:(?:change|switch|update|move)\s+(?:of|in|to)\s+)?(?:new\s+|updated\s+|current\s+|latest\s+|target\s+|planned\s+|expected\s+)?(?:date|day|time|value|number|figure|amount|hostname|host name|address|location|url|endpoint|ip|dns(?:\s+(?:entry|record|name))?)\s+(?:for|of)\s+",
     re.IGNORECASE,
 )
 _META_SUBJECT = {"preference", "choice", "pick", "default", "setting", "rule", "request", "plan", "idea", "suggestion", "swap", "call", "that", "it", "this", "update"}
 _FOR_PHRASE = re.compile(r"<v>[^<]*?\b(?:for|on|of)\s+(?P<p>[^<]+)$")
-_LEAD_TIME = re.compile(r"^(?P<d>(?:(?:from|starting|as of|beginning)\s+)?(?:(?:this|next|coming) (?:week|month|sprint|quarter|monday|tuesday|wednesday|thursday|friday|weekend)|today|tomorrow|tonight))\s*,?\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
+_LEAD_TIME = re.compile(r"^(?P<d>(?:(?:from|starting|as of|beginning|effective)\s+)?(?:(?:this|next|coming) (?:week|month|sprint|quarter|monday|tuesday|wednesday|thursday|friday|weekend)|today|tomorrow|tonight|"
+                        r"(?:this|tomorrow|yesterday) (?:morning|afternoon|evening)|(?<=\s)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|immediately))\s*,?\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
+_LEAD_WHEN = re.compile(r"^(?P<d>(?:when|while|whenever)\s+[^,<]{2,40}?),\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
 _LEAD_FOR = re.compile(r"^(?:for|on|in) (?P<p>(?:the )?[^,<]{2,40}?),\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
 _LEAD_COLON = re.compile(r"^(?P<h>[^:<]{2,40}):\s+(?P<r>\S.*)$")
+# framing before what is stated: a report or agreement ("we agreed that", "as far as I know", "I only heard"),
+# a leading circumstance ("After the reorg last week,", "Following the vendor delay,", "Whatever happens,"),
+# an apology or aside before a colon ("I only heard at lunch, so sorry for the late notice: …")
+_FRAME_REPORT = re.compile(
+    r"^.{0,100}?\b(?:we|they|i|you|he|she|everyone|everybody|people|(?:the\s+)?[a-z]+(?:\s+[a-z]+)?)\s+"
+    r"(?:have\s+|'ve\s+|all\s+|just\s+|finally\s+|only\s+|now\s+)*(?:agreed|decided|confirmed|said|announced|heard|learned|learnt|noticed|"
+    r"realized|realised|know|think|believe|guess|understand|found out|were told|was told|got told|hear)\b,?\s+(?:that\s+)?(?P<r>\S.*)$",
+    re.IGNORECASE,
+)
+_FRAME_CIRCUMSTANCE = re.compile(
+    r"^(?:(?:after|following|given|with|because of|due to|thanks to|in light of|since)\s[^,<]{2,70}|whatever happens|no matter what|in any case|either way)"
+    r",\s+(?P<r>\S.*)$"
+    r"|^(?:after|following)\s+(?:[\w']+\s+){1,4}?(?=(?:the|our|my|we|they)\s)(?P<r2>.*)$",
+    re.IGNORECASE,
+)
+_FRAME_COLON = re.compile(r"^(?P<h>[^:<]{2,140}):\s+(?P<r>\S.*)$")
+# two statements in one sentence: "X is A, and Y is B", "X is A; also, Y is B", "X is A for m and B for n"
+_CONJ = re.compile(r"\s*;\s*(?:(?:and|also|plus)\b,?\s*)?|,\s*(?:and|plus)\s+(?:also,?\s+)?|\s+and\s+(?:also,?\s+)?", re.IGNORECASE)
+# the request that opens a session ("I need the X service on the new scheduler", "Please get X working")
+_REQUEST = re.compile(
+    r"^(?:please\s+)?(?:(?:i|we)\s+(?:really\s+|urgently\s+)?(?:need|want|would like|'d like|have to|must)\b(?!\s+(?:answers|replies|you to answer))"
+    r"|(?:help me|let's|let us)\b"
+    r"|(?:get|make|move|migrate|port|fix|build|implement|set up|deploy|refactor|bring|finish|upgrade|ship|investigate|debug)\s+(?:the|our|my|this|a|an)\b)",
+    re.IGNORECASE,
+)
 _GOAL_RE = re.compile(r"^(?P<s>(?:[\w'-]+\s+){0,4}(?:goal|objective|aim|mission|main task|task|priority|focus)(?:\s+[\w'-]+){0,4}?)\s*(?:\bis\b|:|=|\bwill be\b|\bfor (?:this|the|today)\b[^:]*?\bis\b)\s+(?P<v>.{6,})$", re.IGNORECASE)
 # goals said without the word "goal": "This session is about …", "What we're doing today: …"
 _GOAL_ABOUT = re.compile(
@@ -130,17 +175,23 @@ _GOAL_ABOUT = re.compile(
     r"|what (?:we|i)(?:'re| are| will be| want to be)\s+(?:doing|working on|after|here for|trying to do)(?:\s+(?:in|during|for) (?:this|the) (?:session|conversation|chat))?(?:\s+today)?\s*(?:\bis\b|:)"
     r"|(?:today|in this session|this session),?\s+(?:we(?:'re| are| will be| will)?|i(?:'m| am))\s+(?:going to|here to|trying to|working on|focus(?:ing|ed)? on)"
     r"|(?:we|i)(?:'re| are| am|'m) here to"
-    r"|(?:today's|this session's|the session's|our|my) (?:job|work|mission|plan)(?: for today| today| here| in this session)?\s*(?::|\bis\b))\s+(?P<v>.{6,})$",
+    r"|(?:today's|this session's|the session's|our|my) (?:job|work|mission|plan)(?: for today| today| here| in this session)?\s*(?::|\bis\b)"
+    # "The job for this session: …", "The plan for today is …", "The work of this session: …"
+    r"|(?:the|our|my)\s+(?:job|work|mission|plan|assignment|aim)\s+(?:for|of|in)\s+(?:this|the|today's)?\s*(?:session|conversation|chat|day|today)\s*(?::|\bis\b))\s+(?P<v>.{6,})$",
     re.IGNORECASE,
 )
 # ownership said around the name: "Talk to Dana about X, they own it", "X is Dana's responsibility"
 _OWN = re.compile(
     r"\b(?:owns?|owned|owner|ownership|in charge|responsib\w*|'s (?:job|area|call|turf|baby))\b"
+    r"|^<v>\s*'s(?:\s+(?:now|from now on|going forward|these days|from today))?$"  # "the X is Dana's now"
+    r"|\b(?:the\s+)?(?:one|person|people|contact)\s+to\s+(?:call|ask|ping|page|contact)\b"
     r"|\b(?:ask|ping|contact|talk to|go(?:es)? to|goes through|reach out to)\b(?=.*\b(?:about|on|regarding|for)\s+(?:the|our|my)\b)"
     r"|\b(?:about|on|regarding|for)\s+(?:the|our|my)\b.*\b(?:ask|ping|contact|talk to|go(?:es)? to|reach out to)\b"
     r"|^(?:please\s+)?(?:send|forward|route|escalate|assign)\b.*\bto\s+<v>",
     re.IGNORECASE,
 )
+# "If the X breaks, call V" / "When the X is down, V is the one to ask": the X is what V answers for
+_ABOUT_IF = re.compile(r"^(?:if|when|whenever)\s+(?P<x>(?:the|our|my)\s+[^,<;]+?)\s+(?:breaks|fails|goes down|is down|crashes|acts up|misbehaves|has (?:issues|problems)|needs (?:help|attention))\b")
 _ABOUT = re.compile(r"\b(?:about|for|of|on|regarding)\s+(?P<x>(?:the|our|my)\s+[^,<;]+?)(?=,|;|$|\s+(?:they|he|she|who|which|go|goes|should)\b)")
 # a trailing contrast with no value of its own: ", not the older one", ", rather than before"
 _TRAILING_CONTRAST = re.compile(r",\s*(?:not|rather than|instead of)\b[^,<$€£\d]{0,40}?([.!]?)$", re.IGNORECASE)

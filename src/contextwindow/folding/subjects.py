@@ -29,9 +29,13 @@ _STOP = {
     "slid", "slide", "slides", "drifted", "lifted", "rose", "risen", "eased", "grew", "grown", "fell", "fallen", "expanded",
     "relaxed", "loosened", "tightened", "past", "beyond",
     "go-to",  # "our go-to person for X" is X's person
+    # relative pronouns, prepositions and placeholders that name nothing ("V is who owns X", "wait V between tries",
+    # "anything meant for X"), and verbs of staying ("have to stay smaller than V")
+    "who", "whom", "which", "when", "while", "between", "anything", "everything", "something", "meant", "stay", "remain",
+    "whatever", "happens", "best",
 }
 _SYNONYMS = {
-    "bill": "budget", "spend": "budget", "spending": "budget", "cost": "budget", "costs": "budget", "budget": "budget",
+    "bill": "budget", "allowance": "budget", "spend": "budget", "spending": "budget", "cost": "budget", "costs": "budget", "budget": "budget",
     "due": "deadline", "deadline": "deadline", "called": "name", "named": "name", "title": "name", "oncall": "on-call",
     "maintainer": "owner", "ownership": "owner", "lead": "owner", "responsible": "owner", "owns": "owner", "owned": "owner",
     "person": "owner", "codename": "name", "codenamed": "name", "ceiling": "limit", "cap": "limit", "maximum": "limit", "max": "limit",

@@ -45,6 +45,9 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
 
 
 _ROLE_WORDS = {"owner", "name"}  # "X has a new owner: V" names X's owner, not a more specific X
+# attributes a later statement may name a thing by ("Add a week to the migration deadline" after "The migration
+# must be wrapped up by V"): the thing's, not a more specific thing
+_ATTRIBUTE_WORDS = _ROLE_WORDS | {"deadline", "date", "budget", "limit"}
 
 
 def _other_role(a: Entry, b: Entry) -> bool:
@@ -68,7 +71,7 @@ def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
         words = set(e.subject.split())
         if not e.active or e.kind in ("safety", "goal") or e.signature != entry.signature or not words <= said or _other_role(e, entry):
             continue
-        if words < new and not new - words <= _ROLE_WORDS:
+        if words < new and not new - words <= _ATTRIBUTE_WORDS:
             continue  # a more specific subject ("frontend release" after "release") is a new one
         if len(words) < 2 and any(o.active and o is not e and words < set(o.subject.split()) for o in ledger):
             continue  # one word that other subjects share ("release" beside "frontend release")
@@ -96,7 +99,7 @@ _UPDATE_CUE = re.compile(
 
 def _words_of(text: str) -> list[str | None]:
     """The clause's content words in order (values and stop words as None)."""
-    fr = frame(text, find_values(text)).lower()
+    fr = re.sub(r"\bon[ -]call\b", "on-call", frame(text, find_values(text)).lower())  # one word, as in a subject
     out: list[str | None] = []
     for w in re.findall(r"<v>|[a-z0-9][a-z0-9'_.-]*", fr):
         n = subject_words(w) if w != "<v>" else []
@@ -126,7 +129,7 @@ def _cued_update(ledger: Sequence[Entry], entry: Entry) -> list[int]:
             continue
         old_words = _words_of(e.text)
         shared = said & {w for w in old_words if w}
-        if not shared & set(e.subject.split()):
+        if not (shared & set(e.subject.split())) - _ROLE_WORDS:  # a role word alone ("owner") names no thing
             continue  # only a verb or a filler word in common ("lands" / "land by"): not what it is about
         a, b = _before(old_words, shared), _before(new_words, shared)
         if a and b and a != b:

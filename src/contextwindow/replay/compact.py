@@ -102,7 +102,7 @@ def cheap_steps(items: list[ViewItem], room: int, count: Count, rules: Sequence[
         now = total(items)
         if now <= room:
             break
-        res = mask(items, now - room, count, CHEAP.mask, room) if name == "mask" else truncate(items, now - room, count, CHEAP.truncate, keep_texts=rules)
+        res = mask(items, now - room, count, CHEAP.mask, room) if name == "mask" else truncate(items, now - room, count, CHEAP.truncate, keep_texts=[*rules, *(r.split(": ", 1)[1] for r in rules if r.startswith("Goal: "))])
         if res is not None and total(res[0]) < now:
             items = res[0]
             steps.append(name)
@@ -125,7 +125,7 @@ def compact_conversation(
         raise ConfigError(f"--rounds must be between 0 and {MAX_ROUNDS}, got {rounds} (each round re-folds the previous summary)")
     ledger = memory_ledger(messages)
     live = ledger_mod.active(ledger)
-    rules = [e.text for e in live]
+    rules = [ledger_mod.stated(e) for e in live]
     before = counter.count_messages(messages)
     head = leading_system(messages)
     fixed = counter.count_messages(head) - counter.count_messages([]) if head else 0  # the priming is counted once, with the body
