@@ -67,13 +67,18 @@ class Said(logging.Handler):
             self.event.set()
 
 
-def test_the_next_request_waits_for_the_record_of_an_answer_whose_client_hung_up_at_its_end() -> None:
+@pytest.mark.parametrize("block_in_first", [False, True])
+def test_the_next_request_waits_for_the_record_of_an_answer_whose_client_hung_up_at_its_end(block_in_first: bool) -> None:
+    # block_in_first: the first request's only user message carries the per-call block as a second
+    # part (as ctxw run over Anthropic sends it); its identity differs from the next requests' (an
+    # alias of the same conversation), and the lock must still be the conversation's
     end = threading.Event()  # the upstream ends its first stream only at the end of the test
+    first = 2 if block_in_first else 3
 
     def handler(req: Any) -> Reply:
         n = len(req.body["messages"])
         return Reply(tool_calls=(ToolCallSpec("grep", {"pattern": "retry", "n": n}, id=f"call_{n}"),), input_tokens=40 * n,
-                     output_tokens=12, end_gate=end if n == 3 else None)
+                     output_tokens=12, end_gate=end if n == first else None)
 
     store = HeldReplyStore(open_store("memory://"))
     hung_up = threading.Event()
@@ -86,10 +91,14 @@ def test_the_next_request_waits_for_the_record_of_an_answer_whose_client_hung_up
     try:
         with stack(handler, store=store, session=SessionConfig(cache=None)) as (up, px, _):  # type: ignore[arg-type]
             c = oai(px)
+            task = {"type": "text", "text": "Find the retry logic."}
             history: list[dict[str, Any]] = [{"role": "system", "content": "You are a careful coding agent."},
-                                             {"role": "user", "content": "Find the retry logic."}]
+                                             {"role": "user", "content": [task]}]
             for i in range(3):
-                sent = [*history, {"role": "user", "content": reminder(i, len(history))}]
+                if block_in_first and i == 0:
+                    sent = [history[0], {"role": "user", "content": [task, {"type": "text", "text": reminder(i, len(history))}]}]
+                else:
+                    sent = [*history, {"role": "user", "content": reminder(i, len(history))}]
                 chunks = list(c.chat.completions.create(model="gpt-4o-mini", messages=sent, max_tokens=256, tools=TOOLS, stream=True,
                                                         stream_options={"include_usage": True}))
                 deltas = [tc for ch in chunks if ch.choices for tc in ch.choices[0].delta.tool_calls or []]
@@ -104,10 +113,12 @@ def test_the_next_request_waits_for_the_record_of_an_answer_whose_client_hung_up
             (conv,) = store.list_conversations()  # one conversation: the third request did not diverge
             rows = [sm.message for sm in store.list(conv.id)]
             # each answer stored once, before the client's messages that follow it (its tool result)
-            assert [m.role for m in rows] == ["system", "user", "user", "assistant", "tool", "user", "assistant", "tool", "user", "assistant"]
-            assert [m.tool_calls[0].id for m in rows if m.role == "assistant"] == ["call_3", "call_5", "call_7"]
+            lead = ["system", "user"] if block_in_first else ["system", "user", "user"]
+            assert [m.role for m in rows] == [*lead, "assistant", "tool", "user", "assistant", "tool", "user", "assistant"]
+            assert [m.tool_calls[0].id for m in rows if m.role == "assistant"] == [f"call_{first}", "call_5", "call_7"]
             msgs = shown(store, conv.id)
             assert [m.role for m in msgs] == ["system", "user", "assistant", "tool", "assistant", "tool", "user", "assistant"]
+            assert msgs[1].text == "Find the retry logic."
             for body in (r.body for r in up.requests):
                 assert valid(body, "openai") == []
     finally:

@@ -17,6 +17,7 @@ then the provider's error as it was. A client that goes away mid-answer cancels 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import hmac
 import ipaddress
@@ -46,6 +47,7 @@ OWN_HEADERS = ("x-ctxw-token", "x-ctxw-conversation")
 TOKEN_HEADER = "x-ctxw-token"
 DEFAULT_MAX_BODY = 32 * 1024 * 1024  # Anthropic's own request limit
 RETRY_STATUSES = frozenset({400, 413, 422})
+CONVERSATION_LOCK = "conv:"  # lock keys by conversation id (identity keys start x:, c: or h:)
 #: group commits' window (SQLite store): a write is committed at most about this long after it (at
 #: once when a request alone in the proxy stores its messages); an answer waits for its request's
 #: writes to be (docs/proxy.md)
@@ -242,6 +244,13 @@ class ProxyServer:
             except ContextWindowError as exc:  # counted in the store's losses: Conversations reloads
                 log.error("%s", exc)
 
+    def _lock_key(self, identity_key: str) -> str:
+        """The key of a request's lock: its conversation where the proxy knows it (identities that
+        differ can name one conversation: a first request's head and the alias its later requests
+        use), else its identity (a conversation the request may start)."""
+        cid = self.conversations.conversation_id(identity_key)
+        return identity_key if cid is None else CONVERSATION_LOCK + cid
+
     def _lock(self, key: str) -> asyncio.Lock:
         lock, n = self._locks.get(key, (None, 0))
         if lock is None:
@@ -300,12 +309,12 @@ class ProxyServer:
         except PayloadError as exc:
             field = _field_path(proto, exc)
             return self._error(proto, 400, f"{field}: {exc}" if field else str(exc), param=field)
-        key = parsed.identity.key
+        key = self._lock_key(parsed.identity.key)
         lock = self._lock(key)
         stored: Stored | None = None
         try:
             if lock.locked():
-                log.debug("conversation key %s: waits for the request or answer record before it", key[:16])
+                log.debug("conversation %s: waits for the request or answer record before it", key[:24])
             async with lock:
                 t0 = time.perf_counter()
                 try:
@@ -313,7 +322,7 @@ class ProxyServer:
                     # before its new messages are stored; a build, which may compact, runs in a worker thread
                     quick = self.conversations.quick(parsed)
                     if quick is not None:
-                        fwd = await self._forward_first(request, req, quick, (lock, parsed))
+                        fwd = await self._forward_first(request, req, quick, (lock, parsed, key))
                         log.debug("conversation %s: forwarded as sent, its new messages stored in %.1f ms", quick.session.id, 1000 * (time.perf_counter() - t0))
                     else:
                         prepared = await asyncio.to_thread(self.conversations.prepare, parsed)
@@ -330,7 +339,7 @@ class ProxyServer:
                 log.debug("conversation %s: %d known + %d new messages, %d clipped, compacted=%s, changed=%s, fast=%s, prepared in %.1f ms",
                           prepared.conversation_id, prepared.known, prepared.added, prepared.clipped, prepared.compacted,
                           prepared.changed, prepared.fast, 1000 * (time.perf_counter() - t0))
-            return await self._forward(request, req, prepared, (lock, parsed), stored=stored)
+            return await self._forward(request, req, prepared, (lock, parsed, key), stored=stored)
         finally:
             self._unlock(key)
 
@@ -394,7 +403,7 @@ class ProxyServer:
                     err = await resp.content.read(1 << 20)
                     info = describe_error(resp.status, err, None)
                     if info.kind == "context_overflow":
-                        lock, parsed = ctx
+                        lock, parsed, _ = ctx
                         async with lock:
                             again = await asyncio.to_thread(self.conversations.prepare, parsed, force=True)
                             self._durable(self._written())
@@ -481,34 +490,39 @@ class ProxyServer:
         the conversation's next request must still find the lock the record holds, not a new one."""
         if status != 200 or prepared is None or ctx is None:
             return None
-        key = ctx[1].identity.key
-        lock = self._lock(key)  # the handler's reference is still held here: the same lock as ctx[0]
-        done = asyncio.ensure_future(self._record(lock, key, req, tap, prepared, time.monotonic() - started, relayed))
+        # the handler's lock (its reference is still held here: the same lock as ctx[0]), and the
+        # conversation's where the request started it (its later requests lock that one)
+        keys = list(dict.fromkeys((ctx[2], CONVERSATION_LOCK + prepared.conversation_id)))
+        locks = [self._lock(k) for k in keys]
+        done = asyncio.ensure_future(self._record(locks, keys, req, tap, prepared, time.monotonic() - started, relayed))
         self._tasks.add(done)
         done.add_done_callback(self._tasks.discard)
         return done
 
-    async def _record(self, lock: asyncio.Lock, key: str, req: Request, tap: Any, prepared: Prepared, latency: float,
+    async def _record(self, locks: list[asyncio.Lock], keys: list[str], req: Request, tap: Any, prepared: Prepared, latency: float,
                       relayed: asyncio.Event) -> None:
         try:
-            await self._record_locked(lock, req, tap, prepared, latency, relayed)
+            async with contextlib.AsyncExitStack() as held:
+                for lock in locks:  # in this order everywhere; a request holds one lock only: no cycle
+                    await held.enter_async_context(lock)
+                await self._record_locked(req, tap, prepared, latency, relayed)
         finally:
-            self._unlock(key)
+            for key in keys:
+                self._unlock(key)
 
-    async def _record_locked(self, lock: asyncio.Lock, req: Request, tap: Any, prepared: Prepared, latency: float,
-                             relayed: asyncio.Event) -> None:
-        async with lock:  # held from the task's first step; the work waits for the client's last byte
-            await relayed.wait()
-            tap.close()  # the usage and the reply (proxy/reply.py) are read from the answer only now
-            usage = proto_usage(req.protocol, tap, req.model)
-            if usage is not None:
-                usage = replace(usage, latency_s=latency)
-            answer = Answer(req.protocol.name, tap.data() if tap.streaming else tap.body(), tap.streaming)
-            if prepared.fast:
-                self.conversations.record(prepared.conversation_id, usage, fast=True, answer=answer)
-            else:
-                await asyncio.to_thread(self.conversations.record, prepared.conversation_id, usage, answer=answer, id_map=prepared.id_map)
-            self._written()  # its commit scheduled
+    async def _record_locked(self, req: Request, tap: Any, prepared: Prepared, latency: float, relayed: asyncio.Event) -> None:
+        """The answer's usage and reply into the store (the locks are held from the task's first step; the work waits for the client's last byte)."""
+        await relayed.wait()
+        tap.close()  # the usage and the reply (proxy/reply.py) are read from the answer only now
+        usage = proto_usage(req.protocol, tap, req.model)
+        if usage is not None:
+            usage = replace(usage, latency_s=latency)
+        answer = Answer(req.protocol.name, tap.data() if tap.streaming else tap.body(), tap.streaming)
+        if prepared.fast:
+            self.conversations.record(prepared.conversation_id, usage, fast=True, answer=answer)
+        else:
+            await asyncio.to_thread(self.conversations.record, prepared.conversation_id, usage, answer=answer, id_map=prepared.id_map)
+        self._written()  # its commit scheduled
 
     async def _passthrough(self, request: web.Request) -> web.StreamResponse:
         assert self._client is not None
