@@ -13,6 +13,8 @@ import json
 import zlib
 from typing import Any
 
+from .history import parse_body  # orjson where it reads JSON as the stdlib does
+
 MAX_EVENT = 1 << 20
 MAX_BODY = 16 << 20
 END_MARKS = (b"data: [DONE]", b"event: message_stop", b"event: response.completed", b'"type":"message_stop"', b'"type": "message_stop"')
@@ -30,6 +32,7 @@ class UsageTap:
         self._buf = b""
         self._body: list[bytes] = []
         self._body_size = 0
+        self._parsed: tuple[Any] | None = None  # body(), parsed once (usage and reply both read it)
         enc = (encoding or "").strip().lower()
         self._decoder: Any = None
         if enc == "gzip":
@@ -83,10 +86,12 @@ class UsageTap:
         """The whole answer as JSON (None when it was too large or not JSON)."""
         if self.streaming or self._body_size > MAX_BODY:
             return None
-        try:
-            return json.loads(b"".join(self._body))
-        except ValueError:
-            return None
+        if self._parsed is None:
+            try:
+                self._parsed = (parse_body(b"".join(self._body)),)
+            except ValueError:
+                self._parsed = (None,)
+        return self._parsed[0]
 
     def data(self) -> bytes | None:
         """The answer's bytes as received, decoded (None when over ``MAX_BODY`` or undecodable)."""
