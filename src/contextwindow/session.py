@@ -565,6 +565,8 @@ class Session:
         # extended from the last view when it only grew (compaction/sticky.py); rows cut by sync are not
         active = self._active()
         make = self._sticky_views.view if not self._transient and not self._client_fps else sticky_view
+        if make is sticky_view:  # (its last view may not be extended after rows were cut)
+            self._sticky_views.clear()
         items = make(cp.id if cp else None, cp.summary if cp else None, active, self._state(), self._count, self._count_stored, self._sticky_memo)
         if cp is not None:  # pinned means pinned: leading system messages a fold covered stay first
             items = [ViewItem(sm.id, sm.message, self._count_stored(sm)) for sm in self._pinned() if sm.seq <= cp.upto_seq] + items
