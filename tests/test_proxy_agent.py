@@ -53,9 +53,12 @@ def proxy_process(upstream: str, store: str) -> Iterator[str]:
         m = re.search(r"listening on (http://127\.0\.0\.1:\d+)", line)
         assert m, line
         yield m.group(1)
+        proc.terminate()  # SIGTERM: the proxy commits its open group of writes and exits cleanly
+        assert proc.wait(timeout=60) == 0, proc.stderr.read()[-2000:]
     finally:
-        proc.terminate()
-        proc.wait(timeout=60)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=60)
 
 
 def tool_results(body: dict[str, Any], provider: str) -> dict[str, str]:
@@ -147,27 +150,28 @@ def test_ctxw_run_through_ctxw_proxy_clips_huge_tool_output_and_accounts(tmp_pat
         agent_side = {m["tool_call_id"]: m["content"] for m in json.loads(r.output)["messages"] if m["role"] == "tool"}
         assert set(agent_side) == set(last)
         assert all(len(agent_side[cid]) > len(last[cid]) for cid in last), {c: (len(agent_side[c]), len(last[c])) for c in last}
-        # the proxy's store: the conversation, with usage and dollars, shown by `ctxw sessions show`
-        store = open_store(proxy_store)
-        try:
-            ours = [c for c in store.list_conversations() if "find the failing tests" in (c.title or "")]
-            assert len(ours) == 1, [(c.id, c.title, c.parent_id) for c in ours]  # one conversation, not one per request
-            assert "# Runtime" not in (ours[0].title or "")  # titled by the task, not the per-call block merged into it
-            shown = [sm.message for seg in segments(store, ours[0].id) for t in seg.turns for sm in t.messages]
-            # the whole conversation, the model's final answer included (stored from the answer: the
-            # agent never sends it back); of the runtime blocks only the last request's is left
-            assert shown[-1].role == "assistant" and shown[-1].text == "The failing cases are listed; done."
-            assert sum("# Runtime" in m.text for m in shown) == 1
-            assert sum(len(m.tool_calls) for m in shown) == 3
-            calls = 0
-            for conv in ours:
-                show = CliRunner().invoke(cli, ["sessions", "show", conv.id, "--store", proxy_store])
-                assert show.exit_code == 0, show.output
-                m = re.search(r"usage\[main\]: (\d+) calls, ([\d,]+) in / ([\d,]+) out tokens, \$(\d+\.\d+)", show.output)
-                assert m, show.output
-                assert int(m.group(2).replace(",", "")) > 0 and float(m.group(4)) > 0
-                calls += int(m.group(1))
-            assert calls == len(main)  # every forwarded call recorded and priced
-        finally:
-            store.close()
+    # the proxy's store, read once the proxy has stopped (a SIGTERM commits what it holds): the
+    # conversation, with usage and dollars, shown by `ctxw sessions show`
+    store = open_store(proxy_store)
+    try:
+        ours = [c for c in store.list_conversations() if "find the failing tests" in (c.title or "")]
+        assert len(ours) == 1, [(c.id, c.title, c.parent_id) for c in ours]  # one conversation, not one per request
+        assert "# Runtime" not in (ours[0].title or "")  # titled by the task, not the per-call block merged into it
+        shown = [sm.message for seg in segments(store, ours[0].id) for t in seg.turns for sm in t.messages]
+        # the whole conversation, the model's final answer included (stored from the answer: the
+        # agent never sends it back); of the runtime blocks only the last request's is left
+        assert shown[-1].role == "assistant" and shown[-1].text == "The failing cases are listed; done."
+        assert sum("# Runtime" in m.text for m in shown) == 1
+        assert sum(len(m.tool_calls) for m in shown) == 3
+        calls = 0
+        for conv in ours:
+            show = CliRunner().invoke(cli, ["sessions", "show", conv.id, "--store", proxy_store])
+            assert show.exit_code == 0, show.output
+            m = re.search(r"usage\[main\]: (\d+) calls, ([\d,]+) in / ([\d,]+) out tokens, \$(\d+\.\d+)", show.output)
+            assert m, show.output
+            assert int(m.group(2).replace(",", "")) > 0 and float(m.group(4)) > 0
+            calls += int(m.group(1))
+        assert calls == len(main)  # every forwarded call recorded and priced
+    finally:
+        store.close()
     assert os.path.exists(tmp_path / "proxy.db")

@@ -22,6 +22,7 @@ import gc
 import hmac
 import ipaddress
 import logging
+import signal
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -157,6 +158,8 @@ class ProxyServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        while self._tasks:  # records of answers already relayed end before the last commit
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
         if self._flush_at is not None:
             self._flush_at.cancel()
             self._flush_at = None
@@ -660,8 +663,13 @@ def run(config: ProxyConfig, conversations: Conversations, ready: Mapping[str, A
         calm_gc()
         if ready is not None and callable(ready.get("callback")):
             ready["callback"](server)
+        stop = asyncio.Event()
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers on this platform/thread
+            # `kill`, a service manager, `docker stop`: close as on Ctrl-C, so the open group of
+            # writes (the last replies and usage rows) is committed, not lost with the process
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         try:
-            await asyncio.Event().wait()
+            await stop.wait()
         finally:
             await server.close()
 
