@@ -135,3 +135,34 @@ def test_a_note_joined_to_a_statement_is_not_part_of_it() -> None:
     # turn the statement before it into a vaguer one that supersedes its sibling
     led = _ledger("The trial window is May 2 for the Lisbon site and May 9 for the Porto site; also, [updated later: Danish]")
     assert {v for e in L.active(led) for v in e.values} == {"May 2", "May 9"}
+
+
+# --- from probe7's unseen seeds 16012-16023 (its 24-session run) ---------------------------------
+def test_a_goal_restated_in_other_words_replaces_the_goal() -> None:
+    led = _ledger("I need the invoicing service moved to the new queue today.",
+                  "Let me refine that: it's the refunds service that has to go to the new queue first.")
+    goal = next(e for e in L.active(led) if e.kind == "goal")
+    assert "refunds" in goal.values[0] and any("invoicing" in v for v in _stale_values(led))
+    # naming the goal's words without saying the plan changed is no new goal
+    led = _ledger("I need the invoicing service moved to the new queue today.", "The new queue for the invoicing service is slow.")
+    assert "invoicing service moved" in next(e for e in L.active(led) if e.kind == "goal").values[0]
+
+
+def test_an_elliptic_part_is_aligned_on_its_own_values_only() -> None:
+    led = _ledger("The retry budget is ninety seconds for the Lyon site and 45 seconds for the Porto site and Noor is the on-call person this week.")
+    assert {v for e in L.active(led) for v in e.values} == {"ninety seconds", "45 seconds", "Noor"}
+    porto = next(e for e in L.active(led) if "45 seconds" in e.values)
+    assert "retry" in porto.subject and "Noor" not in porto.text  # the head of the first part, not the third part
+
+
+def test_a_memory_block_line_that_starts_like_a_question_reads_back() -> None:
+    entries = L.detect("When syncing, pause 20 seconds between batches and use OPS-12 for the sync ticket.")
+    assert "- When syncing, pause 20 seconds between batches" in L.render(entries).splitlines()  # a part, verbatim: no end mark
+    back = L.from_text(L.render(entries))
+    assert sorted(e.values for e in back) == [("20 seconds",), ("OPS-12",)]
+
+
+def test_a_person_and_a_things_name_are_two_attributes() -> None:
+    led = _ledger("The asset pipeline is internally named Kestrel-3.", "Luca inherits the asset pipeline as of this week.",
+                  "Heads up, the asset pipeline is Osprey-5 now after the rebrand.")
+    assert "Luca" in _live(led) and _stale_values(led) == {"Kestrel-3"}

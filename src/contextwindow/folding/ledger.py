@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
+from .clauses import find_values, sentences, split_environment
 from .entries import DROP_ORDER, KINDS, MAX_CLAUSE_CHARS, Entry
 from .reading import _parse_with_pronoun, detect, parse, signature
 from .subjects import same_subject, subject_words
@@ -49,9 +51,34 @@ def update(ledger: Sequence[Entry], text: str, source: str = "") -> list[Entry]:
     """``ledger`` with what ``text`` (a user message) states; the first message that states
     anything may make its opening request the goal (``reading.detect``)."""
     out = list(ledger)
-    for e in detect(text, source, opening=not ledger):
+    found = detect(text, source, opening=not ledger)
+    goal = next((e for e in reversed(out) if e.active and e.kind == "goal"), None)
+    if goal is not None and not any(e.kind == "goal" for e in found):
+        found = _restated_goal(found, text, goal, source)
+    for e in found:
         out = add(out, e)
     return out
+
+
+_RESTATE = re.compile(r"\b(?:plan|goal|focus|priority|objective|instead|first|rather|refine\w*|actually|change of)\b", re.IGNORECASE)
+
+
+def _restated_goal(found: list[Entry], text: str, goal: Entry, source: str) -> list[Entry]:
+    """``found`` with a restated goal read as the goal: a clause that says it changes the plan
+    ("Change of focus:", "Let me refine the plan:", "… instead", "… first") and names most of what
+    the goal in force is about ("the X service … the new scheduler") with another thing, and states
+    no value other than a date."""
+    said = set(subject_words(goal.values[0] if goal.values else goal.text))
+    for clause in sentences(split_environment(text)[0]):
+        if clause.rstrip().endswith("?") or not _RESTATE.search(clause) or any(v.kind != "date" for v in find_values(clause)):
+            continue
+        words = set(subject_words(clause))
+        shared = said & words
+        if len(shared) >= 2 and len(shared) * 3 >= len(said) and words - said:
+            body = clause.strip().rstrip(".!")
+            restated = Entry(text=clause.strip(), kind="goal", subject="goal", value="+" + body.lower(), values=(body,), source=source, signature="goal")
+            return [e for e in found if e.text != clause.strip()] + [restated]
+    return found
 
 
 def stated(e: Entry) -> str:
@@ -191,6 +218,8 @@ def from_text(text: str) -> list[Entry]:
     for m in _BLOCK.finditer(text):
         for line in m.group("body").splitlines():
             if line.startswith("- "):
-                for e in _parse_with_pronoun(line[2:].strip(), "", "summary"):
-                    out = add(out, e)
+                said = line[2:].strip()
+                read = said if said[-1:] in ".!?" else said + "."  # a statement, even when it starts like a question ("When polling, …")
+                for e in _parse_with_pronoun(read, "", "summary"):
+                    out = add(out, replace(e, text=said) if e.text == read else e)
     return out

@@ -278,14 +278,16 @@ def compound(clause: str) -> list[str]:
     reads as an entry; otherwise the clause is one statement."""
     # a note that replaced a whole stale statement joined to this one ("…; also, [updated later: V]") is not part of it
     clause = re.sub(r"\s*[;,]\s*(?:(?:and|also|plus)\b,?\s*)?\[updated later:[^\]]*\]\s*$", "", clause) or clause
+    clause = re.sub(r"^\[updated later:[^\]]*\]\s*[;,]?\s*(?:(?:and|also|plus)\b,?\s*)?(?=\w)", "", clause) or clause
     vals = find_values(clause)  # typed in the whole clause: "Dana" after "and" is a name there
     for m in _CONJ.finditer(clause):
         left, right = clause[: m.start()].strip(), clause[m.end() :].strip()
         lv, rv = [v for v in vals if v.end <= m.start()], [v for v in vals if v.start >= m.end()]
         if not (lv or rv) or len(left) < 8 or len(right) < 3:
             continue
-        k = len(rv)
-        if rv and rv[0].start == m.end() and len(lv) >= k and [v.kind for v in lv[-k:]] == [v.kind for v in rv] \
+        nxt = _CONJ.search(clause, m.end())
+        k = len([v for v in rv if nxt is None or v.start < nxt.start()])  # the values of the next part only
+        if rv and rv[0].start == m.end() and len(lv) >= k and [v.kind for v in lv[-k:]] == [v.kind for v in rv[:k]] \
                 and re.match(r"\s+(?:for|in|on|at)\s", clause[rv[0].end :]) and re.match(r"\s+(?:for|in|on|at)\s", clause[lv[-k].end :]):
             right = left[: lv[-k].start] + right  # "… is A for m and B for n": B takes A's place
         end = clause.rstrip()[-1:] if clause.rstrip()[-1:] in ".!" else ""

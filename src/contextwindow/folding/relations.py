@@ -69,7 +69,7 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|has been|gets|got|is going to be|are going to be)\s+(?:now\s+)?(?:[a-z]+ly\s+)?(?:called|named|codenamed|renamed|known as|rechristened|dubbed|redubbed|retitled)(?:\s+(?:again|once more|today|recently))?,?\s+(?:to\s+|as\s+)?(?P<v>{_V}.*)$")),
     ("owner", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+|will\s+|has\s+)*(?:owns|own|is the owner of|is responsible for|runs|leads|maintains|handles|takes over|took over|taken over|is in charge of|"
                rf"takes care of|took care of|is taking care of|takes on|took on|has taken on|picks up|picked up|has picked up|looks after|looked after|oversees|oversaw|"
-               rf"manages|managed|is handling|is managing)\s+(?P<s>.+)$")),
+               rf"manages|managed|is handling|is managing|inherits|inherited|has inherited|adopts|adopted)\s+(?P<s>.+)$")),
     ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|will be)\s+(?:now\s+)?(?:owned|run|led|maintained|handled)\s+by\s+(?P<v>{_V}.*)$")),
     ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:now\s+|will\s+)?(?:belongs?|goes|went|passe[sd]|has passed|has gone)\s+(?:now\s+)?to\s+(?P<v>{_V})$")),
     ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:now\s+)?(?:goes|will go|went)\s+by\s+(?:the\s+name\s+(?:of\s+)?)?(?P<v>{_V}.*)$")),

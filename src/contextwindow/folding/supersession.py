@@ -18,7 +18,7 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
     (an ambiguous match — several different subjects the new one only partly names — supersedes
     none of them; both stay)."""
     out = list(ledger)
-    matches = [i for i, e in enumerate(out) if e.active and same_subject(e.subject, entry.subject)]
+    matches = [i for i, e in enumerate(out) if e.active and same_subject(e.subject, entry.subject) and not _person_and_thing(e, entry)]
     exact = [i for i in matches if set(out[i].subject.split()) == set(entry.subject.split())]
     if len(matches) > 1 and not exact:
         distinct = {out[i].subject for i in matches}
@@ -42,6 +42,13 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         out = [replace(e, updated_to=note) if not e.active and e.updated_to and same_subject(e.subject, old.subject) else e for e in out]
     out.append(entry)
     return out
+
+
+def _person_and_thing(a: Entry, b: Entry) -> bool:
+    """One names a person ("Luca inherits the X"), the other a thing's name ("the X is Corvus-95 now"):
+    two attributes of the same subject, not an update of each other."""
+    roles_a, roles_b = set(a.subject.split()) & _ROLE_WORDS, set(b.subject.split()) & _ROLE_WORDS
+    return {a.signature, b.signature} == {"name", "codename"} and roles_a != roles_b  # "the X name: Orion-7" → "Vega" still updates
 
 
 _ROLE_WORDS = {"owner", "name"}  # "X has a new owner: V" names X's owner, not a more specific X
