@@ -166,3 +166,11 @@ def test_a_person_and_a_things_name_are_two_attributes() -> None:
     led = _ledger("The asset pipeline is internally named Kestrel-3.", "Luca inherits the asset pipeline as of this week.",
                   "Heads up, the asset pipeline is Osprey-5 now after the rebrand.")
     assert "Luca" in _live(led) and _stale_values(led) == {"Kestrel-3"}
+
+
+def test_an_opening_request_after_a_time_phrase_is_the_goal() -> None:
+    # "today" is when, not a value a later date can update: the request is the goal, which no
+    # loosely worded date update may supersede ("We're doing the billing cutover on May 3 instead")
+    led = _ledger("This week we need the billing exporter moved to the new cluster.", "We're doing the billing cutover on May 3 instead.")
+    goal = [e for e in L.active(led) if e.kind == "goal"]
+    assert len(goal) == 1 and "billing exporter moved" in goal[0].values[0] and not L.stale(led)

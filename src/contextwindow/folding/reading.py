@@ -261,7 +261,10 @@ def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]
         for part in parts:
             read = part if part.rstrip()[-1:] in ".!?" else part + end
             out += [replace(e, text=part) if e.text == read else e for e in _parse_with_pronoun(read, prev, source)]
-            if opening and not request and _REQUEST.match(_LEAD.sub("", part)) and not part.rstrip().endswith("?"):
+            said = _LEAD.sub("", part)
+            lead = _LEAD_TIME.match(said)
+            said = lead.group("r") if lead else said  # "Today we want the X service on the new scheduler."
+            if opening and not request and _REQUEST.match(said) and not part.rstrip().endswith("?"):
                 request = part
             prev = part
     if request and not any(e.kind == "goal" for e in out) and len(request) <= MAX_CLAUSE_CHARS:
