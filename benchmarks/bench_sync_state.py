@@ -30,6 +30,9 @@ from contextwindow.sync_state import load_decisions
 
 
 class StateBytes:
+    """A real store that counts the bytes written to the sync decisions' state keys (also used by
+    tests/test_sync_state.py)."""
+
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.written = 0

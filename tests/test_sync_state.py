@@ -7,8 +7,8 @@ test_proxy_transient.py)."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
-from typing import Any
 
 from contextwindow.messages import Message, TextPart
 from contextwindow.store import open_store
@@ -16,21 +16,8 @@ from contextwindow.sync import STATE_KEY
 from contextwindow.sync_state import CHUNK, SEALED_KEY, load_decisions
 from test_sync import U, reply, rt, session, view
 
-
-class StateBytes:
-    """A real store that counts the bytes written to the sync decisions' state keys."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.written = 0
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def set_state(self, conversation_id: str, key: str, value: Any) -> None:
-        if key == STATE_KEY or key.startswith(STATE_KEY + "."):
-            self.written += len(json.dumps(value))
-        self.inner.set_state(conversation_id, key, value)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from bench_sync_state import StateBytes  # a store that counts the state bytes written
 
 
 def test_a_client_that_never_echoes_replies_writes_bounded_state_per_request(tmp_path: Path) -> None:
