@@ -34,6 +34,7 @@ import hashlib
 import itertools
 import statistics
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -106,16 +107,7 @@ def pickers(scale: float | None = None) -> dict[str, object]:
         return plain[key]
 
     chars = _Chars(replace(ANTHROPIC, per_message=0, per_tool_call=0, per_tool_result=0))
-    before: dict[str, TokenCounter] = {}
-
-    def without_numbered(model: str | None) -> TokenCounter:
-        c = counter_for(model)
-        if not isinstance(c, Estimator) or c.family != "anthropic":
-            return c
-        key = c.profile.name + str(c.profile.drops_old_reasoning)
-        if key not in before:
-            before[key] = Estimator("anthropic", rates=Rates(scale=PREVIOUS_SCALE), profile=c.profile, numbered_line=0.0)
-        return before[key]
+    without_numbered = numbered_off(Rates(scale=PREVIOUS_SCALE))
 
     out: dict[str, object] = {"estimator": counter_for, "without output counts": legacy,
                               "without the numbered-line rule": without_numbered, "chars/4": lambda _m: chars}
@@ -193,19 +185,27 @@ def fit_scale(data: list[tuple[str, ImportedSession]]) -> float:
     return best[1]
 
 
-def numbered_line_steps(data: list[tuple[str, ImportedSession]], split: str) -> list[tuple[str, int, int, int]]:
-    """Steps of ``split`` whose new content is mostly Read output, measured with the prefix rule off:
-    (file, call index, ΔR − ΔE in tokens, line-number prefixes in the step's Read results)."""
-    off: dict[str, TokenCounter] = {}
+def numbered_off(rates: Rates | None = None) -> Callable[[str | None], TokenCounter]:
+    """The counter ``counter_for`` picks, with Claude's line-number-prefix rule off (and ``rates``
+    when given); one Estimator per Claude profile, made on first use."""
+    made: dict[str, TokenCounter] = {}
 
     def pick(model: str | None) -> TokenCounter:
         c = counter_for(model)
         if not isinstance(c, Estimator) or c.family != "anthropic":
             return c
         key = c.profile.name + str(c.profile.drops_old_reasoning)
-        if key not in off:
-            off[key] = Estimator("anthropic", profile=c.profile, numbered_line=0.0)
-        return off[key]
+        if key not in made:
+            made[key] = Estimator("anthropic", rates=rates, profile=c.profile, numbered_line=0.0)
+        return made[key]
+
+    return pick
+
+
+def numbered_line_steps(data: list[tuple[str, ImportedSession]], split: str) -> list[tuple[str, int, int, int]]:
+    """Steps of ``split`` whose new content is mostly Read output, measured with the prefix rule off:
+    (file, call index, ΔR − ΔE in tokens, line-number prefixes in the step's Read results)."""
+    pick = numbered_off()
 
     out: list[tuple[str, int, int, int]] = []
     for f, s in data:
