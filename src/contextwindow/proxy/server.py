@@ -121,9 +121,13 @@ class ProxyServer:
         """Return once no request is being handled (its usage recorded and committed, its lock released)."""
         if self._idle is not None:
             await self._idle.wait()
+        await self._drain()
+        self._flush_now()
+
+    async def _drain(self) -> None:
+        """Wait for the records of answers already relayed (their usage and replies stored)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
-        self._flush_now()
 
     async def start(self) -> None:
         await asyncio.to_thread(self.conversations.warm)
@@ -158,8 +162,7 @@ class ProxyServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
-        while self._tasks:  # records of answers already relayed end before the last commit
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self._drain()  # records of answers already relayed end before the last commit
         if self._flush_at is not None:
             self._flush_at.cancel()
             self._flush_at = None
