@@ -21,8 +21,9 @@ end early when the server closes, at most ``max_recorded`` requests are kept. A 
 out answers 500 with a body that says so.
 
 Concurrency is observable without a clock: ``max_in_flight`` is the most requests the server held
-at once (received, not yet answered); the listen backlog (``backlog``, default 128) takes a burst
-of that many connections without refusing or serialising them.
+at once (received, not yet answered), and :meth:`wait_idle` waits for ``in_flight`` to reach 0;
+the listen backlog (``backlog``, default 128) takes a burst of that many connections without
+refusing or serialising them.
 """
 
 from __future__ import annotations
@@ -205,6 +206,7 @@ class LocalProviderServer:
         self.aborted_streams = 0  # streams the client closed before their end
         self._seq = itertools.count()
         self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)  # notified when a request leaves
         self._closing = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -291,6 +293,14 @@ class LocalProviderServer:
     def _leave(self) -> None:
         with self._lock:
             self.in_flight -= 1
+            self._idle.notify_all()
+
+    def wait_idle(self, timeout: float = 60.0) -> bool:
+        """Wait until no request is held (a handler thread leaves just after its last byte went
+        out, so a client can have its answer first); False if ``timeout`` passed (a liveness
+        guard, not a measure)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self.in_flight == 0, timeout)
 
     def _wait(self, seconds: float) -> None:
         if seconds > 0:
