@@ -40,7 +40,16 @@ from pathlib import Path
 
 from contextwindow.importers import ImportedSession, load_all
 from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPart
-from contextwindow.replay.accuracy import CAUSES, UNLOGGED, Accuracy, Point, measure, points, quantiles
+from contextwindow.replay.accuracy import (
+    CAUSES,
+    UNEXPLAINED_TOKENS,
+    UNLOGGED,
+    Accuracy,
+    Point,
+    measure,
+    points,
+    quantiles,
+)
 from contextwindow.tokens import TokenCounter, counter_for
 from contextwindow.tokens.counting import ANTHROPIC, MessageCounter
 from contextwindow.tokens.estimate import FAMILY_SCALE, NUMBERED_LINE, NUMBERED_LINE_TOKENS, Estimator, Rates
@@ -137,8 +146,8 @@ def line(label: str, acc: Accuracy, width: int = 28) -> str:
             f"   step median {pct(sm)} p95 {pct(sp)}")
 
 
-def pooled(groups: list[list[Point]], reanchor: frozenset[str] = frozenset()) -> Accuracy:
-    accs = [measure(g, reanchor=reanchor) for g in groups]
+def pooled(groups: list[list[Point]], reanchor: frozenset[str] = frozenset(), reanchor_over: int | None = None) -> Accuracy:
+    accs = [measure(g, reanchor=reanchor, reanchor_over=reanchor_over) for g in groups]
     causes = {c: sum(a.step_abs[c] for a in accs) for c in CAUSES}
     return Accuracy([x for a in accs for x in a.growth], sum(a.small_growth for a in accs), [x for a in accs for x in a.step],
                     causes, sum(a.segments for a in accs), sum(a.calls for a in accs))
@@ -158,6 +167,10 @@ def report(kind: str, data: list[tuple[str, ImportedSession]], pick: dict[str, o
             print(line("  re-anchored after unlogged", extra) + "  (web search results, a prompt the client cut without logging it,"
                   " a first read that grew > 500 beyond the log)")
             result["estimator, re-anchored"] = extra
+            general = pooled(groups, reanchor_over=UNEXPLAINED_TOKENS)
+            print(line("  re-anchored after any >500 miss", general) + "  (every step ctxw inspect names: reported change beyond"
+                  f" the estimate by > {UNEXPLAINED_TOKENS} tokens, whatever its label)")
+            result["estimator, re-anchored after any unexplained step"] = general
             for (f, s), g in zip(rows, groups, strict=True):
                 a = measure(g)
                 if a.growth or a.step:

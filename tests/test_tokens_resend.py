@@ -84,6 +84,25 @@ def test_reply_costs_its_output_count_when_it_carries_reasoning() -> None:
     assert c.count_message(cut) < c.count_message(full)
 
 
+def test_a_count_below_the_visible_estimate_is_the_reply_s_cost() -> None:
+    """The output count covers the whole reply (thinking + text + calls): when it is under our estimate of the
+    visible parts alone, the estimate overshot (a large Write's code, JSON-escaped), so the count is the
+    cost — kept and dropped alike — as long as it is not a partial streaming count."""
+    rng = random.Random(3)
+    c = counter_for("claude-sonnet-4-5")
+    code = "\n".join(f'    if v{i} > {i}:\n        out["k{i}"] = "v\\t{i}"' for i in range(120))
+    m = Message("assistant", (ReasoningPart(prose(rng, 10), signature="s", provider="anthropic"), ToolCallPart("toolu_1", "Write", json.dumps({"content": code}))))
+    per = c.profile.per_message  # type: ignore[attr-defined]
+    visible = c.count_part(m.parts[1])  # type: ignore[attr-defined]
+    count = int(visible * 0.88)
+    assert count >= MIN_TRUSTED_SHARE * visible
+    stamped = with_output_count(m, count)
+    assert c.count_message(stamped) == per + count
+    later = [stamped, Message("user", (TextPart("a new turn"),)), Message("assistant", (TextPart("ok"),))]
+    # a later turn drops the thinking (Sonnet 4.5): what is left is never more than the count
+    assert c.count_messages(later) - c.count_messages(later[1:]) == per + min(count, visible)
+
+
 def test_reply_without_reasoning_uses_the_count_only_near_the_estimate() -> None:
     rng = random.Random(2)
     c = counter_for("claude-sonnet-4")

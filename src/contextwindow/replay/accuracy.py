@@ -13,7 +13,9 @@ Per call, the way a session uses the estimate between two reports: ``R_{i−1} +
 ``R_i``, as a share of the prompt ``R_i``.
 
 Each step (from one call to the next in a segment) is also labelled by what the log shows about it, so
-the remaining error can be said per cause (:data:`CAUSES`).
+the remaining error can be said per cause (:data:`CAUSES`). A step whose reported change differs from the
+estimated one by more than :data:`UNEXPLAINED_TOKENS` is one the log does not explain: :func:`unexplained`
+lists them, with their label, and ``ctxw inspect`` shows that list (a named event per step, never silent).
 """
 
 from __future__ import annotations
@@ -43,6 +45,10 @@ MIN_GROWTH = 1_000
 #: directory is labelled a file listing: where a log's publisher replaced that directory by a shorter
 #: placeholder (``/Users/user/repo``), the provider billed the longer original on every line.
 LISTING_LINES = 20
+#: A step whose reported change differs from the estimated change by more than this many tokens is one the
+#: log does not explain (content the client added or removed without logging it). The same number decides
+#: the two labels that depend on the size of the miss (a fall, a first read that grew beyond the log).
+UNEXPLAINED_TOKENS = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +61,24 @@ class Point:
     estimated: int
     cause: str  # what the step from the previous call of the segment holds (CAUSES); "" for a first call
     unlogged: int = 0  # of ``estimated``: estimates of content the log does not hold (tokens/unlogged.py)
+    index: int = -1  # the call's message index in the session
+
+
+@dataclass(frozen=True, slots=True)
+class Unexplained:
+    """A step the log does not explain: the reported prompt changed by ``reported_delta`` from the previous
+    call of its segment, the estimate by ``estimated_delta``; ``cause`` is the step's label (CAUSES)."""
+
+    index: int
+    reported: int
+    reported_delta: int
+    estimated_delta: int
+    cause: str
+
+    @property
+    def tokens(self) -> int:
+        """Tokens the provider counted beyond the estimate (negative: fewer)."""
+        return self.reported_delta - self.estimated_delta
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +110,7 @@ def step_cause(
     index, end = call
     if any(isinstance(p, ToolCallPart) and p.name == "web_search" for m in msgs[prev_index:end] for p in m.parts):
         return CAUSES[0]
-    if reported_delta < 0 and reported_delta < estimated_delta - 500:
+    if reported_delta < 0 and reported_delta < estimated_delta - UNEXPLAINED_TOKENS:
         return CAUSES[1]
     if any(m.role == "user" for m in msgs[prev_end:index]):
         return CAUSES[2]
@@ -97,7 +121,7 @@ def step_cause(
         isinstance(cwd, str)
         and read_dirs is not None
         and _reads_new_dir(msgs[prev_index:prev_end], cwd.rstrip("/") + "/", read_dirs)
-        and reported_delta > estimated_delta + 500
+        and reported_delta > estimated_delta + UNEXPLAINED_TOKENS
     ):
         return CAUSES[4]
     return CAUSES[5]
@@ -163,7 +187,7 @@ def points(session: ImportedSession, counter: Callable[[str | None], TokenCounte
             segment += 1
         elif prev is not None:
             cause = step_cause(session, prev_call, (c.index, c.reply_end), c.reported_input_tokens - prev.reported, est - prev.estimated, read_dirs)
-        prev = Point(segment, model, c.reported_input_tokens, est, cause, unlogged)
+        prev = Point(segment, model, c.reported_input_tokens, est, cause, unlogged, c.index)
         out.append(prev)
         prev_call = (c.index, c.reply_end)
     return out
@@ -175,8 +199,26 @@ def points(session: ImportedSession, counter: Callable[[str | None], TokenCounte
 UNLOGGED = frozenset((CAUSES[0], CAUSES[1], CAUSES[4]))
 
 
-def measure(pts: Sequence[Point], min_growth: int = MIN_GROWTH, reanchor: frozenset[str] = frozenset()) -> Accuracy:
-    """Growth and step errors of ``pts``; growth also restarts after a step whose cause is in ``reanchor``."""
+def unexplained(pts: Sequence[Point], threshold: int = UNEXPLAINED_TOKENS) -> list[Unexplained]:
+    """The steps of ``pts`` whose reported change differs from the estimated change by more than
+    ``threshold`` tokens, in call order (the first call of a segment has no step)."""
+    out: list[Unexplained] = []
+    prev: Point | None = None
+    for p in pts:
+        if prev is not None and p.segment == prev.segment:
+            d_rep, d_est = p.reported - prev.reported, p.estimated - prev.estimated
+            if abs(d_rep - d_est) > threshold:
+                out.append(Unexplained(p.index, p.reported, d_rep, d_est, p.cause or CAUSES[-1]))
+        prev = p
+    return out
+
+
+def measure(
+    pts: Sequence[Point], min_growth: int = MIN_GROWTH, reanchor: frozenset[str] = frozenset(), reanchor_over: int | None = None
+) -> Accuracy:
+    """Growth and step errors of ``pts``; growth also restarts after a step whose cause is in ``reanchor``,
+    and (``reanchor_over``) after a step whose reported change missed the estimated one by more than that many
+    tokens — the steps :func:`unexplained` lists for that threshold."""
     growth: list[float] = []
     step: list[float] = []
     step_abs = dict.fromkeys(CAUSES, 0)
@@ -189,20 +231,19 @@ def measure(pts: Sequence[Point], min_growth: int = MIN_GROWTH, reanchor: frozen
             first, prev = p, p
             segments += 1
             continue
-        if p.cause in reanchor:  # the step's error still counts; growth starts again from this call
-            assert prev is not None
-            miss = prev.reported + (p.estimated - prev.estimated) - p.reported
+        assert prev is not None
+        miss = prev.reported + (p.estimated - prev.estimated) - p.reported
+        if p.cause in reanchor or (reanchor_over is not None and abs(miss) > reanchor_over):
+            # the step's error still counts; growth starts again from this call
             step.append(abs(miss) / p.reported if p.reported > 0 else 0.0)
-            step_abs[p.cause] += abs(miss)
+            step_abs[p.cause or CAUSES[-1]] += abs(miss)
             first, prev = p, p
             continue
-        assert prev is not None
         d_rep = p.reported - first.reported
         if d_rep >= min_growth:
             growth.append(abs((p.estimated - first.estimated) - d_rep) / d_rep)
         else:
             small += 1
-        miss = prev.reported + (p.estimated - prev.estimated) - p.reported
         if p.reported > 0:
             step.append(abs(miss) / p.reported)
         step_abs[p.cause or CAUSES[-1]] += abs(miss)

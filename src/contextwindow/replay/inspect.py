@@ -9,6 +9,12 @@ Per call, ``estimated_input_tokens`` is this project's count of the messages the
 that call (``--model`` forces one for all), with no calibration learned from the session itself; the
 provider's number also holds the system prompt and tool definitions the log does not show, so the gap
 between the two is mostly that fixed prefix (``fixed_prefix_tokens``).
+
+``unexplained_steps`` names every step (from one call with usage to the next) whose reported prompt changed
+by more than :data:`~.accuracy.UNEXPLAINED_TOKENS` beyond what the log explains — content the client added
+or cut without logging it (an attached nested CLAUDE.md, a microcompact, a server-side search) — each with
+what the log shows about it (:data:`~.accuracy.CAUSES`). An estimate between two reports misses by that
+much there; a session re-anchors on the next report.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from ..messages import Message, ToolCallPart, ToolResultPart
 from ..models import get_model
 from ..tokens import counter_for
 from ..turns import group_turns
+from .accuracy import UNEXPLAINED_TOKENS, points, unexplained
 from .engine import estimate_overhead, provider_view, user_constraints
 
 
@@ -84,6 +91,7 @@ def inspect_session(
                     {"index": i, "call_id": p.call_id, "tool": tool, "tokens": n, "is_error": p.is_error, "first_line": _first_line(p.text)}
                 )
     results.sort(key=lambda r: -int(r["tokens"]))
+    steps = unexplained(points(session, (lambda _m: counter) if model else None))
     calls = []
     for c in session.calls:
         cost = call_cost(c)
@@ -155,6 +163,10 @@ def inspect_session(
             {"upto": cp.upto, "trigger": cp.trigger, "pre_tokens": cp.pre_tokens, "summary_tokens": counter.count_message(cp.summary)}
             for cp in session.checkpoints
         ],
+        "unexplained_steps": [
+            {"index": u.index, "reported_delta": u.reported_delta, "estimated_delta": u.estimated_delta, "tokens": u.tokens, "cause": u.cause}
+            for u in steps
+        ],
         "constraints": [c.text for c in user_constraints(msgs)],
         "skipped": len(session.skipped),
         "import_report": report,
@@ -180,6 +192,23 @@ def render_totals(doc: dict[str, Any]) -> list[str]:
         f"  import       {report_line(rep) if rep else 'nothing dropped or repaired'}",
     ]
     return lines
+
+
+def render_unexplained(steps: list[dict[str, Any]], limit: int = 10) -> str:
+    """The steps the log does not explain, one line each (the largest ``limit``), or a line saying none."""
+    head = f"steps the log does not explain (reported change beyond the estimate by > {UNEXPLAINED_TOKENS:,} tokens)"
+    if not steps:
+        return head + ": none"
+    total = sum(abs(int(s["tokens"])) for s in steps)
+    lines = [f"{head}: {len(steps)}, {total:,} tokens in all"]
+    for s in sorted(steps, key=lambda s: -abs(int(s["tokens"])))[:limit]:
+        lines.append(
+            f"  @ message {s['index']:<5} reported {s['reported_delta']:>+9,}  estimated {s['estimated_delta']:>+9,}"
+            f"  ({s['tokens']:+,})  {s['cause']}"
+        )
+    if len(steps) > limit:
+        lines.append(f"  … {len(steps) - limit} more (--json lists every one)")
+    return "\n".join(lines)
 
 
 def render_inspection(doc: dict[str, Any], *, show_calls: bool = False) -> str:
@@ -220,6 +249,7 @@ def render_inspection(doc: dict[str, Any], *, show_calls: bool = False) -> str:
             add(f"  before message {cp['upto']}: trigger {cp['trigger'] or '?'}, {pre} tokens before, summary {cp['summary_tokens']:,} tokens")
     else:
         add("compactions in the log: none")
+    add(render_unexplained(doc["unexplained_steps"]))
     if doc["constraints"]:
         add(f"user constraints ({len(doc['constraints'])}):")
         for c in doc["constraints"][:10]:

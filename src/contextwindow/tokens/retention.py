@@ -105,8 +105,11 @@ def reply_cost(visible: int, reasoning: int | None, output: int | None) -> tuple
     ciphertext) while the provider re-reads it in full. A reply without reasoning parts is re-sent as
     logged — a client that did not keep the thinking does not send it back, so the count (which holds
     it) would overstate the re-send; our estimate of the visible parts stands. Without a trusted count
-    the estimates stand too. With one, the kept cost is that count (never below the visible estimate),
-    the dropped cost what is left once thinking goes: the visible estimate, never more than the count."""
+    the estimates stand too. With one, the kept cost is that count — also when it is below our estimate of
+    the visible parts alone: the count covers thinking, text and calls, so the estimate overshot (a large
+    Write's code is where it does: FIT's replies with thinking whose count was under the visible estimate
+    were billed at about the count, benchmarks/bench_tokens_steps.py) — and the dropped cost what is left
+    once thinking goes: the visible estimate, never more than the count."""
     trusted = output is not None and output >= MIN_TRUSTED_SHARE * visible
     if reasoning is None:
         # The count measures the same text exactly, unless it is far above our estimate: then it holds
@@ -116,7 +119,7 @@ def reply_cost(visible: int, reasoning: int | None, output: int | None) -> tuple
         return visible, visible
     if not trusted or output is None:
         return visible + reasoning, visible
-    return max(output, visible), min(visible, output)
+    return output, min(visible, output)
 
 
 def with_output_count(message: Message, output_tokens: int | None) -> Message:
