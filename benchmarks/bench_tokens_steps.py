@@ -7,7 +7,7 @@ The companion of bench_tokens_growth.py (same import, same split, same counter);
 1. the largest per-call misses (``R_prev + ΔE − R``, tokens and share of the prompt) with the step's label
    (replay/accuracy.py CAUSES) and what the step's new messages hold, FIT first (what a rule may be fitted
    on), then HELD-OUT;
-2. the signed per-step bias by the kind of new content: over the steps labelled "tool results and replies"
+2. the signed misses per step label, then the signed per-step bias by the kind of new content: over the steps labelled "tool results and replies"
    (the log holds what was billed) where one kind holds >= 70% of the estimated new tokens, Σ miss / Σ
    estimate, the median of miss / estimate and the share of steps the bill exceeded — a kind whose sign
    holds on FIT is a candidate for a correction, judged on HELD-OUT;
@@ -84,6 +84,18 @@ def largest(split: str, n: int = 12) -> None:
               f"  {b.cause.split(' (')[0]}  [{what}]")
 
 
+def by_cause(split: str) -> None:
+    per: dict[str, list[int]] = {}
+    for _f, _s, _c, a, b, _comp in steps(split):
+        per.setdefault(b.cause, []).append(miss(a, b))
+    print(f"\n{split.upper()}: signed misses by label (tokens; + = billed above the estimate)")
+    for cause in CAUSES:
+        xs = per.get(cause)
+        if xs:
+            print(f"  {len(xs):>4} steps  Σ {sum(xs):>+8,}  median {statistics.median(xs):>+7,.0f}  range {min(xs):>+7,} … {max(xs):>+7,}"
+                  f"  above {sum(x > 0 for x in xs) / len(xs):4.0%}  {cause.split(' (')[0]}")
+
+
 def bias_by_kind(split: str) -> None:
     per: dict[str, list[tuple[int, int]]] = {}
     for _f, _s, _c, a, b, comp in steps(split):
@@ -140,6 +152,8 @@ def main() -> int:
         return 1
     for split in ("fit", "held-out"):
         largest(split)
+    for split in ("fit", "held-out"):
+        by_cause(split)
     for split in ("fit", "held-out"):
         bias_by_kind(split)
     for split in ("fit", "held-out"):
