@@ -127,6 +127,19 @@ def test_tools_counted() -> None:
         e.count_tools([ToolSpec("x", "", {"bad": object()})])
 
 
+def test_tool_counts_are_remembered_for_the_same_specs_only() -> None:
+    e = counter_for("gpt-4o-mini")
+    e.forget_memos()
+    a = ToolSpec("grep", "Search the tree.", {"type": "object"})
+    b = ToolSpec("grep", "Search the tree, every file, and say how many lines matched in each.", {"type": "object"})
+    specs = [a, a]
+    n = e.count_tools(specs)
+    assert e.count_tools(specs) == n and e.count_tools(tuple(specs)) == n  # the same objects: remembered
+    specs[1] = b  # the list changed in place: counted again, not the remembered answer
+    assert e.count_tools(specs) == e.count_tools([a]) + e.count_tools([b]) > n
+    assert e.count_tools([ToolSpec("grep", "Search the tree.", {"type": "object"})] * 2) == n  # equal specs, other objects
+
+
 def test_bad_message_is_a_typed_error() -> None:
     with pytest.raises(TokenizeError):
         counter_for(None).count_message("hello")  # type: ignore[arg-type]

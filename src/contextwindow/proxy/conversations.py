@@ -142,11 +142,14 @@ class Conversations:
 
     def warm(self) -> None:
         """Load what the first request would otherwise wait for (the model registry, the index)."""
+        from .. import clipping  # noqa: F401  (the clippers and their patterns: ~60 ms of imports the first tool result paid)
+        from ..formats import rules
         from ..models import registry
         from ..tokens import counter_for
 
         registry()
         counter_for("gpt-4o-mini").count_text("warm")
+        rules.check("openai", {"messages": []})  # the rule modules, imported on first use
         with self._guard:
             self._load_index()
 

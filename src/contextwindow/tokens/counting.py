@@ -71,6 +71,8 @@ CACHE_SIZE = 1 << 16
 TEXT_MEMO_MIN_CHARS = 64
 #: The text memo holds at most this many characters in all (it keeps the strings alive).
 TEXT_MEMO_CHARS = 8_000_000
+#: distinct tool definition sets :meth:`MessageCounter.count_tools` remembers (past this it starts afresh)
+TOOL_SETS_KEPT = 32
 
 
 class MessageCounter:
@@ -87,6 +89,7 @@ class MessageCounter:
         self._lock = threading.Lock()
         self._texts: OrderedDict[str, int] = OrderedDict()  # text -> count (bounded by TEXT_MEMO_CHARS)
         self._text_chars = 0
+        self._tool_sets: dict[tuple[int, ...], tuple[tuple[ToolSpec, ...], int]] = {}  # count_tools, by the specs' identity
 
     def count_text(self, text: str) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -97,6 +100,7 @@ class MessageCounter:
         with self._lock:
             self._texts.clear()
             self._text_chars = 0
+            self._tool_sets.clear()
             self._cache.clear()
 
     def count_text_memo(self, text: str) -> int:
@@ -217,7 +221,22 @@ class MessageCounter:
         return n
 
     def count_tools(self, tools: Sequence[ToolSpec]) -> int:
-        """Tokens of tool definitions: name, description and JSON schema of each."""
+        """Tokens of tool definitions: name, description and JSON schema of each. Remembered for
+        the same ToolSpec objects (a few sets): the proxy hands every conversation that sends the
+        same definitions the same specs, and a new conversation's first request counted them again."""
+        specs = tuple(tools)
+        key = tuple(map(id, specs))
+        hit = self._tool_sets.get(key)
+        if hit is not None and all(a is b for a, b in zip(hit[0], specs, strict=True)):
+            return hit[1]
+        n = self._count_tools(specs)
+        with self._lock:
+            if len(self._tool_sets) >= TOOL_SETS_KEPT:
+                self._tool_sets.clear()
+            self._tool_sets[key] = (specs, n)
+        return n
+
+    def _count_tools(self, tools: Sequence[ToolSpec]) -> int:
         n = 0
         for i, t in enumerate(tools):
             if not isinstance(t, ToolSpec):
