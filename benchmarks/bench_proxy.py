@@ -266,8 +266,16 @@ def own_work(conversations: int = 30, turns: int = 25) -> dict[str, Any]:
     store; first requests of a conversation apart from the later ones."""
     import statistics
 
+    from contextwindow.proxy import history as wire
     from contextwindow.proxy.conversations import Answer, Conversations, Request
     from contextwindow.proxy.protocols import BY_PATH
+
+    def read(raw: bytes) -> tuple[Any, ...]:
+        """The body as `ctxw proxy` reads it (this code's reading, or an older code's, to compare)."""
+        if hasattr(wire, "parse_request"):
+            body, exact = wire.parse_request(raw)
+            return body, raw, {}, exact
+        return (wire.parse_body(raw) if hasattr(wire, "parse_body") else json.loads(raw)), raw, {}
     from contextwindow.store import open_store
     from contextwindow.usage import Usage
 
@@ -289,7 +297,7 @@ def own_work(conversations: int = 30, turns: int = 25) -> dict[str, Any]:
                     body["tools"] = tools
                 raw = json.dumps(body).encode()
                 t0 = time.process_time()
-                parsed = conv.parse(Request(BY_PATH["/v1/chat/completions"], json.loads(raw), raw, {}))
+                parsed = conv.parse(Request(BY_PATH["/v1/chat/completions"], *read(raw)))
                 quick = conv.quick(parsed) if hasattr(conv, "quick") else None
                 done = conv.commit(quick) if quick is not None else conv.prepare(parsed)
                 usage = Usage(input_tokens=40 * len(body["messages"]), output_tokens=12, model="gpt-4o-mini")

@@ -34,9 +34,9 @@ from ..session import Session, SessionConfig
 from ..store.base import ConversationStore
 from ..sync import KIND_KEY, REPLY
 from ..usage import Usage
-from . import breakpoints
-from .history import json_key, normalize
-from .identity import Identity, identify
+from . import breakpoints, resend
+from .history import LazyHistory, exact_body, hash_json, json_key, long_number, normalize
+from .identity import HEAD_LOOKUP, Identity, identify
 from .protocols import Protocol
 from .reply import reply_message
 
@@ -44,6 +44,7 @@ log = logging.getLogger("contextwindow.proxy")
 
 META_KEY = "proxy"
 TOOL_SETS = 32  # distinct tool definition lists kept converted (agents send theirs on every request)
+SENT_BYTES = 64 * 1024 * 1024  # request bodies kept in all, for the next request to extend (proxy/resend.py)
 DEFAULT_RESERVE = 4_096  # output reserve when the request names no max_tokens (capped by the model's maximum)
 
 
@@ -55,6 +56,7 @@ class Request:
     body: dict[str, Any]
     raw: bytes
     headers: Mapping[str, str]  # lower-case names
+    exact: bool = True  # False: ``body`` is orjson's reading, not yet checked for long integers (history.parse_request)
 
     @property
     def model(self) -> str | None:
@@ -71,6 +73,9 @@ class Parsed:
     fingerprints: list[str]
     marks: dict[str, list[breakpoints.Mark]]
     identity: Identity
+    sent: resend.Sent | None = None  # what the conversation's next request may extend (proxy/resend.py)
+    reused: int = 0  # leading messages read from the previous request's bytes, not again
+    call_ids: frozenset[Any] | None = None  # Chat: the previous request's call ids, its list valid by the provider rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +143,9 @@ class Conversations:
         self._pristine: set[str] = set()  # conversations whose last build was the client's own history
         self._reported: set[str] = set()  # conversations whose Session has a provider-reported prompt size
         self._tools: OrderedDict[tuple[str, bytes], list[Any]] = OrderedDict()  # a request's tools (JSON) → ToolSpecs
+        self._sent: OrderedDict[str, resend.Sent] = OrderedDict()  # identity key → its last request (proxy/resend.py)
+        self._sent_bytes = 0
+        self.reread = [0, 0]  # requests whose history extended the previous one by its bytes (proxy/resend.py), and the others
         self._losses = 0  # the store's lost group commits seen (store/sqlite.py): live state is dropped on a new one
 
     def warm(self) -> None:
@@ -230,9 +238,65 @@ class Conversations:
 
     # --- one request -------------------------------------------------------------------------
     def parse(self, req: Request) -> Parsed:
+        """The request's history, fingerprinted and identified. Where the conversation's previous
+        request is a byte-for-byte prefix of this one's history (:mod:`.resend`), its messages'
+        fingerprints, long-integer scan and rules check are taken from it, not made again."""
         check_history(req)
-        history, fps, marks = normalize(req.body, req.protocol.name)
-        return Parsed(req, history, fps, marks, identify(req.headers, req.body, history, fps, req.protocol.name))
+        fmt = req.protocol.name
+        if fmt in ("openai", "anthropic") and resend.orjson is not None:
+            got = self._parse_resent(req)
+            if got is not None:
+                return got
+        if not req.exact and long_number(req.raw):
+            req = replace(req, body=exact_body(req.raw), exact=True)
+        history, fps, marks = normalize(req.body, fmt)
+        return Parsed(req, history, fps, marks, identify(req.headers, req.body, history, fps, fmt))
+
+    def _parse_resent(self, req: Request) -> Parsed | None:
+        fmt = req.protocol.name
+        stripped, found = breakpoints.strip_payload(req.body, fmt)
+        items = stripped["messages"]
+        system = stripped.get("system") if fmt == "anthropic" else None
+        lead = [] if system is None else [hash_json({"system": system})]
+        n = resend.head_length(items, HEAD_LOOKUP - len(lead))
+        if n is None:
+            return None
+        history = LazyHistory(fmt, items, system)
+        fps = lead + [hash_json(d) for d in items[:n]]
+        ident = identify(req.headers, req.body, history, fps, fmt)
+        with self._guard:
+            prev = self._sent.get(ident.key)
+        sp = resend.splice(prev, req.raw) if prev is not None else None
+        if sp is not None and not resend.confirm(sp, req.body["messages"]):
+            sp = None
+        # the spliced-in bytes are all that is new (no digit run crosses the "}", "," and "]" around them)
+        clean = sp is not None and sp.prev.clean and not long_number(sp.new)
+        if not req.exact and not clean:
+            if long_number(req.raw):
+                return None  # read again by the stdlib, whole
+            clean = True
+        reused = 0
+        if sp is not None:
+            reused = sp.prev.count
+            known = len(lead) + reused
+            if known > len(fps):
+                fps.extend(sp.prev.fingerprints[len(fps) : known])
+            history.reuse(sp.prev.converted, known)
+        fps.extend(hash_json(d) for d in items[len(fps) - len(lead) :])
+        sent = resend.Sent(req.raw, len(items), tuple(fps), clean, sp.at if sp is not None else None, converted=history.converted)
+        self.reread[0 if reused else 1] += 1
+        self._remember(ident.key, sent)
+        marks = breakpoints.marks_by_fingerprint(history, fps, found, fmt)
+        return Parsed(req, history, fps, marks, ident, sent, reused, sp.prev.call_ids if sp is not None and reused else None)
+
+    def _remember(self, key: str, sent: resend.Sent) -> None:
+        with self._guard:
+            old = self._sent.pop(key, None)
+            self._sent_bytes += len(sent.raw) - (len(old.raw) if old is not None else 0)
+            self._sent[key] = sent
+            while self._sent and (len(self._sent) > self.max_live or self._sent_bytes > SENT_BYTES):
+                _, gone = self._sent.popitem(last=False)
+                self._sent_bytes -= len(gone.raw)
 
     def quick(self, parsed: Parsed) -> Quick | None:
         """The request goes upstream as sent, with no build, decided without writing anything; or
@@ -260,7 +324,7 @@ class Conversations:
         new = parsed.history[known:]
         if not all(session.stores_as_given(m) for m in new):
             return None
-        if not self._fits(session, req, sum(session.counter.count_message(m) for m in new)):
+        if not self._fits(session, parsed, sum(session.counter.count_message(m) for m in new)):
             return None
         return Quick(parsed, session, known)
 
@@ -300,15 +364,36 @@ class Conversations:
                 self._tools.popitem(last=False)
         return specs
 
-    def _fits(self, session: Session, req: Request, pending: int = 0) -> bool:
+    def _fits(self, session: Session, parsed: Parsed, pending: int = 0) -> bool:
         """``pending`` more tokens keep the conversation under 90% of the trigger, and the body
         passes the provider rules as sent."""
         b = session.budget()
         if session.gauge().used + pending - b.tools >= 0.9 * b.trigger_tokens:
             return False
+        return self._valid(parsed)
+
+    @staticmethod
+    def _valid(parsed: Parsed) -> bool:
+        """The body passes the provider rules. A Chat history that extends a previous request's
+        valid one by its bytes is checked for its new messages only (the tail alone, and no call
+        id the previous list used: what :class:`~contextwindow.incremental.GrowingPayloadCheck`
+        does for builds); the answer is the whole check's."""
         from ..formats.rules import check
 
-        return not check(req.protocol.name, req.body)
+        req, sent = parsed.request, parsed.sent
+        if req.protocol.name != "openai" or sent is None:
+            return not check(req.protocol.name, req.body)
+        msgs = req.body["messages"]
+        if parsed.call_ids is not None:
+            tail = msgs[parsed.reused :]
+            ids = resend.call_ids(tail)
+            if tail and not check("openai", {"messages": tail}) and parsed.call_ids.isdisjoint(ids):
+                sent.call_ids = parsed.call_ids | frozenset(ids)
+                return True
+        if check("openai", req.body):
+            return False
+        sent.call_ids = frozenset(resend.call_ids(msgs))
+        return True
 
     def prepare(self, parsed: Parsed, *, force: bool = False) -> Prepared:
         """What goes upstream for ``parsed`` (blocking; may compact: the server runs it in a worker thread)."""
@@ -323,7 +408,7 @@ class Conversations:
             res = session.sync(history, fps)
             restarted = True
         self._configure(session, req)
-        if not force and not restarted and self._quiet(session, req, history, res):
+        if not force and not restarted and self._quiet(session, parsed, res):
             return Prepared(data=req.raw, changed=False, conversation_id=session.id, identity=ident, known=res.known,
                             added=len(res.added), tokens=session.gauge().used, fast=True, superseded=res.superseded)
         built = session.build(req.protocol.name, force=force, decorate=lambda ms: breakpoints.apply(ms, marks, req.protocol.name))
@@ -347,15 +432,15 @@ class Conversations:
             id_map=dict(built.id_map),
         )
 
-    def _quiet(self, session: Session, req: Request, history: Sequence[Message], res: Any) -> bool:
+    def _quiet(self, session: Session, parsed: Parsed, res: Any) -> bool:
         """:meth:`quick`'s test, after the sync (a Session that was not live: its messages are stored now)."""
         if session.id not in self._pristine or session.id not in self._reported:
             return False
-        for sm, m in zip(res.added, history[res.known :], strict=True):
+        for sm, m in zip(res.added, parsed.history[res.known :], strict=True):
             if sm.message.parts != m.parts:  # clipped at the door
                 self._pristine.discard(session.id)
                 return False
-        return self._fits(session, req)
+        return self._fits(session, parsed)
 
     def record(
         self, conversation_id: str, usage: Usage | None, *, fast: bool = False, answer: Answer | None = None,

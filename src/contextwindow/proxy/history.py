@@ -27,7 +27,7 @@ except ImportError:  # the proxy extra installs it; without it the stdlib writes
     orjson = None  # type: ignore[assignment]
 
 
-def _hash_json(value: Any) -> str:
+def hash_json(value: Any) -> str:
     """sha256 of ``value`` as canonical JSON (keys sorted, no spaces, UTF-8). orjson writes it about
     4x faster; where orjson refuses (integers past 64 bits, lone surrogates) the stdlib writes it.
     The two agree byte for byte except on some floats (orjson writes ``1e-05`` as ``0.00001``), so
@@ -45,17 +45,43 @@ _DIGITS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))  # ever
 _LONG_NUMBER = b"0" * 19  # an integer orjson might read as a float (past 64 bits) has at least this many digits
 
 
+def long_number(raw: bytes) -> bool:
+    """True when a run of 19 or more digits stands anywhere in ``raw`` (where orjson might read
+    an integer past 64 bits as a float)."""
+    return _LONG_NUMBER in raw.translate(_DIGITS)
+
+
 def parse_body(raw: bytes) -> Any:
     """A request body parsed into what the stdlib's ``json.loads`` gives, about 2.5x faster where
     orjson reads it the same: not where a run of 19 or more digits stands anywhere (orjson reads an
     integer past 64 bits as a float), and not what orjson refuses (lone surrogates, UTF-16, numbers
     past a double): those go to the stdlib, whose error a bad body gets. ``NaN`` and ``Infinity``
     are refused by both (not JSON)."""
-    if orjson is not None and _LONG_NUMBER not in raw.translate(_DIGITS):
+    if orjson is not None and not long_number(raw):
         try:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
             pass
+    return json.loads(raw, parse_constant=_no_constant)
+
+
+def parse_request(raw: bytes) -> tuple[Any, bool]:
+    """``raw`` parsed as :func:`parse_body` does, without the scan for long digit runs yet, and
+    whether that is known to be the stdlib's reading (False: orjson read it and the scan is still
+    owed). :meth:`Conversations.parse <contextwindow.proxy.conversations.Conversations.parse>`
+    scans only what the conversation's previous request did not hold, where it can, and reads the
+    body again with the stdlib when a long run stands in it."""
+    if orjson is not None:
+        try:
+            return orjson.loads(raw), False
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(raw, parse_constant=_no_constant), True
+
+
+def exact_body(raw: bytes) -> Any:
+    """``raw`` as the stdlib reads it (a body :func:`parse_request` read with orjson, in which a
+    long digit run stands)."""
     return json.loads(raw, parse_constant=_no_constant)
 
 
@@ -86,6 +112,18 @@ class LazyHistory(Sequence[Message]):
 
     def __len__(self) -> int:
         return len(self.items) + self.offset
+
+    @property
+    def converted(self) -> dict[int, Message]:
+        """The messages converted so far, by index (shared: later conversions land in it too)."""
+        return self._done
+
+    def reuse(self, converted: dict[int, Message], upto: int) -> None:
+        """Take the conversions another request made of the same first ``upto`` messages (the
+        same bytes, proxy/resend.py)."""
+        for i, m in list(converted.items()):
+            if i < upto:
+                self._done.setdefault(i, m)
 
     def _convert(self, i: int) -> Message:
         m = self._done.get(i)
@@ -124,7 +162,7 @@ def normalize(body: Mapping[str, Any], fmt: str) -> tuple[Sequence[Message], lis
         items = stripped["messages"]
         system = stripped.get("system") if fmt == "anthropic" else None
         history: Sequence[Message] = LazyHistory(fmt, items, system)
-        fps = ([_hash_json({"system": system})] if system is not None else []) + [_hash_json(d) for d in items]
+        fps = ([hash_json({"system": system})] if system is not None else []) + [hash_json(d) for d in items]
     else:
         history = get_format(fmt).from_payload(stripped)
         fps = [content_hash(dumps(m)) for m in history]

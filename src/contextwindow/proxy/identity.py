@@ -59,7 +59,7 @@ def head_hashes(history: Sequence[Message], fingerprints: Sequence[str], protoco
         if hit is not None:
             return hit
     got, n = _head_hashes(history, fingerprints, protocol)
-    if n is not None and n < HEAD_LOOKUP and len(fingerprints) == len(history):
+    if n is not None and n < HEAD_LOOKUP and len(fingerprints) > n:  # (fingerprints of the head may be all the caller made yet)
         if len(_HEADS) >= HEADS_KEPT:
             _HEADS.clear()
         _HEADS[(protocol, tuple(fingerprints[: n + 1]), n == len(history) - 1)] = got

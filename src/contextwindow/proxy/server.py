@@ -35,7 +35,7 @@ from aiohttp import web
 from ..errors import ConfigError, ContextWindowError, PayloadError
 from ..llm.overflow import describe_error
 from .conversations import Answer, Conversations, Prepared, Quick, Request
-from .history import parse_body
+from .history import parse_request
 from .protocols import BY_PATH, Protocol, shape_for
 
 log = logging.getLogger("contextwindow.proxy")
@@ -300,12 +300,12 @@ class ProxyServer:
             resp.force_close()
             return resp
         try:
-            body = parse_body(raw)
+            body, exact = parse_request(raw)  # the scan for long integers: in Conversations.parse (proxy/resend.py)
         except ValueError as exc:
             return self._error(proto, 400, f"the request body is not valid JSON: {exc}", param="body")
         if not isinstance(body, dict):
             return self._error(proto, 400, f"the request body must be a JSON object, got {type(body).__name__}", param="body")
-        req = Request(proto, body, raw, {k.lower(): v for k, v in request.headers.items()})
+        req = Request(proto, body, raw, {k.lower(): v for k, v in request.headers.items()}, exact)
         if proto.stateful(body):  # the provider holds the history: nothing to manage, forward as is
             self.stats["passthrough"] += 1
             return await self._forward(request, req, None, None)

@@ -1,0 +1,127 @@
+"""A client re-sends its previous request's history byte for byte: what the proxy keeps of that
+request so that only the new messages are checked again. Pure.
+
+An agent's next request is, in bytes, its previous request with the new messages spliced in
+where the history list closed: ``head + "," + NEW + tail``, where ``head`` is the previous body
+up to the end of its last message and ``tail`` the rest (the ``]`` closing the list, the keys
+after it). When a body has that shape, its first ``count`` messages are the previous request's,
+parsed from the same bytes in the same place, so their fingerprints, the scan for long integers
+and the provider-rules check of those messages are the previous request's too; only ``NEW`` is
+read again.
+
+What proves the shape (:func:`splice`, then :func:`confirm` once the body is parsed):
+
+- the new body starts with the previous ``head`` and ends with its ``tail`` (compared as bytes);
+- ``head`` ends with ``}`` (a message closed) and ``tail`` starts with ``]`` (whitespace aside);
+- what lies between is ``,`` followed by ``NEW``, and ``[NEW]`` parses as a list of objects;
+- the whole body, parsed, has exactly ``count + len(NEW)`` messages and its last ones equal the
+  parsed ``NEW``.
+
+A splice anywhere else (inside a message, inside another list, inside a string) cannot pass the
+last test: ``[NEW]`` is balanced JSON, so spliced elsewhere it leaves the history's length as it
+was (or is not JSON at that place at all). Anything that fails a test is read whole, as before:
+an edited, rewound or reordered history, moved cache breakpoints, new tools before the messages.
+
+Where the previous request's history ended is learned from the first request that extends it:
+the longest common prefix of the two bodies (found by halving, comparing slices), which ends
+where the old list closed and the new one goes on with ``,``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+try:
+    import orjson
+except ImportError:  # the proxy extra installs it; without it there is no fast path
+    orjson = None  # type: ignore[assignment]
+
+_WS = b" \t\r\n"
+STEP = 4096  # bytes compared at a time while looking for the common prefix
+
+
+@dataclass(slots=True)
+class Sent:
+    """One request's body as the next request of its conversation may extend it."""
+
+    raw: bytes
+    count: int  # messages in its history list
+    fingerprints: tuple[str, ...]  # of those messages (Anthropic: the system first)
+    clean: bool  # no run of 19+ digits anywhere: orjson read it as the stdlib does
+    anchor: int | None = None  # where its last message ends (None: learned from the next request)
+    call_ids: frozenset[Any] | None = None  # Chat: its list passed the provider rules, with these call ids
+    converted: dict[int, Any] = field(default_factory=dict)  # history index -> Message already converted
+
+
+@dataclass(frozen=True, slots=True)
+class Splice:
+    """A body found to be ``prev`` with ``new`` (bytes, the messages only) spliced in at ``at``."""
+
+    prev: Sent
+    new: bytes
+    at: int  # where the new body's own last message ends (its anchor)
+
+
+def common_prefix(a: bytes, b: bytes) -> int:
+    """Length of the longest common prefix of ``a`` and ``b`` (slices compared in C)."""
+    n = min(len(a), len(b))
+    lo = 0
+    while lo + STEP <= n and a[lo : lo + STEP] == b[lo : lo + STEP]:
+        lo += STEP
+    hi = min(n, lo + STEP)
+    while lo < hi:  # a[:lo] == b[:lo]; the first difference is before hi (or there is none)
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def splice(prev: Sent, raw: bytes) -> Splice | None:
+    """``raw`` as ``prev`` with messages spliced in after its last one, or None. Bytes only: the
+    caller confirms with the parsed body (:func:`confirm`)."""
+    old = prev.raw
+    if len(raw) <= len(old) + 2:
+        return None
+    at = prev.anchor
+    if at is None:
+        at = common_prefix(old, raw)
+    elif not raw.startswith(old[:at]):
+        return None
+    tail = old[at:]
+    if not raw.endswith(tail) or not old[:at].rstrip(_WS).endswith(b"}") or not tail.lstrip(_WS).startswith(b"]"):
+        return None
+    between = raw[at : len(raw) - len(tail)].lstrip(_WS)
+    if not between.startswith(b","):
+        return None
+    return Splice(prev, between[1:], len(raw) - len(tail))
+
+
+def confirm(sp: Splice, messages: list[Any]) -> bool:
+    """True when the parsed body's ``messages`` are the previous request's plus exactly the
+    spliced-in ones (module docstring)."""
+    if orjson is None:
+        return False
+    try:
+        new = orjson.loads(b"[" + sp.new + b"]")
+    except orjson.JSONDecodeError:
+        return False
+    k = sp.prev.count
+    return bool(new) and all(isinstance(m, dict) for m in new) and len(messages) == k + len(new) and messages[k:] == new
+
+
+def head_length(items: list[Any], cap: int) -> int | None:
+    """Messages up to and including the first user message (what identifies a conversation), or
+    None when there is none among the first ``cap``."""
+    for i, m in enumerate(items[:cap]):
+        if isinstance(m, dict) and m.get("role") == "user":
+            return i + 1
+    return None
+
+
+def call_ids(messages: list[Any]) -> list[Any]:
+    """The call ids of a Chat list's assistant messages, as sent."""
+    return [c.get("id") if isinstance(c, dict) else None
+            for m in messages if isinstance(m, dict) and m.get("role") == "assistant" for c in m.get("tool_calls") or ()]

@@ -1,0 +1,177 @@
+"""A request that re-sends its conversation's previous request byte for byte, plus new messages,
+is read for its new messages only (proxy/resend.py). What it reads must be exactly what reading
+the whole body gives (fingerprints, the body's numbers, the provider-rules verdict), and anything
+that is not such an extension (an edit in the middle, a splice inside a message or a string,
+changed tools) must be read whole."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+pytest.importorskip("orjson")
+
+from contextwindow.formats.rules import check
+from contextwindow.proxy import Conversations
+from contextwindow.proxy.conversations import Parsed, Request
+from contextwindow.proxy.history import normalize, parse_request
+from contextwindow.proxy.protocols import BY_PATH
+from contextwindow.proxy.resend import Sent, common_prefix, splice
+from contextwindow.store import open_store
+
+CHAT, MESSAGES = BY_PATH["/v1/chat/completions"], BY_PATH["/v1/messages"]
+
+#: how clients write their bodies: the stdlib's default, compact, indented, non-ASCII kept
+STYLES: list[dict[str, Any]] = [{}, {"separators": (",", ":")}, {"indent": 2}, {"ensure_ascii": False, "separators": (",", ":")}]
+
+
+def encode(body: dict[str, Any], style: dict[str, Any]) -> bytes:
+    return json.dumps(body, **style).encode()
+
+
+def read(convs: Conversations, proto: Any, raw: bytes, headers: dict[str, str] | None = None) -> Parsed:
+    body, exact = parse_request(raw)
+    return convs.parse(Request(proto, body, raw, headers or {}, exact))
+
+
+def whole(proto: Any, raw: bytes) -> list[str]:
+    """The fingerprints reading the whole body with the stdlib gives."""
+    return normalize(json.loads(raw), proto.name)[1]
+
+
+def chat_turns(rng: random.Random, client: int, turns: int) -> list[list[dict[str, Any]]]:
+    """The histories of one agent's requests: a tool call and its result per turn, sometimes text."""
+    h: list[dict[str, Any]] = [{"role": "system", "content": "You are careful. ü"}, {"role": "user", "content": f"task {client}"}]
+    out = [list(h)]
+    for t in range(turns):
+        if rng.random() < 0.2:
+            h += [{"role": "assistant", "content": f"step {t} 😀"}, {"role": "user", "content": f"go on {t}"}]
+        else:
+            h += [{"role": "assistant", "content": None, "tool_calls": [{"id": f"c{client}_{t}", "type": "function",
+                   "function": {"name": "grep", "arguments": json.dumps({"n": t, "big": 10 ** rng.randint(1, 17)})}}]},
+                  {"role": "tool", "tool_call_id": f"c{client}_{t}", "content": "".join(f"src/m{t}.py:{i}: retry()\n" for i in range(rng.randint(1, 30)))}]
+        out.append(list(h))
+    return out
+
+
+def test_extensions_are_read_for_their_new_messages_only_and_give_what_a_whole_read_gives() -> None:
+    rng = random.Random(1515)
+    convs = Conversations(open_store("memory://"))
+    for client in range(8):
+        style = STYLES[client % len(STYLES)]
+        last = 0
+        for n, h in enumerate(chat_turns(rng, client, 12)):
+            body = {"messages": h, "model": "gpt-4o-mini", "tools": [{"type": "function", "function": {"name": "grep"}}]}
+            if client % 2:
+                body = {"model": "gpt-4o-mini", "max_tokens": 99, "messages": h}  # the history last in the body
+            raw = encode(body, style)
+            p = read(convs, CHAT, raw)
+            assert p.fingerprints == whole(CHAT, raw), (client, n)
+            assert p.reused == (last if n >= 1 else 0), (client, n, style)  # every later request extends the one before
+            assert convs._valid(p) == (not check("openai", json.loads(raw)))  # the rules verdict of the whole body
+            last = len(h)
+    assert convs.reread[0] == 8 * 12
+
+
+def test_a_long_integer_in_the_new_messages_or_before_them_is_read_as_the_stdlib_reads_it() -> None:
+    convs = Conversations(open_store("memory://"))
+    h: list[dict[str, Any]] = [{"role": "user", "content": "start"}]
+    read(convs, CHAT, encode({"model": "m", "messages": h}, {}))
+    h = [*h, {"role": "assistant", "content": "x", "n": 123456789012345678901234567890}]  # past 64 bits: orjson reads a float
+    raw = encode({"model": "m", "messages": h}, {})
+    p = read(convs, CHAT, raw)
+    assert p.request.body == json.loads(raw) and isinstance(p.request.body["messages"][1]["n"], int)
+    assert p.fingerprints == whole(CHAT, raw)
+    h = [*h, {"role": "user", "content": "more"}]  # the long integer now in the re-sent part
+    raw = encode({"model": "m", "messages": h}, {})
+    p = read(convs, CHAT, raw)
+    assert p.request.body["messages"][1]["n"] == 123456789012345678901234567890 and p.fingerprints == whole(CHAT, raw)
+
+
+def test_a_middle_message_edited_byte_wise_is_read_whole_and_forks_the_conversation() -> None:
+    store = open_store("memory://")
+    convs = Conversations(store)
+    hs = chat_turns(random.Random(3), 0, 6)
+    for h in hs[:6]:
+        p = read(convs, CHAT, encode({"model": "gpt-4o-mini", "messages": h}, {}))
+        convs.prepare(p)
+    edited = json.loads(json.dumps(hs[6]))
+    tool = next(m for m in edited[3:] if m["role"] == "tool")
+    tool["content"] = tool["content"].replace("retry", "retrx", 1)  # one byte, the same length
+    raw = encode({"model": "gpt-4o-mini", "messages": edited}, {})
+    p = read(convs, CHAT, raw)
+    assert p.reused == 0 and p.fingerprints == whole(CHAT, raw)
+    done = convs.prepare(p)
+    assert done.restarted
+    newer, older = store.list_conversations()
+    assert newer.parent_id == older.id
+
+
+def test_splices_inside_a_message_a_string_or_another_list_are_not_taken_for_new_messages() -> None:
+    convs = Conversations(open_store("memory://"))
+    base = [{"role": "user", "content": "start"}, {"role": "assistant", "content": [{"type": "text", "text": "a}]"}]}]
+    cases = [
+        # a part added to the last message's content list: "}" then "]" around it, but no new message
+        [base[0], {"role": "assistant", "content": [{"type": "text", "text": "a}]"}, {"type": "text", "text": "b"}]}],
+        # text inserted inside a string, between "}" and "]"
+        [base[0], {"role": "assistant", "content": [{"type": "text", "text": "a},{\"role\":\"user\",\"content\":\"x\"}]"}]}],
+    ]
+    for i, h in enumerate(cases):
+        read(convs, CHAT, encode({"model": "m", "messages": base}, {"separators": (",", ":")}), {"x-ctxw-conversation": f"s{i}"})
+        raw = encode({"model": "m", "messages": h}, {"separators": (",", ":")})
+        p = read(convs, CHAT, raw, {"x-ctxw-conversation": f"s{i}"})
+        assert p.reused == 0 and p.fingerprints == whole(CHAT, raw), i
+    # and what splice() itself sees for the first: the bytes fit, the parsed body does not
+    old = encode({"model": "m", "messages": base}, {"separators": (",", ":")})
+    new = encode({"model": "m", "messages": cases[0]}, {"separators": (",", ":")})
+    assert splice(Sent(old, 2, (), True), new) is not None
+
+
+def test_changed_tools_are_read_whole_and_are_the_ones_the_session_counts() -> None:
+    store = open_store("memory://")
+    convs = Conversations(store)
+    tool = {"type": "function", "function": {"name": "grep", "description": "search", "parameters": {"type": "object"}}}
+    other = {"type": "function", "function": {"name": "edit", "description": "edit a file " * 40, "parameters": {"type": "object"}}}
+    h: list[dict[str, Any]] = [{"role": "user", "content": "start"}]
+    for i, (tools, first) in enumerate([([tool], True), ([tool], False), ([tool, other], False), ([tool, other], True)]):
+        h = [*h, {"role": "assistant", "content": f"ok {i}"}, {"role": "user", "content": f"more {i}"}] if i else h
+        body = {"tools": tools, "model": "gpt-4o-mini", "messages": h} if first else {"model": "gpt-4o-mini", "messages": h, "tools": tools}
+        raw = encode(body, {})
+        p = read(convs, CHAT, raw)
+        assert p.fingerprints == whole(CHAT, raw)
+        # the tools moved or changed around the history in requests 2-4: no byte splice
+        assert p.reused == 0 if i >= 2 else True
+        done = convs.prepare(p)
+        s = convs._live[done.conversation_id]
+        assert [t.name for t in s.tools] == [t["function"]["name"] for t in tools]
+    assert s.budget().tools > s.counter.count_tools(s.tools[:1])
+
+
+def test_anthropic_system_and_moving_breakpoints() -> None:
+    convs = Conversations(open_store("memory://"))
+    h: list[dict[str, Any]] = [{"role": "user", "content": [{"type": "text", "text": "start"}]}]
+    for i in range(6):
+        h = [*h, {"role": "assistant", "content": [{"type": "text", "text": f"ok {i}"}]}, {"role": "user", "content": [{"type": "text", "text": f"q {i}"}]}]
+        marked = json.loads(json.dumps(h))
+        if i % 2:  # the newest message marked, as Claude Code does: the previous one's bytes change
+            marked[-1]["content"][-1]["cache_control"] = {"type": "ephemeral"}
+        raw = encode({"model": "claude-sonnet-4-5", "max_tokens": 50, "system": [{"type": "text", "text": "sys"}], "messages": marked}, {})
+        p = read(convs, MESSAGES, raw)
+        assert p.fingerprints == whole(MESSAGES, raw), i
+        assert p.reused == (len(h) - 2 if i % 2 else 0)  # unmarked before a marked request: it extends; the mark gone: not
+        if i % 2:
+            assert list(p.marks) == [p.fingerprints[-1]]
+
+
+def test_common_prefix() -> None:
+    rng = random.Random(9)
+    for _ in range(200):
+        a = bytes(rng.randrange(3) for _ in range(rng.randrange(0, 9000)))
+        b = a[: rng.randrange(0, len(a) + 1)] + bytes(rng.randrange(3) for _ in range(rng.randrange(0, 50)))
+        n = 0
+        while n < min(len(a), len(b)) and a[n] == b[n]:
+            n += 1
+        assert common_prefix(a, b) == n
