@@ -19,15 +19,19 @@ import asyncio
 import importlib
 import json
 import os
+import random
 import re
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+DELAY_HEADER = "x-bench-delay"  # seconds this request's upstream waits (the "not phase-locked" row)
+JITTER = 0.10  # that row's upstream delay: 50 ms ± 10%, uniform, seeded
 
 
 # --- the upstream (its own process) -------------------------------------------------------------
@@ -38,7 +42,9 @@ def serve_upstream(delay: float) -> None:
 
     async def chat(request: web.Request) -> web.StreamResponse:
         body = await request.json()
-        await asyncio.sleep(delay)
+        # the load generator may name each request's delay (seeded jitter, the same for a direct
+        # request and its proxied twin); the proxy forwards the header as it forwards any other
+        await asyncio.sleep(float(request.headers.get(DELAY_HEADER, delay)))
         n = len(body.get("messages", []))
         usage = {"prompt_tokens": 40 * n, "completion_tokens": 12, "total_tokens": 40 * n + 12}
         call = next_call((n - 2) // 2)  # the call the client's next history holds: the answer is echoed, as agents do
@@ -138,9 +144,12 @@ def history(client: int, turn: int) -> list[dict[str, Any]]:
     return out
 
 
-async def one(session: Any, url: str, body: bytes) -> tuple[float, float]:
+async def one(session: Any, url: str, body: bytes, delay: float | None = None) -> tuple[float, float]:
+    headers = {"content-type": "application/json", "authorization": "Bearer x"}
+    if delay is not None:
+        headers[DELAY_HEADER] = f"{delay:.6f}"
     t0 = time.perf_counter()
-    async with session.post(url, data=body, headers={"content-type": "application/json", "authorization": "Bearer x"}) as r:
+    async with session.post(url, data=body, headers=headers) as r:
         first = None
         async for _ in r.content.iter_any():
             if first is None:
@@ -169,33 +178,54 @@ def bodies(clients: int, turns: int, stream: bool, tag: int) -> list[list[bytes]
 Batch = tuple[list[float], list[float], list[bool]]  # TTFB, total, and whether it was a conversation's first request
 
 
-async def send_batch(base: str, load: list[list[bytes]]) -> Batch:
-    """Each client sends its requests one after the other; the clients run concurrently."""
+@dataclass(frozen=True)
+class Unlocked:
+    """Clients not phase-locked: each starts after a seeded random offset within one upstream delay,
+    and each request's upstream delay is ``delay`` ± ``JITTER`` (seeded: a direct batch and its
+    proxied twin get the same offsets and delays)."""
+
+    seed: int
+    delay: float
+
+    def plan(self, clients: int, turns: int) -> tuple[list[float], list[list[float]]]:
+        rng = random.Random(self.seed)
+        starts = [rng.uniform(0, self.delay) for _ in range(clients)]
+        delays = [[self.delay * rng.uniform(1 - JITTER, 1 + JITTER) for _ in range(turns)] for _ in range(clients)]
+        return starts, delays
+
+
+async def send_batch(base: str, load: list[list[bytes]], unlocked: Unlocked | None = None) -> Batch:
+    """Each client sends its requests one after the other; the clients run concurrently (all at
+    once, or ``unlocked``: spread start offsets and jittered upstream delays)."""
     import aiohttp
 
     ttfb: list[float] = []
     total: list[float] = []
     first: list[bool] = []
     url = f"{base}/v1/chat/completions"
+    starts, delays = unlocked.plan(len(load), max(map(len, load))) if unlocked else ([0.0] * len(load), None)
     conn = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=conn) as session:
 
-        async def client(mine: list[bytes]) -> None:
+        async def client(c: int, mine: list[bytes]) -> None:
+            if starts[c]:
+                await asyncio.sleep(starts[c])
             for t, body in enumerate(mine):
-                a, b = await one(session, url, body)
+                a, b = await one(session, url, body, delays[c][t] if delays else None)
                 ttfb.append(a)
                 total.append(b)
                 first.append(t == 0)
 
-        await asyncio.gather(*(client(mine) for mine in load))
+        await asyncio.gather(*(client(c, mine) for c, mine in enumerate(load)))
     return ttfb, total, first
 
 
-def run_batch(base: str, clients: int, turns: int, stream: bool, tag: int, cpu: list[float] | None = None) -> Batch:
+def run_batch(base: str, clients: int, turns: int, stream: bool, tag: int, cpu: list[float] | None = None,
+              unlocked: Unlocked | None = None) -> Batch:
     """One batch; ``cpu`` gets the load generator's own CPU seconds for it (bodies not included)."""
     load = bodies(clients, turns, stream, tag)
     t0 = time.process_time()
-    out = asyncio.run(send_batch(base, load))
+    out = asyncio.run(send_batch(base, load, unlocked))
     if cpu is not None:
         cpu.append(time.process_time() - t0)
     return out
@@ -207,9 +237,11 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def compare(direct: str, proxy: str, clients: int, turns: int, stream: bool, rounds: int, tag0: int,
-            pids: tuple[int, int] | None = None) -> dict[str, Any]:
+            pids: tuple[int, int] | None = None, jitter_of: float | None = None) -> dict[str, Any]:
     """Latency direct vs through the proxy; with ``pids`` (upstream, proxy) also the CPU each
-    process spent per request: the upstream's is the yardstick (one aiohttp server answering)."""
+    process spent per request: the upstream's is the yardstick (one aiohttp server answering).
+    ``jitter_of`` (the upstream's delay): clients not phase-locked (:class:`Unlocked`), round r's
+    direct and proxied batches with the same seed."""
     d_f: list[float] = []
     d_t: list[float] = []
     d_1: list[bool] = []
@@ -219,21 +251,23 @@ def compare(direct: str, proxy: str, clients: int, turns: int, stream: bool, rou
     up_cpu = px_cpu = 0.0
     gen_cpu: list[float] = []
     for r in range(rounds):  # alternate, so load drift hits both
-        a, b, c = run_batch(direct, clients, turns, stream, tag0 + 1000 * r)
+        unlocked = Unlocked(tag0 + 1000 * r, jitter_of) if jitter_of else None
+        a, b, c = run_batch(direct, clients, turns, stream, tag0 + 1000 * r, unlocked=unlocked)
         d_f += a
         d_t += b
         d_1 += c
         before = cpu_s(pids[1]) if pids else 0.0
-        a, b, c = run_batch(proxy, clients, turns, stream, tag0 + 1000 * r + 500, cpu=gen_cpu)
+        a, b, c = run_batch(proxy, clients, turns, stream, tag0 + 1000 * r + 500, cpu=gen_cpu, unlocked=unlocked)
         px_cpu += cpu_s(pids[1]) - before if pids else 0.0
         p_f += a
         p_t += b
         p_1 += c
     if pids:  # the upstream's CPU per request, measured on the direct batches of one more round
         before = cpu_s(pids[0])
-        _, b, _ = run_batch(direct, clients, turns, stream, tag0 + 1000 * rounds)
+        _, b, _ = run_batch(direct, clients, turns, stream, tag0 + 1000 * rounds,
+                            unlocked=Unlocked(tag0 + 1000 * rounds, jitter_of) if jitter_of else None)
         up_cpu = cpu_s(pids[0]) - before
-    row: dict[str, Any] = {"clients": clients, "stream": stream, "requests": len(p_t),
+    row: dict[str, Any] = {"clients": clients, "stream": stream, "requests": len(p_t), "phase_locked": not jitter_of,
                            "generator_cpu_ms_per_request": round(1000 * sum(gen_cpu) / len(p_t), 3)}
     if pids:
         row["proxy_cpu_ms_per_request"] = round(1000 * px_cpu / len(p_t), 3)
@@ -356,6 +390,10 @@ def main() -> None:
                         row = compare(upstream, url, clients, turns, stream, rounds, tag0=clients * 10 + stream, pids=(up.pid, px.pid))
                         row["upstream_delay_ms"] = 50
                         results["rows"].append(row)
+                # an extra view, not the goal's: the same 50 clients not phase-locked
+                row = compare(upstream, url, 50, turns50, False, rounds, tag0=777, pids=(up.pid, px.pid), jitter_of=delay)
+                row["upstream_delay_ms"] = 50
+                results["unlocked"] = row
                 before = rss_kib(px.pid)
                 n_conv = 300
                 run_batch(url, n_conv, 1, False, 200_000)
@@ -397,6 +435,13 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for r in results["rows"]:
         print(head(r) + " | ".join(cell(r, "later_" + k) for k in ("ttfb_p50", "ttfb_p99", "total_p50", "total_p99")) + " |")
+    u = results["unlocked"]
+    print(f"\nAn extra view, not the goal's (judged on the rows above): clients not phase-locked (each starts at a seeded "
+          f"random offset within 50 ms; each request's upstream delay 50 ms ± {100 * JITTER:.0f}%, seeded, the same for direct and proxied):\n")
+    print("| upstream | clients | stream | requests | TTFB p50 | TTFB p99 | total p50 | total p99 | the same, first requests left out: total p50 / p99 | CPU ms/request: proxy |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    print(f"| 50 ± {100 * JITTER:.0f}% ms | {u['clients']} | no | {u['requests']} | " + " | ".join(cell(u, k) for k in ("ttfb_p50", "ttfb_p99", "total_p50", "total_p99")) +
+          f" | {u['later_total_p50_added_pct']:+.1f}% / {u['later_total_p99_added_pct']:+.1f}% | {u['proxy_cpu_ms_per_request']:.2f} |")
     print(f"\nadded against an instant upstream, p50: {results['instant_added_ms_p50']} ms per request")
     print(f"requests/s, 50 clients, instant upstream: direct {results['rps_direct']}, through the proxy {results['rps_proxy']}")
     print(f"memory per live conversation: {results['kib_per_live_conversation']} KiB (RSS growth over {results['conversations_for_memory']} new conversations)")
