@@ -37,6 +37,7 @@ from ..llm.overflow import describe_error
 from .conversations import Answer, Conversations, Prepared, Quick, Request
 from .history import parse_request
 from .protocols import BY_PATH, Protocol, shape_for
+from .relay import UsageTap
 
 log = logging.getLogger("contextwindow.proxy")
 
@@ -284,7 +285,7 @@ class ProxyServer:
                 self._idle.set()
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
-        request["ctxw_started"] = time.monotonic()
+        started = time.monotonic()  # kept here, not in the request's mapping (aiohttp warns on str keys, per request)
         self.stats["requests"] += 1
         shape = shape_for(request.path)
         if not self._authorized(request):
@@ -308,7 +309,7 @@ class ProxyServer:
         req = Request(proto, body, raw, {k.lower(): v for k, v in request.headers.items()}, exact)
         if proto.stateful(body):  # the provider holds the history: nothing to manage, forward as is
             self.stats["passthrough"] += 1
-            return await self._forward(request, req, None, None)
+            return await self._forward(request, req, None, None, started)
         self.stats["managed"] += 1
         try:
             parsed = self.conversations.parse(req)  # pure and about a millisecond: a thread hop would cost more
@@ -328,7 +329,7 @@ class ProxyServer:
                     # before its new messages are stored; a build, which may compact, runs in a worker thread
                     quick = self.conversations.quick(parsed)
                     if quick is not None:
-                        fwd = await self._forward_first(request, req, quick, (lock, parsed, key))
+                        fwd = await self._forward_first(request, req, quick, (lock, parsed, key), started)
                         log.debug("conversation %s: forwarded as sent, its new messages stored in %.1f ms", quick.session.id, 1000 * (time.perf_counter() - t0))
                     else:
                         prepared = await asyncio.to_thread(self.conversations.prepare, parsed)
@@ -345,26 +346,25 @@ class ProxyServer:
                 log.debug("conversation %s: %d known + %d new messages, %d clipped, compacted=%s, changed=%s, fast=%s, prepared in %.1f ms",
                           prepared.conversation_id, prepared.known, prepared.added, prepared.clipped, prepared.compacted,
                           prepared.changed, prepared.fast, 1000 * (time.perf_counter() - t0))
-            return await self._forward(request, req, prepared, (lock, parsed, key), stored=stored)
+            return await self._forward(request, req, prepared, (lock, parsed, key), started, stored=stored)
         finally:
             self._unlock(key)
 
-    async def _forward_first(self, request: web.Request, req: Request, quick: Quick, ctx: Any) -> asyncio.Future[web.StreamResponse]:
+    async def _forward_first(self, request: web.Request, req: Request, quick: Quick, ctx: Any, started: float) -> asyncio.Future[web.StreamResponse]:
         """Send ``req`` upstream as it came, then store its new messages while the upstream works
         (under the conversation's lock, which the caller holds; the usage record waits for it).
         The store is written even when the client goes away meanwhile, as when it is written first."""
         self.stats["fast"] += 1
         prepared = Prepared(data=req.raw, changed=False, conversation_id=quick.session.id, identity=quick.parsed.identity, fast=True)
-        sent, stored = asyncio.Event(), Stored()
-        fwd = asyncio.ensure_future(self._forward(request, req, prepared, ctx, sent=sent, stored=stored))
-        waiter = asyncio.ensure_future(sent.wait())
+        sent, stored = Sent(), Stored()
+        fwd = asyncio.ensure_future(self._forward(request, req, prepared, ctx, started, sent=sent, stored=stored))
+        fwd.add_done_callback(sent.set)  # a forward that ends before its body went out (an error) ends the wait too
         try:
-            await asyncio.wait((fwd, waiter), return_when=asyncio.FIRST_COMPLETED)
+            await sent.future
         except BaseException:
             fwd.cancel()
             raise
         finally:
-            waiter.cancel()
             try:
                 done = self.conversations.commit(quick)  # synchronous: whole or not at all
                 prepared.known, prepared.added, prepared.tokens = done.known, done.added, done.tokens
@@ -375,8 +375,8 @@ class ProxyServer:
                 stored.set()
         return fwd
 
-    async def _forward(self, request: web.Request, req: Request, prepared: Prepared | None, ctx: Any,
-                       sent: asyncio.Event | None = None, stored: Stored | None = None) -> web.StreamResponse:
+    async def _forward(self, request: web.Request, req: Request, prepared: Prepared | None, ctx: Any, started: float,
+                       sent: Sent | None = None, stored: Stored | None = None) -> web.StreamResponse:
         """Send the request upstream and relay the answer; ``sent`` is set once the body is
         handed to the connection (or the attempt is over); the answer waits for ``stored`` and
         its group commit (the client never has an answer to a request whose messages are not
@@ -422,7 +422,7 @@ class ProxyServer:
                         continue
                     await upstream_cm.__aexit__(None, None, None)
                     return self._relay_buffered(resp, err)
-                out = await self._relay(request, resp, req, prepared, ctx)
+                out = await self._relay(request, resp, req, prepared, ctx, started)
             except BaseException:
                 resp.close()  # the client went away (or we failed): drop the upstream connection, cancelling its answer
                 raise
@@ -439,16 +439,14 @@ class ProxyServer:
     def _relay_buffered(self, resp: aiohttp.ClientResponse, body: bytes) -> web.Response:
         return web.Response(status=resp.status, body=body, headers=self._response_headers(resp))
 
-    async def _relay(self, request: web.Request, resp: aiohttp.ClientResponse, req: Request, prepared: Prepared | None, ctx: Any) -> web.StreamResponse:
-        from .relay import UsageTap
-
+    async def _relay(self, request: web.Request, resp: aiohttp.ClientResponse, req: Request, prepared: Prepared | None, ctx: Any,
+                     started: float) -> web.StreamResponse:
         streaming = "text/event-stream" in resp.headers.get("content-type", "")
-        out = web.StreamResponse(status=resp.status, reason=resp.reason, headers=self._response_headers(resp))
+        out = (web.StreamResponse if streaming else _Whole)(status=resp.status, reason=resp.reason, headers=self._response_headers(resp))
         length = resp.headers.get("content-length")
         if length and length.isdigit() and not streaming:
             out.content_length = int(length)
         tap = UsageTap(streaming=streaming, encoding=resp.headers.get("content-encoding"))
-        started = request.get("ctxw_started", time.monotonic())
         whole = out.content_length
         completed = False
         done: asyncio.Future[None] | None = None
@@ -565,10 +563,34 @@ class Stored(asyncio.Event):
             self.set()
 
 
+class _Whole(web.StreamResponse):
+    """A relayed answer that is not a stream: its status line and headers go out in one write with
+    its first bytes (aiohttp's own ``web.Response`` does the same), not in a packet of their own.
+    The bytes are still relayed as they arrive; only a stream's headers go out at once (a client
+    may wait on them while the model thinks)."""
+
+    _send_headers_immediately = False
+
+
+class Sent:
+    """Set once a request's body has been handed to the upstream connection (or the attempt is
+    over). One future, awaited directly: no task and no ``asyncio.wait`` per request. Setting it
+    twice, or after its waiter went away (then the future is cancelled), is a no-op."""
+
+    __slots__ = ("future",)
+
+    def __init__(self) -> None:
+        self.future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def set(self, _: object = None) -> None:
+        if not self.future.done():
+            self.future.set_result(None)
+
+
 class SentBody(aiohttp.BytesPayload):
     """A request body that says when it has been handed to the connection."""
 
-    def __init__(self, value: bytes, sent: asyncio.Event) -> None:
+    def __init__(self, value: bytes, sent: Sent) -> None:
         super().__init__(value)  # as aiohttp wraps plain bytes
         self._sent = sent
 
