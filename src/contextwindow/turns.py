@@ -60,8 +60,9 @@ SYNTHETIC_RESULT_TEXT = "[tool call interrupted: no result was recorded]"
 
 #: ``meta["cw"]`` markers of user messages that belong to the preamble, not to a turn: a fold
 #: summary stands in for archived history, so dropping "the oldest turn" must never take it.
-#: ``tool_text`` marks text that came with tool results and that repair moved into a user message.
-NON_TURN_MARKERS: frozenset[str] = frozenset({"fold_summary", "tool_text"})
+#: ``tool_text`` marks text that came with tool results and that repair moved into a user message;
+#: ``client_attachment`` what an agent client attached on its own (importers/claude_attachments.py).
+NON_TURN_MARKERS: frozenset[str] = frozenset({"fold_summary", "tool_text", "client_attachment"})
 
 
 def _starts_turn(m: Message) -> bool:

@@ -22,6 +22,11 @@ How the log maps onto the message model:
   effective from the response written just before it (Claude Code writes the record after the response of
   the request that cleared them); ids the conversation does not hold, and records with nothing to clear,
   are counted in ``meta["dropped"]``.
+- An ``attachment`` record (what the client attached: a nested ``CLAUDE.md``, an ``@`` file, reminders…;
+  :mod:`.claude_attachments`) on the conversation's chain becomes text the model was sent: a ``TextPart``
+  of the tool message it follows (the API merges it with those results), else a user message marked
+  ``meta["cw"] = "client_attachment"`` (not the user's words, not a turn start). Kinds whose text the
+  record does not hold are counted in ``meta["dropped"]`` by kind.
 - ``summary``, ``progress``, ``file-history-snapshot``, ``queue-operation`` and other ``system``
   records carry no conversation; they are counted in ``meta["record_types"]``.
 """
@@ -44,6 +49,7 @@ from ..messages import (
     dump_arguments,
 )
 from ..tokens.retention import with_output_count
+from .claude_attachments import ATTACHMENT_MARKER, attachment_text
 from .claude_tree import DUPLICATE, Rec, Selection, copies, select, sidechain_groups
 from .model import (
     CallRecord,
@@ -63,6 +69,9 @@ _SYNTHETIC_MODEL = "<synthetic>"
 #: Kinds counted in ``meta["dropped"]`` for ``microcompact_boundary`` records that cannot apply.
 MICRO_UNKNOWN_ID = "microcompact_boundary id not in the conversation"
 MICRO_UNUSED = "microcompact_boundary record with nothing to clear"
+#: Kind counted in ``meta["dropped"]`` for attachment records whose text the log does not hold.
+ATTACHMENT_UNSIZED = "attachment the client renders from text not in the log"
+ATTACHMENT_OFF_CHAIN = "attachment record off the conversation's chain"
 
 
 @dataclass(slots=True)
@@ -206,6 +215,9 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
                 skipped.append(Skipped(line, f"{t} record without a message.content"))
                 continue
             msgs.append(rec)
+        elif t == "attachment":
+            type_counts["attachment"] += 1
+            msgs.append(rec)
         elif t == "system" and obj.get("subtype") == "compact_boundary":
             type_counts["system:compact_boundary"] += 1
             msgs.append(rec)
@@ -285,7 +297,11 @@ def _build(
     checkpoints: list[ImportedCheckpoint] = []
     pending_boundary: Rec | None = None
     reply_at: list[tuple[int, int]] = []  # (file position of an assistant record, its reply's message index)
+    unsized: Counter[str] = Counter()
     for rec in selected:
+        if rec.type == "attachment":
+            _add_attachment(messages, rec, unsized)
+            continue
         if rec.type == "system":
             pending_boundary = rec
             continue
@@ -377,6 +393,12 @@ def _build(
     ]
     if len(abandoned) > len(copied):
         session_meta["dropped"] = {"record of an abandoned branch": len(abandoned) - len(copied)}
+    off_chain = sum(1 for r in msgs if r.type == "attachment" and r.pos not in chosen and (subagent or not r.obj.get("isSidechain")))
+    if off_chain:
+        session_meta["dropped"] = {**(session_meta.get("dropped") or {}), ATTACHMENT_OFF_CHAIN: off_chain}
+    if unsized:
+        session_meta["dropped"] = {**(session_meta.get("dropped") or {}), ATTACHMENT_UNSIZED: sum(unsized.values())}
+        session_meta["unsized_attachments"] = dict(unsized)
     if subagent:
         session_meta["subagent_log"] = True
     if synthetic:
@@ -397,6 +419,21 @@ def _build(
         meta=session_meta,
         clearings=clearings,
     )
+
+
+def _add_attachment(messages: list[Message | _Reply], rec: Rec, unsized: Counter[str]) -> None:
+    """The text an attachment record stands for, where the model read it: beside the tool results it
+    follows, else as a marked user message (merged with the next attachment's)."""
+    kind, text = attachment_text(rec.obj)
+    if text is None:
+        unsized[kind] += 1
+        return
+    part = TextPart(text, extra={"claude_code": {"attachment": kind}})
+    last = messages[-1] if messages else None
+    if isinstance(last, Message) and (last.role == "tool" or last.meta.get("cw") == ATTACHMENT_MARKER):
+        messages[-1] = Message(role=last.role, parts=(*last.parts, part), meta=last.meta)
+    else:
+        messages.append(Message(role="user", parts=(part,), meta={"cw": ATTACHMENT_MARKER}))
 
 
 def _clearings(micro: list[Rec], reply_at: list[tuple[int, int]], names: dict[str, str], meta: dict[str, Any]) -> list[ImportedClearing]:
