@@ -1,13 +1,15 @@
 """Memory that survives any budget: planted user rules, facts and preferences through 5 rounds of
 compaction at 10%, 20% and 30% of a session's size, with and without a model.
 
-    python benchmarks/bench_memory.py [--sessions 12] [--family sealed|lead|blind|probe|probe2|…|probe7|final|heldout|report|tune|tuning|all] [--fixtures ../shared/fixtures/transcripts]
+    python benchmarks/bench_memory.py [--sessions 12] [--family sealed|lead|field|blind|probe|probe2|…|probe7|final|heldout|report|tune|tuning|all] [--fixtures ../shared/fixtures/transcripts]
 
 Sessions come from ``memory_sessions.py``: the ``tune`` (seeds 0+), ``report`` (1000+),
 ``heldout`` (2000+), ``final`` (3000+), ``blind`` (5000+) and ``probe*`` families are what the
 ledger was developed against (``--family tuning`` runs them all) (memory_sessions.py says what each run showed); the ``sealed``
 family (seeds 11000+, its own templates, subjects and distractors) is held out: only its table is
-printed. A round appends the next fifth of the session to the previous round's
+printed. ``field`` (seeds 18000+, ``memory_family_field.py``, written by another engineer than the
+ledger's) is held out for the lead's single run: it runs only as ``--family field``, never in
+``all`` or ``tuning``. A round appends the next fifth of the session to the previous round's
 output and compacts it (``replay.compact.compact_conversation``, 1 fold at most) to the budget.
 
 Printed per family × summarizer × budget: survival per kind (current value present in the last
@@ -35,6 +37,8 @@ from contextwindow.messages import Message, user
 from contextwindow.replay.compact import compact_conversation, memory_ledger
 from contextwindow.tokens import counter_for
 from contextwindow.turns import validate
+from memory_family_field import SEED_BASE as FIELD_SEEDS
+from memory_family_field import generate as generate_field
 from memory_sessions import Generated, generate
 
 HERE = Path(__file__).resolve().parent
@@ -44,7 +48,7 @@ COUNTER = counter_for(None)
 ROUNDS = 5
 #: families the ledger was developed against (their failures were looked at), then the held-out ones
 TUNING = ("tune", "report", "heldout", "final", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "blind")
-FAMILIES = (*TUNING, "sealed", "lead")
+FAMILIES = (*TUNING, "sealed", "lead", "field")  # field: memory_family_field.py, held out (run by the lead only)
 
 
 def scripted_brief(messages: list[Message], system: str | None = None) -> str:
@@ -102,9 +106,9 @@ def run_session(g: Generated, pct: float, with_model: bool) -> dict[str, object]
 
 
 def bench_generated(family: str, n: int) -> bool:
-    base = {"tune": 0, "report": 1000, "heldout": 2000, "final": 3000, "blind": 5000, "probe": 7000, "probe2": 8000, "probe3": 9000, "sealed": 11000, "probe4": 12000, "probe5": 13000, "probe6": 14000, "lead": 15000, "probe7": 16000}[family]
+    base = {"tune": 0, "report": 1000, "heldout": 2000, "final": 3000, "blind": 5000, "probe": 7000, "probe2": 8000, "probe3": 9000, "sealed": 11000, "probe4": 12000, "probe5": 13000, "probe6": 14000, "lead": 15000, "probe7": 16000, "field": FIELD_SEEDS}[family]
     seeds = range(base, base + n)
-    sessions = [generate(s, family) for s in seeds]
+    sessions = [generate_field(s) if family == "field" else generate(s, family) for s in seeds]
     sizes = [COUNTER.count_messages(g.messages) for g in sessions]
     plants = sum(len(g.plants) for g in sessions)
     updates = sum(len(p.stale) for g in sessions for p in g.plants)
@@ -202,6 +206,12 @@ def bench_real(root: Path, budget: int = 8_000, at_least: int = 2) -> bool:
     return ok
 
 
+def family_names(arg: str) -> tuple[str, ...]:
+    """The families ``--family arg`` runs: ``field`` is held out for the lead's one run, so it runs
+    only by its own name, never in ``all``."""
+    return {"all": tuple(f for f in FAMILIES if f != "field"), "tuning": TUNING}.get(arg, (arg,))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sessions", type=int, default=12)
@@ -209,8 +219,7 @@ def main() -> None:
     ap.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES)
     args = ap.parse_args()
     ok = True
-    fams = {"all": FAMILIES, "tuning": TUNING}.get(args.family, (args.family,))
-    for fam in fams:
+    for fam in family_names(args.family):
         ok &= bench_generated(fam, args.sessions)
     if args.fixtures.exists():
         ok &= bench_real(args.fixtures)
