@@ -345,7 +345,9 @@ def own_work(conversations: int = 30, turns: int = 25) -> dict[str, Any]:
                 (first if t == 0 else later).append(time.process_time() - t0)
         if stop is not None:
             stop()
-        out[label] = {"first_ms": round(1000 * statistics.mean(first), 3), "later_ms": round(1000 * statistics.mean(later), 3)}
+        last = [dt for n, dt in enumerate(later) if n % (turns - 1) >= turns - 6]  # each conversation's last 5 turns (the longest histories)
+        out[label] = {"first_ms": round(1000 * statistics.mean(first), 3), "later_ms": round(1000 * statistics.mean(later), 3),
+                      "last_ms": round(1000 * statistics.mean(last), 3)}
     return out
 
 
@@ -355,19 +357,23 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer requests")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--own-work", action="store_true", help="only the proxy's own CPU per request, in process, no HTTP")
+    ap.add_argument("--turns", type=int, default=25, help="--own-work: turns per conversation (history grows 2 messages a turn)")
+    ap.add_argument("--conversations", type=int, default=30, help="--own-work: conversations")
     args = ap.parse_args()
     if args.serve_upstream is not None:
         serve_upstream(args.serve_upstream)
         return
     if args.own_work:
         load = round(os.getloadavg()[0], 1)
-        res = own_work()
+        res = own_work(args.conversations, args.turns)
         if args.json:
             print(json.dumps({"load_before": load, **res}, indent=2))
             return
-        print(f"the proxy's own work per request, CPU ms (mean; 30 conversations x 25 turns, the reply stored from each answer; 1-min load {load}):")
+        print(f"the proxy's own work per request, CPU ms (mean; {args.conversations} conversations x {args.turns} turns, the reply stored "
+              f"from each answer; 1-min load {load}):")
         for label, r in res.items():
-            print(f"  {label}: first request of a conversation {r['first_ms']:.2f}, later requests {r['later_ms']:.3f}")
+            print(f"  {label}: first request of a conversation {r['first_ms']:.2f}, later requests {r['later_ms']:.3f}, "
+                  f"the last 5 turns' {r['last_ms']:.3f}")
         return
     rounds, turns1, turns50 = (2, 15, 5) if args.quick else (3, 40, 20)
     tmp = Path(tempfile.mkdtemp(prefix="bench_proxy_"))
