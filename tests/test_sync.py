@@ -173,3 +173,23 @@ def test_a_reply_read_from_the_answer_gets_the_stored_call_ids_back() -> None:
     msg = Conversations._reply("c", Answer("anthropic", body, False), {"toolu_sent_1": "call:1"})
     assert msg is not None and msg.tool_calls[0].id == "call:1" and msg.meta[KIND_KEY] == REPLY
     assert Conversations._reply("c", Answer("anthropic", {"type": "error"}, False), None) is None
+
+
+def test_a_resumed_match_is_the_match_from_the_beginning() -> None:
+    """match(resume=...) after rows before the provisional ones (what Session does for a client that
+    re-sends the history it synced last) gives exactly the walk from the first row."""
+    rng = random.Random(2024)
+    for _ in range(300):
+        n = rng.randint(1, 14)
+        rows = [Row(f"r{i}", f"f{i}", kind=rng.choice([None, None, "tail", "reply"]) if i >= n - 3 else None,
+                    keep=0 if rng.random() < 0.1 else None) for i in range(n)]
+        start = rng.randint(max(0, n - 3), n)
+        fps = [r.fp or "" for r in rows if r.keep != 0]
+        cut = rng.randint(0, len(fps))
+        fps = fps[:cut] + [rng.choice(["x", "y", f"f{n - 1}"]) for _ in range(rng.randint(0, 3))]  # the client's end differs
+        history = [U] * len(fps)
+        full = match(rows, start, fps, history)
+        for k in range(1, len(full.rows_for) + 1):
+            if full.rows_for[k - 1] >= start:
+                break
+            assert match(rows, start, fps, history, resume=full.rows_for[:k]) == full, (n, start, fps, k)

@@ -217,6 +217,7 @@ class Session:
         self._rows: list[resync.Row] | None = None  # what sync knows of the stored messages (sync.py)
         self._sync_start = 0  # rows from here on may still be provisional
         self._matched: tuple[Any, ...] | None = None  # known_prefix's match, for a sync of the same history next
+        self._aligned: tuple[Any, list[str], list[int]] | None = None  # the last synced history: rows, fingerprints, the row of each
         self._transient: dict[str, Any] | None = None  # row id -> [keep, fp]: the view's cut of provisional rows
         self._decisions: SyncDecisions | None = None  # where they are kept in the store (sync_state.py)
         self._trim_counts: dict[str, int] = {}
@@ -366,7 +367,7 @@ class Session:
                 and memo[4] == self._sync_start):  # nothing moved since known_prefix matched this very history
             got = memo[5]
         else:
-            got = resync.match(rows, self._sync_start, fps, history)
+            got = self._match(rows, fps, history)
         if got.diverged_at is not None:
             return SyncResult(got.known, [], got.diverged_at)
         decided: dict[str, Any] = {}
@@ -406,6 +407,7 @@ class Session:
             self._sync_start = len(rows) - 1 if new else got.rows_for[-1]
         else:
             self._sync_start = len(rows)
+        self._aligned = (rows, fps, got.rows_for + list(range(len(rows) - len(added), len(rows))))
         return SyncResult(known, added, None, superseded=len(got.decided))
 
     def _sync_rows(self) -> list[resync.Row]:
@@ -449,12 +451,28 @@ class Session:
             out[n] = replace(sm, message=hit[1])
         return out
 
+    def _match(self, rows: list[resync.Row], fps: Sequence[str], history: Sequence[Message]) -> resync.Match:
+        """:func:`contextwindow.sync.match`, resumed after the leading messages the last sync lined
+        up with rows that no sync changes any more (before the provisional ones) when this history
+        starts with the same fingerprints: a client re-sending its whole history is walked for its
+        end only."""
+        al = self._aligned
+        resume: Sequence[int] = ()
+        if al is not None and al[0] is rows:
+            old, rows_for = al[1], al[2]
+            k = len(rows_for)
+            while k and rows_for[k - 1] >= self._sync_start:
+                k -= 1
+            if k and isinstance(fps, list) and len(fps) >= k and fps[:k] == old[:k]:
+                resume = rows_for[:k]
+        return resync.match(rows, self._sync_start, fps, history, resume=resume)
+
     def known_prefix(self, fingerprints: Sequence[str], history: Sequence[Message]) -> tuple[int, bool]:
         """How many leading messages of a history the store holds (confirmed, or provisional rows
         it confirms or trims), and whether :meth:`sync` would line it up without a divergence.
         Writes nothing: the same matching as :meth:`sync` (:func:`contextwindow.sync.match`)."""
         rows = self._sync_rows()
-        got = resync.match(rows, self._sync_start, fingerprints, history)
+        got = self._match(rows, fingerprints, history)
         self._matched = (fingerprints, history, rows, len(rows), self._sync_start, got)  # the proxy's sync of it comes next
         return got.known, got.diverged_at is None
 

@@ -98,12 +98,18 @@ class Match:
 
 def match(
     rows: Sequence[Row], start: int, fps: Sequence[str], history: Sequence[Message],
-    parts_of: Callable[[Message], tuple[str, ...]] = part_fingerprints,
+    parts_of: Callable[[Message], tuple[str, ...]] = part_fingerprints, resume: Sequence[int] = (),
 ) -> Match:
     """Line ``history`` (with its fingerprints) up with ``rows``; rows from ``start`` on that are
-    marked provisional may be confirmed, trimmed or superseded, the others must match."""
+    marked provisional may be confirmed, trimmed or superseded, the others must match.
+    ``resume``: the rows its first messages are already known to line up with (a caller that
+    matched the same leading fingerprints before, against rows before ``start``, which no sync
+    changes); the walk goes on after them, with the same outcome as from the beginning."""
     out = Match(0)
     i = j = 0
+    if resume:
+        out.rows_for = list(resume)
+        i, j = resume[-1] + 1, len(resume)
     n, m = len(rows), len(fps)
     while i < n:
         row = rows[i]
