@@ -14,9 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from contextwindow.errors import ConfigError, StoreError
+from contextwindow.errors import ConfigError
 from contextwindow.messages import Message, TextPart
 from contextwindow.store.sqlite import SQLiteStore
+
+try:
+    import resource
+except ImportError:  # not on Windows
+    resource = None  # type: ignore[assignment]
 
 
 def _msg(text: str) -> Message:
@@ -66,13 +71,15 @@ def test_a_failed_write_takes_back_only_itself(tmp_path: Path) -> None:
     stop = store.group_commits()
     cid = store.create_conversation(title="t")
     store.append(cid, [_msg("kept before")])
-    with pytest.raises(RuntimeError, match="boom"), store._transaction(True) as q:  # a write that fails half way
-        q.run("UPDATE conversations SET title = 'half written' WHERE id = ?", (cid,))
-        raise RuntimeError("boom")
+    # a write that fails half way: checkpoint() counts the fold, then finds upto_seq out of range
+    with pytest.raises(ConfigError, match="out of range"):
+        store.checkpoint(cid, _msg("summary"), upto_seq=5)
     store.append(cid, [_msg("kept after")])
+    fold = store.checkpoint(cid, _msg("summary"), upto_seq=1)
     stop()
     assert _others_see(path) == ["kept before", "kept after"]
-    assert store.get_conversation(cid).title == "t" and store.get_conversation(cid).message_count == 2
+    assert fold.seq == 1  # the failed checkpoint's count was taken back with it
+    assert [c.upto_seq for c in store.list_checkpoints(cid)] == [1] and store.get_conversation(cid).message_count == 2
     assert store.losses == 0
     store.close()
 
@@ -95,27 +102,56 @@ def test_a_crash_loses_only_what_was_not_committed(tmp_path: Path) -> None:
     assert _others_see(path) == ["committed"]
     store = SQLiteStore(path)
     (conv,) = store.list_conversations()
-    assert conv.message_count == 1 and store._conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     store.close()
+    conn = sqlite3.connect(path)
+    try:
+        assert conv.message_count == 1 and conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    finally:
+        conn.close()
 
 
+@pytest.mark.skipif(resource is None, reason="no resource module (RLIMIT_FSIZE) on this platform")
 def test_a_lost_group_is_counted_and_said_to_whoever_waits_for_it(tmp_path: Path) -> None:
+    """A real I/O error ends the open transaction: the process may not grow a file past a limit
+    (RLIMIT_FSIZE, in a child process), and a write too large for the page cache spills to the WAL."""
     path = tmp_path / "s.db"
-    store = SQLiteStore(path)
-    stop = store.group_commits()
-    cid = store.create_conversation(title="t")
-    store.flush()
-    store.append(cid, [_msg("lost with its group")])
-    group = store.pending()
-    # an error that ends the whole transaction (as SQLite does on some I/O errors), here by hand
-    with pytest.raises(RuntimeError), store._transaction(True) as q:
-        q.run("ROLLBACK")
-        raise RuntimeError("disk I/O error")
-    assert store.losses == 1
-    with pytest.raises(StoreError, match="lost"):
-        store.commit_through(group)
-    store.append(cid, [_msg("after the loss")])
-    stop()
-    assert _others_see(path) == ["after the loss"]
-    assert [sm.message.text for sm in store.list(cid)] == ["after the loss"]
-    store.close()
+    script = textwrap.dedent(f"""
+        import json, os, resource, signal
+        from contextwindow.errors import StoreError
+        from contextwindow.messages import Message, TextPart
+        from contextwindow.store.sqlite import SQLiteStore
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead of killing us
+        path = {str(path)!r}
+        store = SQLiteStore(path)
+        stop = store.group_commits()
+        cid = store.create_conversation(title="t")
+        store.append(cid, [Message("user", (TextPart("committed"),))])
+        store.flush()
+        store.append(cid, [Message("user", (TextPart("lost with its group"),))])
+        group = store.pending()
+        soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (os.path.getsize(path + "-wal") + 65536, hard))
+        out = {{}}
+        try:
+            store.append(cid, [Message("user", (TextPart("x" * 8_000_000),))])
+            store.flush()
+        except StoreError as exc:
+            out["error"] = str(exc)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+        out["losses"] = store.losses
+        try:
+            store.commit_through(group)
+        except StoreError as exc:
+            out["waiter"] = str(exc)
+        store.append(cid, [Message("user", (TextPart("after the loss"),))])
+        stop()
+        out["here"] = [sm.message.text for sm in store.list(cid)]
+        store.close()
+        print(json.dumps(out))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True)
+    out = json.loads(done.stdout)
+    assert "disk I/O error" in out["error"] or "full" in out["error"], out
+    assert out["losses"] == 1 and "lost" in out["waiter"]
+    assert out["here"] == ["committed", "after the loss"]
+    assert _others_see(path) == ["committed", "after the loss"]
