@@ -16,6 +16,8 @@ import pytest
 
 from contextwindow.errors import ConfigError
 from contextwindow.messages import Message, TextPart
+from contextwindow.store import ConversationStore, GroupCommits, MemoryStore
+from contextwindow.store.base import group_commits_of
 from contextwindow.store.sqlite import SQLiteStore
 
 try:
@@ -36,6 +38,23 @@ def _others_see(path: Path) -> list[str]:
     finally:
         conn.close()
     return [json.loads(body)["parts"][0]["text"] for (body,) in rows]
+
+
+def test_group_commits_are_a_capability_of_the_sqlite_store_only(store: ConversationStore) -> None:
+    """The store protocol says who commits in groups (the proxy asks group_commits_of, no getattr):
+    SQLite does; the memory store (nothing to commit) and PostgreSQL (a commit per write) do not."""
+    commits = group_commits_of(store)
+    if isinstance(store, SQLiteStore):
+        assert commits is store and isinstance(store, GroupCommits)
+        stop = commits.group_commits()
+        cid = store.create_conversation(title="t")
+        store.append(cid, [_msg("one")])
+        assert commits.pending() is not None and commits.losses == 0
+        stop()
+        assert commits.pending() is None
+    else:
+        assert commits is None and not isinstance(store, GroupCommits)
+    assert group_commits_of(MemoryStore()) is None and group_commits_of(object()) is None
 
 
 def test_writes_are_seen_here_at_once_and_elsewhere_once_committed(tmp_path: Path) -> None:

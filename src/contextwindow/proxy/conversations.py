@@ -31,7 +31,7 @@ from ..formats import get_format
 from ..formats.prepare import unmap_ids
 from ..messages import Message, TextPart
 from ..session import Session, SessionConfig
-from ..store.base import ConversationStore
+from ..store.base import ConversationStore, group_commits_of
 from ..sync import KIND_KEY, REPLY
 from ..usage import Usage
 from . import breakpoints, resend
@@ -147,6 +147,7 @@ class Conversations:
         self._sent_bytes = 0
         self.reread = [0, 0]  # requests whose history extended the previous one by its bytes (proxy/resend.py), and the others
         self._losses = 0  # the store's lost group commits seen (store/sqlite.py): live state is dropped on a new one
+        self._commits = group_commits_of(store)
 
     def warm(self) -> None:
         """Load what the first request would otherwise wait for (the model registry, the index)."""
@@ -226,7 +227,7 @@ class Conversations:
         """A group commit the store lost (it counts them) took writes the live Sessions think are
         stored: drop them and the index, so the conversations reload from the store as it is
         (the clients' next histories bring the lost messages back)."""
-        losses = getattr(self.store, "losses", 0)
+        losses = self._commits.losses if self._commits is not None else 0
         if losses != self._losses:
             with self._guard:
                 log.error("the store lost a group of writes; %d live conversations reload from it", len(self._live))

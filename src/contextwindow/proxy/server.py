@@ -34,6 +34,7 @@ from aiohttp import web
 
 from ..errors import ConfigError, ContextWindowError, PayloadError
 from ..llm.overflow import describe_error
+from ..store.base import GroupCommits, group_commits_of
 from .conversations import Answer, Conversations, Prepared, Quick, Request
 from .history import parse_request
 from .protocols import BY_PATH, Protocol, shape_for
@@ -115,6 +116,7 @@ class ProxyServer:
         self._idle: asyncio.Event | None = None
         self._stop_checkpoints: Callable[[], None] | None = None
         self._stop_group: Callable[[], None] | None = None  # group commits (SQLite), see start()
+        self._commits: GroupCommits | None = None  # the store's group commits while they are on
         self._flush_at: asyncio.TimerHandle | None = None  # the open group's commit, scheduled
 
     # --- lifecycle ------------------------------------------------------------------------------
@@ -135,9 +137,10 @@ class ProxyServer:
         background = getattr(self.conversations.store, "checkpoint_in_background", None)
         if callable(background) and self._stop_checkpoints is None:  # SQLite: no checkpoint stalls the loop
             self._stop_checkpoints = background()
-        group = getattr(self.conversations.store, "group_commits", None)
-        if callable(group) and self._stop_group is None:  # SQLite: one commit carries many requests' writes
-            self._stop_group = group()
+        commits = group_commits_of(self.conversations.store)
+        if commits is not None and self._stop_group is None:  # SQLite: one commit carries many requests' writes
+            self._stop_group = commits.group_commits()
+            self._commits = commits
         self._idle = asyncio.Event()
         self._idle.set()
         timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.config.connect_timeout, sock_read=self.config.read_timeout)
@@ -169,7 +172,7 @@ class ProxyServer:
             self._flush_at = None
         if self._stop_group is not None:  # commits what is pending
             await asyncio.to_thread(self._stop_group)
-            self._stop_group = None
+            self._stop_group = self._commits = None
         if self._stop_checkpoints is not None:
             await asyncio.to_thread(self._stop_checkpoints)
             self._stop_checkpoints = None
@@ -225,9 +228,9 @@ class ProxyServer:
         """The store's open group of writes (those just made joined it), or None: nothing to wait
         for. Its commit is scheduled on the loop, ``GROUP_COMMIT_S`` after the group's first write
         seen here (no thread: a thread woken per group costs more than the commit)."""
-        if self._stop_group is None:
+        if self._commits is None:
             return None
-        group: int | None = self.conversations.store.pending()  # type: ignore[attr-defined]
+        group = self._commits.pending()
         if group is not None and self._flush_at is None:
             self._flush_at = asyncio.get_running_loop().call_later(GROUP_COMMIT_S, self._flush_due)
         return group
@@ -240,14 +243,14 @@ class ProxyServer:
         """Commit ``group`` unless it is already (the window is ~10 ms, and a request alone in the
         proxy commits at once: an upstream slower than that finds it done): the client never has
         an answer to a request whose messages are not durable."""
-        if group is not None and self._stop_group is not None:
-            self.conversations.store.commit_through(group)  # type: ignore[attr-defined]
+        if group is not None and self._commits is not None:
+            self._commits.commit_through(group)
 
     def _flush_now(self) -> None:
         """Commit the open group now (its window is over, or someone waits for it)."""
-        if self._stop_group is not None:
+        if self._commits is not None:
             try:
-                self.conversations.store.flush()  # type: ignore[attr-defined]
+                self._commits.flush()
             except ContextWindowError as exc:  # counted in the store's losses: Conversations reloads
                 log.error("%s", exc)
 

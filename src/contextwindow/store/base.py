@@ -16,7 +16,7 @@ import json
 import math
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -166,6 +166,27 @@ class ConversationStore(Protocol):
     def get_state(self, conversation_id: str, key: str) -> Any | None: ...
     def set_state(self, conversation_id: str, key: str, value: Any) -> None: ...
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class GroupCommits(Protocol):
+    """An optional capability of a :class:`ConversationStore`: writes committed in groups, many
+    callers' writes made durable by one commit (``ctxw proxy`` turns it on). SQLiteStore has it
+    (store/sqlite.py says how); the memory store has nothing to commit and the PostgreSQL store
+    commits each write on its own (its server groups commits), so neither does. Callers ask
+    :func:`group_commits_of` once, never ``getattr``."""
+
+    @property
+    def losses(self) -> int: ...  # groups lost to a failed commit since group commits were turned on
+    def group_commits(self) -> Callable[[], None]: ...  # turn on; returns the function that commits and turns off
+    def pending(self) -> int | None: ...  # the open group's number, or None when nothing waits
+    def commit_through(self, number: int | None) -> None: ...  # make that group durable (StoreError: it was lost)
+    def flush(self) -> None: ...  # commit the open group now
+
+
+def group_commits_of(store: object) -> GroupCommits | None:
+    """``store``'s group commits (:class:`GroupCommits`), or None when it has none."""
+    return store if isinstance(store, GroupCommits) else None
 
 
 # --- helpers shared by the implementations --------------------------------------------------
