@@ -75,7 +75,7 @@ class Parsed:
     identity: Identity
     sent: resend.Sent | None = None  # what the conversation's next request may extend (proxy/resend.py)
     reused: int = 0  # leading messages read from the previous request's bytes, not again
-    call_ids: frozenset[Any] | None = None  # Chat: the previous request's call ids, its list valid by the provider rules
+    prev: resend.Sent | None = None  # the previous request this one extends by its bytes (``reused`` > 0), or None
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,7 +288,7 @@ class Conversations:
         self.reread[0 if reused else 1] += 1
         self._remember(ident.key, sent)
         marks = breakpoints.marks_by_fingerprint(history, fps, found, fmt)
-        return Parsed(req, history, fps, marks, ident, sent, reused, sp.prev.call_ids if sp is not None and reused else None)
+        return Parsed(req, history, fps, marks, ident, sent, reused, sp.prev if sp is not None and reused else None)
 
     def _remember(self, key: str, sent: resend.Sent) -> None:
         with self._guard:
@@ -309,7 +309,6 @@ class Conversations:
         the provider rules. :meth:`commit` then stores the new messages (the server runs it once
         the request is on its way upstream). The Session is not told about such a request's
         usage (its calibration learns from builds only); the store is."""
-        req = parsed.request
         self._after_losses()
         with self._guard:
             cid = (self._index or {}).get(parsed.identity.key)
@@ -321,7 +320,7 @@ class Conversations:
         known, extends = session.known_prefix(parsed.fingerprints, parsed.history)
         if not extends:
             return None
-        self._configure(session, req)
+        self._configure(session, parsed)
         new = parsed.history[known:]
         if not all(session.stores_as_given(m) for m in new):
             return None
@@ -340,11 +339,19 @@ class Conversations:
         return Prepared(data=parsed.request.raw, changed=False, conversation_id=session.id, identity=parsed.identity, known=res.known,
                         added=len(res.added), tokens=session.gauge().used, fast=True, superseded=res.superseded)
 
-    def _configure(self, session: Session, req: Request) -> None:
+    def _configure(self, session: Session, parsed: Parsed) -> None:
         """The request's own output reserve and tools, for the budget."""
+        req = parsed.request
         reserve = req.protocol.reserve(req.body) or self._default_out.get(session.id, DEFAULT_RESERVE)
         session.max_output = min(reserve, max(1, session.window // 2))
-        session.tools = self._tool_specs(req)
+        prev = parsed.prev
+        if prev is not None and prev.tools is not None:  # everything but the new messages is the previous body's bytes
+            specs = prev.tools
+        else:
+            specs = self._tool_specs(req)
+        if parsed.sent is not None:
+            parsed.sent.tools = specs
+        session.tools = specs
 
     def _tool_specs(self, req: Request) -> list[Any]:
         """The request's tools as ToolSpecs; the same definitions give the same list (shared by
@@ -385,11 +392,12 @@ class Conversations:
         if req.protocol.name != "openai" or sent is None:
             return not check(req.protocol.name, req.body)
         msgs = req.body["messages"]
-        if parsed.call_ids is not None:
+        known = parsed.prev.call_ids if parsed.prev is not None else None
+        if known is not None:
             tail = msgs[parsed.reused :]
             ids = resend.call_ids(tail)
-            if tail and not check("openai", {"messages": tail}) and parsed.call_ids.isdisjoint(ids):
-                sent.call_ids = parsed.call_ids | frozenset(ids)
+            if tail and not check("openai", {"messages": tail}) and known.isdisjoint(ids):
+                sent.call_ids = known | frozenset(ids)
                 return True
         if check("openai", req.body):
             return False
@@ -408,7 +416,7 @@ class Conversations:
             session = self._session(ident, req, history, new=True, parent=session.id)
             res = session.sync(history, fps)
             restarted = True
-        self._configure(session, req)
+        self._configure(session, parsed)
         if not force and not restarted and self._quiet(session, parsed, res):
             return Prepared(data=req.raw, changed=False, conversation_id=session.id, identity=ident, known=res.known,
                             added=len(res.added), tokens=session.gauge().used, fast=True, superseded=res.superseded)

@@ -19,6 +19,23 @@ from ..formats import get_format
 from ..llm.anthropic import assemble_stream as anthropic_stream
 from ..llm.openai_compat import assemble_stream as openai_stream
 from ..messages import Message
+from .history import long_number
+
+try:
+    import orjson
+except ImportError:  # the proxy extra installs it
+    orjson = None  # type: ignore[assignment]
+
+
+def _event_json(payload: bytes) -> Any:
+    """One event's JSON, read by orjson where it reads it as the stdlib does (no 19+ digit run),
+    else by the stdlib (which also takes what orjson refuses)."""
+    if orjson is not None and not long_number(payload):
+        try:
+            return orjson.loads(payload)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(payload)
 
 
 def sse_events(data: bytes) -> list[Any]:
@@ -32,7 +49,7 @@ def sse_events(data: bytes) -> list[Any]:
         if payload.strip() == b"[DONE]":
             continue
         try:
-            out.append(json.loads(payload))
+            out.append(_event_json(payload))
         except ValueError:
             continue
     return out

@@ -52,6 +52,7 @@ class Sent:
     anchor: int | None = None  # where its last message ends (None: learned from the next request)
     call_ids: frozenset[Any] | None = None  # Chat: its list passed the provider rules, with these call ids
     converted: dict[int, Any] = field(default_factory=dict)  # history index -> Message already converted
+    tools: list[Any] | None = None  # its tools as ToolSpecs (the next body that extends it has the same bytes there)
 
 
 @dataclass(frozen=True, slots=True)
