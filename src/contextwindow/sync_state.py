@@ -89,3 +89,9 @@ class SyncDecisions:
 def load_decisions(store: ConversationStore, conversation_id: str) -> dict[str, Any]:
     """Every sync decision of a conversation (row id -> decision), as :class:`SyncDecisions` reads them."""
     return SyncDecisions(store, conversation_id).all
+
+
+def superseded_count(store: ConversationStore, conversation_id: str) -> int:
+    """How many of a conversation's rows a client's later history superseded (kept in the store, left
+    out of its view and its turns): what ``ctxw sessions`` takes off the stored row count."""
+    return sum(1 for d in load_decisions(store, conversation_id).values() if isinstance(d, list) and d and d[0] == 0)

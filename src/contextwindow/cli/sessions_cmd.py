@@ -17,6 +17,7 @@ from ..importers.stored import reported_input, stored_window
 from ..importers.window import window_text
 from ..messages import Message, message_to_dict
 from ..store import ConversationStore, open_store
+from ..sync_state import superseded_count
 from .common import default_store_url, emit_json, handle_errors, json_option, open_existing_store, store_option
 
 
@@ -104,16 +105,18 @@ def register(group: click.Group) -> None:
         """List conversations, newest first, with their titles."""
         with _store(store_url) as store:
             infos = store.list_conversations(limit)
+            # rows a client's later history superseded (sync.py) are in the store, not in the conversation
+            gone = [superseded_count(store, i.id) for i in infos]
         if as_json:
-            emit_json([{"id": i.id, "title": i.title, "parent_id": i.parent_id, "messages": i.message_count,
-                        "created_at": i.created_at, "metadata": i.metadata} for i in infos])
+            emit_json([{"id": i.id, "title": i.title, "parent_id": i.parent_id, "messages": i.message_count - g, "superseded": g,
+                        "created_at": i.created_at, "metadata": i.metadata} for i, g in zip(infos, gone, strict=True)])
             return
         if not infos:
             click.echo("no conversations in this store")
             return
-        for i in infos:
+        for i, g in zip(infos, gone, strict=True):
             fork = f"  (fork of {i.parent_id})" if i.parent_id else ""
-            click.echo(f"{i.id}  {_when(i.created_at)}  {i.message_count:>6} msgs  {i.title or '(untitled)'}{fork}")
+            click.echo(f"{i.id}  {_when(i.created_at)}  {i.message_count - g:>6} msgs  {i.title or '(untitled)'}{fork}")
 
     @sessions.command("show")
     @click.argument("conversation_id")
@@ -128,11 +131,12 @@ def register(group: click.Group) -> None:
             usage = store.usage_by_role(conversation_id)
             usages = store.list_usage(conversation_id)
             dollars = role_totals(usages)
+            gone = superseded_count(store, conversation_id)
         model, window, source = stored_window(info.metadata)
         used = reported_input(info.metadata, usages)
         if as_json:
             emit_json({"id": info.id, "title": info.title, "parent_id": info.parent_id, "metadata": info.metadata,
-                       "created_at": info.created_at, "messages": info.message_count,
+                       "created_at": info.created_at, "messages": info.message_count - gone, "superseded": gone,
                        "segments": [_segment_json(s) for s in segs], "usage_by_role": usage,
                        "cost_by_role": {r: t.to_dict() for r, t in dollars.items()},
                        "window": window, "window_source": source,
@@ -140,7 +144,8 @@ def register(group: click.Group) -> None:
             return
         folds = sum(1 for s in segs if s.kind == "archived")
         click.echo(f"{info.id}  {info.title or '(untitled)'}")
-        click.echo(f"  {info.message_count} messages, {folds} folds, created {_when(info.created_at)}"
+        click.echo(f"  {info.message_count - gone} messages" + (f" (and {gone} a later history superseded, kept in the store)" if gone else "")
+                   + f", {folds} folds, created {_when(info.created_at)}"
                    + (f", fork of {info.parent_id}" if info.parent_id else ""))
         for seg in segs:
             if seg.kind == "archived":
