@@ -9,7 +9,7 @@ from collections import deque
 from itertools import accumulate
 
 from .measure import Count
-from .select import Body, select_lines
+from .select import Body, Scans, scanned, select_lines
 from .source import line_chunks
 
 ERROR_RE = re.compile(
@@ -222,8 +222,9 @@ def log_score(lines: list[str]) -> float:
     return hits / len(lines)
 
 
-def clip_log(text: str, budget: int, count: Count) -> Body:
-    s = scan_log(text, budget)
+def clip_log(text: str, budget: int, count: Count, *, scans: Scans | None = None) -> Body:
+    cap = max(200_000, budget * 48)
+    s = scanned(scans, ("log", cap), lambda: LogScan(cap).scan(text))
     n = s.total
     level: dict[int, int] = {}
     lines: dict[int, str] = {}

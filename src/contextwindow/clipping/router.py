@@ -15,7 +15,7 @@ from .marker import RETRIEVE_HEADER, defuse, render_marker
 from .measure import Count, count_lines, decode, default_count, measure_tokens, printable, safe_count
 from .model import KINDS, RETRIEVE_TOOL_NAME, ClipConfig, ClipReport, ClipResult, OffloadSink
 from .search import clip_search
-from .select import Body
+from .select import Body, Scans
 from .sniff import sniff
 from .text import clip_chars, clip_numbered, clip_preview, clip_text
 
@@ -30,6 +30,8 @@ CLIPPERS: dict[str, Clipper] = {
     "source": clip_text,
     "text": clip_text,
 }
+#: Clippers that scan the whole text first and take ``scans`` (reused by a clip's re-runs at other budgets).
+SCANNING = frozenset({"search", "log", "read", "source", "text"})
 #: A clipped text uses at least this share of its budget when the body could take more.
 FILL = 0.93
 #: Smallest body budget: below it a clip keeps this much and the marker goes over the budget.
@@ -111,7 +113,8 @@ def clip(
                           tokens_before=tokens_before, lines_before=lines_before, ref="ofl_0123456789abcdef",
                           estimated=estimated, detail="x" * 60)
     body_budget = max(MIN_BODY_TOKENS, budget_tokens - safe_count(counter, probe) - 2)
-    used, body = _run(text, sniffed, body_budget, counter, decoded.binary, notes)
+    scans: Scans = {}  # the clippers' scans of this text: the re-runs below at other budgets reuse them
+    used, body = _run(text, sniffed, body_budget, counter, decoded.binary, notes, scans)
 
     ref: str | None = None
     store_error: str | None = None
@@ -152,12 +155,12 @@ def clip(
         # the same body.
         body_tokens = body.tokens if body.tokens >= 0 else safe_count(counter, body.text)
         body_budget = max(MIN_BODY_TOKENS, min(body_budget, body_tokens) - over - 2 * (attempt + 1))
-        used, body = _run(text, sniffed, body_budget, counter, decoded.binary, [])
+        used, body = _run(text, sniffed, body_budget, counter, decoded.binary, [], scans)
         out, tokens_after, dropped_tokens, dropped_lines = finish(body, used)
     room = budget_tokens - tokens_after
     if 0 < tokens_after < budget_tokens * FILL and room > 4:
         # The marker came out shorter than its probe: give the room back to the body, once.
-        used2, body2 = _run(text, sniffed, body_budget + room - 3, counter, decoded.binary, [])
+        used2, body2 = _run(text, sniffed, body_budget + room - 3, counter, decoded.binary, [], scans)
         out2, after2, dt2, dl2 = finish(body2, used2)
         if tokens_after < after2 <= budget_tokens:
             used, body, out, tokens_after, dropped_tokens, dropped_lines = used2, body2, out2, after2, dt2, dl2
@@ -186,24 +189,31 @@ def clip_with(
                 hard_cap_tokens=config.hard_cap, count=count)
 
 
-def _run(text: str, kind: str, budget: int, count: Count, binary: bool, notes: list[str]) -> tuple[str, Body]:
-    """Run the clipper for ``kind``; any failure falls back to head+tail (never raises)."""
+def _run(text: str, kind: str, budget: int, count: Count, binary: bool, notes: list[str], scans: Scans | None = None) -> tuple[str, Body]:
+    """Run the clipper for ``kind``; any failure falls back to head+tail (never raises).
+    ``scans``: what the clippers scanned of this same text on an earlier run (:func:`.select.scanned`)."""
     if binary:
         body = clip_preview(text, budget, count)
         body = Body(defuse(printable(body.text)), body.kept_lines, body.notes)
         return "text", _fit(body, budget, count)
     clean = defuse(text)
     try:
-        return kind, _fit(CLIPPERS[kind](clean, budget, count), budget, count)
+        return kind, _fit(_call(kind, clean, budget, count, scans), budget, count)
     except JSONClipError as exc:
         notes.append(str(exc))
     except (RecursionError, MemoryError, ValueError, IndexError) as exc:
         notes.append(f"{kind} clipper failed ({type(exc).__name__}); fell back to head+tail")
     fallback = "log" if log_score(clean[:16384].split("\n")[:200]) >= 0.01 else "text"
     try:
-        return fallback, _fit(CLIPPERS[fallback](clean, budget, count), budget, count)
+        return fallback, _fit(_call(fallback, clean, budget, count, scans), budget, count)
     except (RecursionError, MemoryError, ValueError, IndexError):
         return "text", _fit(clip_chars(clean, budget, count), budget, count)
+
+
+def _call(kind: str, text: str, budget: int, count: Count, scans: Scans | None) -> Body:
+    if scans is not None and kind in SCANNING:
+        return CLIPPERS[kind](text, budget, count, scans=scans)  # type: ignore[call-arg]
+    return CLIPPERS[kind](text, budget, count)
 
 
 def _fit(body: Body, budget: int, count: Count) -> Body:

@@ -10,7 +10,7 @@ from typing import Any
 
 from .marker import MARKER_PREFIX
 from .measure import Count, safe_count
-from .select import Body, fit_prefix, select_lines
+from .select import Body, Scans, fit_prefix, scanned, select_lines
 from .source import iter_lines
 
 FLAT_RE = re.compile(r"^(?P<path>[^\s:][^:\n]{0,400}?):(?P<ln>\d+)(?P<sep>[:-])")
@@ -398,8 +398,9 @@ def listed_files(clipped: str) -> dict[str, int | None]:
     return out
 
 
-def clip_search(text: str, budget: int, count: Count) -> Body:
-    s = scan_search(text, max(200_000, budget * 48))
+def clip_search(text: str, budget: int, count: Count, *, scans: Scans | None = None) -> Body:
+    cap = max(200_000, budget * 48)
+    s = scanned(scans, ("search", cap), lambda: scan_search(text, cap))
     paths = list(s.files)
     prefix = _prefix(paths)
     n_files = len(paths) + s.untracked_files

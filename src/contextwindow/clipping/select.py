@@ -9,13 +9,30 @@ counter on the rendered output (a handful of counts of budget-sized text), never
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import Any, TypeVar
 
 from .measure import Count, safe_count
 
 Gap = Callable[[int, int], str | None]
+#: A clipper's scans of ONE text, by what was scanned (kind and the caps that shaped it): made by
+#: :func:`scanned`, kept by the router for the duration of one clip, whose re-runs at other budgets
+#: find them (a scan of the whole text costs more than selecting lines from it).
+Scans = dict[Hashable, Any]
+_T = TypeVar("_T")
+
+
+def scanned(scans: Scans | None, key: Hashable, make: Callable[[], _T]) -> _T:
+    """``make()``, or what it gave for ``key`` earlier in this clip (``scans`` None: always made).
+    What ``make`` returns must depend only on the text and ``key`` and is never changed after."""
+    if scans is None:
+        return make()
+    hit = scans.get(key)
+    if hit is None:
+        hit = scans[key] = make()
+    return hit
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,19 +9,19 @@ from collections import deque
 
 from .measure import Count, count_lines, safe_count
 from .outline import DEF, IMPORT, indent_of, outline
-from .select import Body, head_tail_order, plain_gap, select_lines
+from .select import Body, Scans, head_tail_order, plain_gap, scanned, select_lines
 from .source import line_chunks
 
 # "   12→text" (Claude Code Read), "    12\ttext" (cat -n), "12:text" / "12|text" (viewers)
 NUMBERED_RE = re.compile(r"^\s*(\d{1,9})(?:→|\t|: |:|\| ?)")
 
 
-def clip_text(text: str, budget: int, count: Count) -> Body:
+def clip_text(text: str, budget: int, count: Count, *, scans: Scans | None = None) -> Body:
     """Head and tail by lines (about 60/40); source code keeps its outline first (imports,
     class/def/function signatures with their line numbers). Over-long lines become head…tail."""
     if text.count("\n", 0, 1_000_000) < 3:
         return clip_chars(text, budget, count)
-    return _clip_lines(text, budget, count, numbered=False)
+    return _clip_lines(text, budget, count, numbered=False, scans=scans)
 
 
 def is_numbered(lines: list[str]) -> bool:
@@ -37,10 +37,10 @@ def is_numbered(lines: list[str]) -> bool:
     return increasing >= 0.8 * (len(values) - 1)
 
 
-def clip_numbered(text: str, budget: int, count: Count) -> Body:
+def clip_numbered(text: str, budget: int, count: Count, *, scans: Scans | None = None) -> Body:
     """A file read with line numbers: the outline of source code first, then numbered head and
     tail; the gap says which lines to read next (offset/limit) so a narrower read can target them."""
-    return _clip_lines(text, budget, count, numbered=True)
+    return _clip_lines(text, budget, count, numbered=True, scans=scans)
 
 
 #: A text with at least this many outline lines is read as source code.
@@ -85,62 +85,74 @@ class _Scan:
             self.total = first + len(lines)
 
 
-def _clip_lines(text: str, budget: int, count: Count, *, numbered: bool) -> Body:
-    sc = _Scan(text, max(200_000, budget * 48), numbered)
-    n = sc.total
-    lines: dict[int, str] = dict(enumerate(sc.head))
-    lines.update(sc.tail)
-    source = len(sc.outline) >= MIN_OUTLINE
-    if source:
-        lines.update((i, ln) for i, (_, ln) in sc.outline.items())
-    index = sorted(lines)
-    tw = 2.0 if numbered else 1.5
-
-    def key(e: int) -> tuple[float, ...]:
-        i = index[e]
-        hit = sc.outline.get(i) if source else None
-        if hit is not None:
-            # definitions before imports, outer before inner, then in file order
-            return (0.0, float(hit[0] == IMPORT), float(sc.indent[i]), float(i))
-        return (1.0, min(float(i), (n - 1 - i) * tw))
-
-    order = sorted(range(len(index)), key=key)
-    defs = sorted(i for i, (k, _) in sc.outline.items() if k == DEF) if source else []
-
-    def defs_in(start: int, end: int) -> int:
-        return bisect_left(defs, end) - bisect_left(defs, start)
-
-    numbers: dict[int, int] = {}
-    if numbered:
-        for i in index:
-            m = NUMBERED_RE.match(lines[i])
-            if m:
-                numbers[i] = int(m.group(1))
-
-    def gap(start: int, end: int) -> str:
-        if source:  # the kept lines carry their numbers: a short gap keeps room for the outline
-            d = defs_in(start, end)
-            return f"… [{d:,} more definition{'s' if d != 1 else ''}]" if d else "…"
-        if numbered:
-            a = next((numbers[i] for i in range(start - 1, max(-1, start - 4), -1) if i in numbers), None)
-            b = next((numbers[i] for i in range(end, min(n, end + 3)) if i in numbers), None)
-            if a is not None and b is not None and b > a + 1:
-                k = b - a - 1
-                return f"… [lines {a + 1}–{b - 1} omitted ({k:,} lines): re-read with offset={a + 1} limit={k}] …"
-        return plain_gap(start, end)
-
-    shown = [lines[i] for i in index]
-    if source and not numbered:  # line numbers for the outline's signatures
-        shown = [f"{i + 1}: {ln}" for i, ln in zip(index, shown, strict=True)]
-    body = select_lines(shown, order, budget, count, gap, index=index, total=n)
-    if not source:
+def _clip_lines(text: str, budget: int, count: Count, *, numbered: bool, scans: Scans | None = None) -> Body:
+    cap = max(200_000, budget * 48)
+    lines = scanned(scans, ("lines", cap, numbered), lambda: _Lines(text, cap, numbered))
+    body = select_lines(lines.shown, lines.order, budget, count, lines.gap, index=lines.index, total=lines.n)
+    if not lines.source:
         return Body(body.text, body.kept_lines, body.notes, body.tokens, kept=body.kept)
     kept = set(body.kept)
-    d_total = len(defs) + sc.outline_dropped
-    d_kept = sum(1 for i in defs if i in kept)
+    d_total = len(lines.defs) + lines.sc.outline_dropped
+    d_kept = sum(1 for i in lines.defs if i in kept)
     detail = (f"kept {d_kept:,} of {d_total:,} definition lines (the outline first); … marks omitted lines,"
               " re-read with offset/limit")
     return Body(body.text, body.kept_lines, (*body.notes, "source outline kept first"), body.tokens, detail, body.kept)
+
+
+class _Lines:
+    """What the line clipper makes of a text before any budget applies: the scan, the lines it may
+    keep ranked, their gaps. The same for every budget of one text (a clip re-run at another budget
+    reuses it, see :func:`.select.scanned`); read-only once made."""
+
+    def __init__(self, text: str, cap: int, numbered: bool) -> None:
+        sc = self.sc = _Scan(text, cap, numbered)
+        n = self.n = sc.total
+        lines: dict[int, str] = dict(enumerate(sc.head))
+        lines.update(sc.tail)
+        source = self.source = len(sc.outline) >= MIN_OUTLINE
+        if source:
+            lines.update((i, ln) for i, (_, ln) in sc.outline.items())
+        index = self.index = sorted(lines)
+        tw = 2.0 if numbered else 1.5
+
+        def key(e: int) -> tuple[float, ...]:
+            i = index[e]
+            hit = sc.outline.get(i) if source else None
+            if hit is not None:
+                # definitions before imports, outer before inner, then in file order
+                return (0.0, float(hit[0] == IMPORT), float(sc.indent[i]), float(i))
+            return (1.0, min(float(i), (n - 1 - i) * tw))
+
+        self.order = sorted(range(len(index)), key=key)
+        defs = self.defs = sorted(i for i, (k, _) in sc.outline.items() if k == DEF) if source else []
+
+        def defs_in(start: int, end: int) -> int:
+            return bisect_left(defs, end) - bisect_left(defs, start)
+
+        numbers: dict[int, int] = {}
+        if numbered:
+            for i in index:
+                m = NUMBERED_RE.match(lines[i])
+                if m:
+                    numbers[i] = int(m.group(1))
+
+        def gap(start: int, end: int) -> str:
+            if source:  # the kept lines carry their numbers: a short gap keeps room for the outline
+                d = defs_in(start, end)
+                return f"… [{d:,} more definition{'s' if d != 1 else ''}]" if d else "…"
+            if numbered:
+                a = next((numbers[i] for i in range(start - 1, max(-1, start - 4), -1) if i in numbers), None)
+                b = next((numbers[i] for i in range(end, min(n, end + 3)) if i in numbers), None)
+                if a is not None and b is not None and b > a + 1:
+                    k = b - a - 1
+                    return f"… [lines {a + 1}–{b - 1} omitted ({k:,} lines): re-read with offset={a + 1} limit={k}] …"
+            return plain_gap(start, end)
+
+        self.gap = gap
+        shown = [lines[i] for i in index]
+        if source and not numbered:  # line numbers for the outline's signatures
+            shown = [f"{i + 1}: {ln}" for i, ln in zip(index, shown, strict=True)]
+        self.shown = shown
 
 
 def clip_chars(text: str, budget: int, count: Count, *, label: str = "") -> Body:
