@@ -40,6 +40,7 @@ from .base import (
     totals_by_role,
     usage_to_row,
 )
+from .plain import round_trips
 
 
 @dataclass(slots=True)
@@ -111,11 +112,13 @@ class MemoryStore:
             self._conv(conversation_id).title = title
 
     # --- messages -----------------------------------------------------------------------
-    def _push(self, c: _Conv, mid: str, h: str, at: float) -> StoredMessage:
-        """Add a row and its StoredMessage (the content decoded once per hash: listing is a slice)."""
+    def _push(self, c: _Conv, mid: str, h: str, at: float, given: Message | None = None) -> StoredMessage:
+        """Add a row and its StoredMessage (the content decoded once per hash: listing is a slice).
+        ``given``: the message appended, kept as it is when its decoded copy would be identical
+        (store/plain.py), instead of decoding the JSON just made of it."""
         m = self._decoded.get(h)
         if m is None:
-            m = self._decoded[h] = loads(self._blobs[h])
+            m = self._decoded[h] = given if given is not None and round_trips(given) else loads(self._blobs[h])
         c.rows.append((mid, h, at))
         sm = StoredMessage(mid, c.id, len(c.rows), m, at)
         c.stored.append(sm)
@@ -134,7 +137,7 @@ class MemoryStore:
             for m, (h, body) in zip(msgs, encoded, strict=True):
                 self._blobs.setdefault(h, body)
                 mid = self._id("m")
-                self._push(c, mid, h, now)
+                self._push(c, mid, h, now, m)
                 out.append(StoredMessage(mid, c.id, len(c.rows), m, now))
             if counts is not None:
                 c.tokens.setdefault(counts.counter, {}).update(zip((s.id for s in out), counts.tokens, strict=True))
