@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .scoped import kept_in_scope
+
 # --- environment / harness blocks --------------------------------------------------------------
 _TAG_BLOCK = re.compile(r"<([A-Za-z][\w.-]*)(?:\s[^<>]*)?>.*?</\1\s*>", re.DOTALL)
 _OPEN_TAG_TO_END = re.compile(r"<(environment_context|user_instructions|system-reminder|INSTRUCTIONS|permissions[\w-]*)(?:\s[^<>]*)?>.*\Z", re.DOTALL | re.IGNORECASE)
@@ -214,6 +216,7 @@ def normalize_value(text: str) -> str:
     return (t + (" " + cur if cur else "")).strip()
 
 
+@kept_in_scope  # one ledger update reads a clause's values once (scoped.py)
 def find_values(text: str) -> list[Value]:
     """The values in ``text``, in order, non-overlapping (the earliest, then longest, wins)."""
     out: list[Value] = []

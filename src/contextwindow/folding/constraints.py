@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from ..messages import Message, TextPart
 from . import ledger as _ledger
 from .ledger import Entry, same_subject
+from .scoped import reading_scope
 
 Constraint = Entry
 MAX_CONSTRAINT_CHARS = _ledger.MAX_CLAUSE_CHARS
@@ -48,8 +49,10 @@ def user_words(m: Message) -> str | None:
 
 
 def update(ledger: Sequence[Constraint], text: str, source: str = "") -> list[Constraint]:
-    """The ledger after a user message with ``text``: new entries added, superseded ones retired."""
-    return _ledger.update(ledger, text, source)
+    """The ledger after a user message with ``text``: new entries added, superseded ones retired
+    (each clause's values typed once for the whole update: folding/scoped.py)."""
+    with reading_scope():
+        return _ledger.update(ledger, text, source)
 
 
 def texts(ledger: Iterable[Constraint]) -> list[str]:
