@@ -1,13 +1,16 @@
 """``ctxw sessions list`` / ``show`` count a conversation's messages as its turns show them: rows a
 client's later history superseded (a block it adds to every call and drops again, a reply it sends
-back in its own form — contextwindow/sync.py) stay in the store but are not counted. A real SQLite
-store written through Session.sync, read by the CLI as a user runs it."""
+back in its own form — contextwindow/sync.py) stay in the store but are not counted; the TUI's
+conversation list says the same. A real SQLite store written through Session.sync, read by the CLI
+as a user runs it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from contextwindow.cli.main import cli
@@ -55,3 +58,32 @@ def test_a_conversation_without_sync_counts_every_row(tmp_path: Path) -> None:
     (listed,) = json.loads(_run("sessions", "list", "--store", url, "--json"))
     assert (listed["messages"], listed["superseded"]) == (2, 0)
     assert "2 messages, 0 folds" in _run("sessions", "show", cid, "--store", url)
+
+
+def test_the_tui_lists_the_same_count(tmp_path: Path) -> None:
+    pytest.importorskip("textual", reason="the TUI needs the tui extra (textual)")
+    from textual.widgets import OptionList
+
+    from contextwindow.tui import CurateApp
+
+    store = open_store(f"sqlite:///{tmp_path / 's.db'}")
+    s = session(store)
+    history: list[Message] = [U]
+    for i in range(3):
+        s.sync([*history, rt(i)])
+        s.add(reply(Message("assistant", (TextPart(f"answer {i}"),))))
+        history += [Message("assistant", (TextPart(f"Answer {i}."),)), Message("user", (TextPart(f"and {i}?"),))]
+    shown = sum(len(t.messages) for seg in segments(store, s.id) for t in seg.turns)
+    assert store.get_conversation(s.id).message_count > shown
+    app = CurateApp(store)
+
+    async def main() -> list[str]:
+        async with app.run_test(size=(160, 45)) as pilot:
+            await pilot.pause()
+            return [o.prompt.plain for o in app.query_one("#conversations", OptionList).options]  # type: ignore[union-attr]
+
+    try:
+        (label,) = asyncio.run(main())
+    finally:
+        store.close()
+    assert f"{shown} msgs ·" in label
