@@ -58,7 +58,7 @@ GOAL_UPDATE = [
 
 FACTS = [
     Slot("owner", "fact", "name", ("the {svc} deploy pipeline", "the {svc} database schema", "the nightly reconciliation job", "the {svc} alerting config"),
-         ("{v} owns {s}.", "{S} is {v}'s, so ask them before changing anything there.", "If {s} breaks, {v} is the one who knows it best.",
+         ("{v} keeps {s} running; it's theirs.", "{S} is {v}'s, so ask them before changing anything there.", "If {s} breaks, {v} is the one who knows it best.",
           "{v} looks after {s}, so tag them on reviews."),
          {"paraphrase": ("{v} has inherited {s}.", "After the reshuffle {s} sits with {v}.", "From this sprint on, {s} is in {v}'s hands."),
           "correction": ("Sorry, I mixed people up earlier: {s} belongs to {v}, not {o}.",),
@@ -66,7 +66,7 @@ FACTS = [
          ("I'll cc {v} on the PR since {s} is theirs.", "Double-checked with the team: {s} is still with {v}."),
          ("{v} from the finance side asked whether we need more licences.", "{v} is out sick today, which has nothing to do with this.")),
     Slot("host", "fact", "host", ("the {svc} primary database", "the {svc} message broker", "the {svc} cache node"),
-         ("{S} runs on {v}.", "You'll find {s} at {v}.", "{S}: {v} (ssh in as deploy)."),
+         ("The box for {s} is {v}.", "You'll find {s} at {v}.", "{S}: {v} (ssh in as deploy)."),
          {"paraphrase": ("We migrated {s} over the weekend, so it's {v} now.", "{S} answers on {v} since the migration."),
           "correction": ("Typo earlier: {s} is {v}, not {o}.",),
           "implied": ("The old machine behind {s} died last night. Its replacement is {v}.",)},
@@ -126,7 +126,7 @@ FACTS = [
          ("The {svc} pods peak well below {v}, good.",),
          ("My laptop only has {v} free on disk, which is why local builds crawl.",)),
     Slot("brand", "fact", "codename", ("{svc}",),
-         ("Customers know {svc} as {v}.", "In anything customer-facing, {svc} is called {v}."),
+         ("Our pricing page lists {svc} as {v}.", "In anything customer-facing, {svc} is called {v}."),
          {"paraphrase": ("Branding changed their minds: {svc} goes out as {v}.", "Legal vetoed the old name, so {svc} will ship as {v}.")},
          ("Use {v} in the changelog when you mention {svc}.",),
          ("Our team's chat bot is called {v}; it's a joke name.",)),
@@ -137,7 +137,7 @@ FACTS = [
          ("{svc} is healthy at {v} right now.",),
          ("The load-test cluster runs {v}, but that's another team's.",)),
     Slot("oncall", "fact", "name", ("this week's on-call",),
-         ("{v} has the pager this week.", "This week's on-call is {v}."),
+         ("Pager duty this week: {v}.", "This week's on-call is {v}."),
          {"paraphrase": ("{v} swapped shifts and carries the pager for the rest of the week.",),
           "implied": ("The on-call rota changed. It's {v} until Sunday.",)},
          ("Since {v} is on call, send the alert questions their way.",),
@@ -231,9 +231,9 @@ PAIRS = [
     (("Lisbon", "Oslo"), "escalation contact", "name"),
     (("primary", "fallback"), "SMTP relay", "host"),
 ]
-PAIR_PLANT = ("The {m} {n} is {v}.", "For {m}, the {n} is {v}.", "Set the {m} {n} to {v}.")
-PAIR_BOTH = ("The {n} is {v1} for {m1} and {v2} for {m2}.", "{M1} {n}: {v1}. {M2} {n}: {v2}.")
-PAIR_UPDATE = ("The {m} {n} went to {v}; {other} stays where it is.", "We changed the {m} {n} to {v}.", "For {m} the {n} is now {v}.")
+PAIR_PLANT = ("The {n} of the {m} side is {v}.", "We set the {m} {n} at {v}.", "Set the {m} {n} to {v}.")
+PAIR_BOTH = ("For the {n}: {v1} on {m1}, {v2} on {m2}.", "{M1} {n}: {v1}. {M2} {n}: {v2}.")
+PAIR_UPDATE = ("The {m} {n} went to {v}; {other} stays where it is.", "We changed the {m} {n} to {v}.", "The {m} {n} has been changed to {v}.")
 
 #: updates whose words say which way the value moved (the new value is drawn to agree)
 HIGHER = frozenset({
@@ -246,8 +246,8 @@ LOWER = frozenset({"We agreed to relax coverage to {v}.", "Polling every {v} is 
 SAME_MESSAGE = ("Wait, no, make that {v}.", "Scratch that: {v}, I was thinking of something else.")
 #: questions that name a planted subject and state nothing
 QUESTIONS = ("Is {s} going to block us?", "Who else should know about {s}?", "Did we write {s} down anywhere?")
-CHATTER = ("ok", "nice, thanks", "hmm, not what I expected", "ugh, CI again", "lgtm", "brb, coffee", "looks right to me", "keep going",
-           "wait, why did that fail?", "fine, move on", "good catch", "alright")
+CHATTER = ("okay then", "nice, thanks", "hmm, not what I expected", "ugh, CI again", "lgtm", "brb, coffee", "looks right to me", "keep it going",
+           "wait, why did that fail?", "fine, move on", "good catch", "alright, cool")
 TASKS = (
     "Can you run the {svc} tests again?", "Look at the stack trace in the last run and tell me what broke.",
     "Refactor {svc}/handlers.py so the retry logic sits in one place.", "Add a regression test for the null cursor bug in {svc}.",

@@ -148,3 +148,19 @@ def test_registered_held_out() -> None:
     assert "field" in bench_memory.FAMILIES and "field" not in bench_memory.TUNING
     assert bench_memory.family_names("field") == ("field",)
     assert "field" not in bench_memory.family_names("all") and "field" not in bench_memory.family_names("tuning")
+
+
+def test_its_sentences_are_its_own() -> None:
+    """No template of `field` is one of memory_sessions.py's families' (placeholders aside)."""
+    others = (Path(__file__).resolve().parents[1] / "benchmarks" / "memory_sessions.py").read_text(encoding="utf-8")
+
+    def norm(t: str) -> str:
+        return re.sub(r"\{\w+\}", "{}", t).lower().strip(" .!")
+
+    theirs = {norm(lit) for lit in re.findall(r'"([^"]*)"', others)}
+    ours = [t for slot in (*T.FACTS, *T.CONSTRAINTS, *T.PREFERENCES, *T.SAFETY)
+            for t in (*slot.plant, *(u for us in slot.update.values() for u in us), *slot.repeat, *slot.distract)]
+    ours += [*T.GOAL_OPEN, *T.GOAL_UPDATE, *T.PAIR_PLANT, *T.PAIR_BOTH, *T.PAIR_UPDATE, *T.SAME_MESSAGE, *T.QUESTIONS, *T.CHATTER,
+             *T.TASKS, *T.NARRATIVE, *T.LIST_LEADS, *T.ACKS]
+    assert len(ours) > 200
+    assert [t for t in ours if norm(t) in theirs] == []
