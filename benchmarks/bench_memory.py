@@ -1,7 +1,7 @@
 """Memory that survives any budget: planted user rules, facts and preferences through 5 rounds of
 compaction at 10%, 20% and 30% of a session's size, with and without a model.
 
-    python benchmarks/bench_memory.py [--sessions 12] [--family sealed|lead|field|blind|probe|probe2|…|probe7|final|heldout|report|tune|tuning|all] [--fixtures ../shared/fixtures/transcripts]
+    python benchmarks/bench_memory.py [--sessions 12] [--family sealed|lead|field|blind|probe|probe2|…|probe8|final|heldout|report|tune|tuning|all] [--fixtures ../shared/fixtures/transcripts]
 
 Sessions come from ``memory_sessions.py``: the ``tune`` (seeds 0+), ``report`` (1000+),
 ``heldout`` (2000+), ``final`` (3000+), ``blind`` (5000+) and ``probe*`` families are what the
@@ -47,7 +47,7 @@ KINDS = ("safety", "constraint", "goal", "preference", "fact")
 COUNTER = counter_for(None)
 ROUNDS = 5
 #: families the ledger was developed against (their failures were looked at), then the held-out ones
-TUNING = ("tune", "report", "heldout", "final", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "blind")
+TUNING = ("tune", "report", "heldout", "final", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8", "blind")
 FAMILIES = (*TUNING, "sealed", "lead", "field")  # field: memory_family_field.py, held out (run by the lead only)
 
 
@@ -106,7 +106,7 @@ def run_session(g: Generated, pct: float, with_model: bool) -> dict[str, object]
 
 
 def bench_generated(family: str, n: int) -> bool:
-    base = {"tune": 0, "report": 1000, "heldout": 2000, "final": 3000, "blind": 5000, "probe": 7000, "probe2": 8000, "probe3": 9000, "sealed": 11000, "probe4": 12000, "probe5": 13000, "probe6": 14000, "lead": 15000, "probe7": 16000, "field": FIELD_SEEDS}[family]
+    base = {"tune": 0, "report": 1000, "heldout": 2000, "final": 3000, "blind": 5000, "probe": 7000, "probe2": 8000, "probe3": 9000, "sealed": 11000, "probe4": 12000, "probe5": 13000, "probe6": 14000, "lead": 15000, "probe7": 16000, "probe8": 17000, "field": FIELD_SEEDS}[family]
     seeds = range(base, base + n)
     sessions = [generate_field(s) if family == "field" else generate(s, family) for s in seeds]
     sizes = [COUNTER.count_messages(g.messages) for g in sessions]

@@ -30,6 +30,8 @@ Template families that share no phrasing:
   (which of sealed's values stay stale never looked at) with sealed's structure and new update
   wording: passive hand-overs, "; it's V now" after a clause naming the subject, "slid out to",
   "was lifted to", "rose to", "goes by", "became".
+* ``probe8`` (seeds 17000+) — tuning data from the start, written (issue 11, fourth pass) before any run
+  of it: its templates and what they exercise are in ``memory_probe8.py``.
 * ``probe7`` (seeds 16000+) — tuning data from the start, written (issue 11, third pass) before any look
   at ``lead``'s failures and before any run of it, with its own sentences for the kinds of wording a
   user writes: a leading "Starting tomorrow," / "As of Monday," / "Effective next week,"; values in
@@ -48,6 +50,7 @@ import random
 import re
 from dataclasses import dataclass, field
 
+import memory_probe8 as P8
 from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
 
 
@@ -172,6 +175,7 @@ OWN_WORLD = {
         ["Any blockers on {s}?", "When did we last talk about {s}?", "Who knows the history of {s}?"],
     ),
 }
+OWN_WORLD["probe8"] = P8.OWN_WORLD
 # probe7's goal values: service names no other template uses (a refined goal is checked by its own word)
 GOAL_SVCS = ["pricing", "ranking", "shipping", "onboarding", "refunds", "loyalty", "payroll", "tracking"]
 GOAL_UPDATE = {
@@ -180,6 +184,7 @@ GOAL_UPDATE = {
         "Change of focus: we're moving the {v} service over to the new scheduler instead.",
         "Let me refine the plan: it's the {v} service that has to go onto the new scheduler today.",
     ],
+    "probe8": P8.GOAL_UPDATE,
 }
 # probe7: two statements said in one sentence, and updates wrapped in a longer sentence
 JOINERS = {"probe7": [", and ", "; also, ", " and "]}
@@ -626,6 +631,15 @@ TASKS = {
     "lead": ["Profile the {x} startup.", "Rename a variable in the {x} module.", "Add logging to the {x} worker."],
     "probe7": ["Check the {x} memory usage.", "Clean up the {x} imports.", "Add a health check to the {x} server."],
 }
+# probe8's templates live in memory_probe8.py
+ONCALL["probe8"] = P8.ONCALL
+CONSTRAINT["probe8"] = P8.CONSTRAINT
+PREFERENCE["probe8"] = P8.PREFERENCE
+SAFETY["probe8"] = P8.SAFETY
+GOAL["probe8"] = P8.GOAL
+PAIR["probe8"] = P8.PAIR
+CHATTER["probe8"] = P8.CHATTER
+TASKS["probe8"] = P8.TASKS
 
 
 def _cap(s: str) -> str:
@@ -643,7 +657,7 @@ def _inner(s: str) -> str:
 def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34) -> Generated:
     """One session from ``seed`` with the templates of ``family`` (a key of ``FACT``)."""
     rng = random.Random(seed)
-    vals = FormValues(rng) if family == "probe7" else Values(rng)
+    vals = FormValues(rng) if family in ("probe7", "probe8") else Values(rng)
     plants: list[Plant] = []
     statements: list[str] = []  # plant texts, in order
     updates: list[tuple[str, Plant, str]] = []  # (text, plant, new value) to say later
@@ -675,8 +689,13 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
         plants.append(p)
         if rng.random() < 0.5:
             updates.append((update_t, p, make()))
-    kinds = ["date", "name", "rename", "version", "host", *(k for k in ("path", "id") if k in FACT[family])]
+    kinds = ["date", "name", "rename", "version", "host", *(k for k in ("path", "id") if k in FACT.get(family, {}))]
     distractors: list[str] = []  # sealed and probe4 only: said among the chatter, never an update
+    corrected: dict[str, Plant] = {}  # probe8: a statement corrected in the same breath → its plant
+    facts: dict[str, tuple[Plant, str]] = {}  # probe8: a fact's statement → (its plant, its kind), for echoes
+    if family == "probe8":
+        kinds = []  # its facts are planted below
+        _plant_probe8(rng, vals, statements, plants, updates, distractors, corrected, facts)
     for kind in kinds:
         plant_ts, update_ts = FACT[family][kind]
         if family in OWN_WORLD:
@@ -753,7 +772,7 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
             state_i += 1
         while nxt is not None and nxt[0] <= t:
             _, (text, plant, newv), = nxt
-            say(parts, text.format(v=newv), True)
+            say(parts, text.format(v=newv, o=plant.value) if family == "probe8" else text.format(v=newv), True)
             plant.stale.append(plant.value)
             plant.stale_at.append(len(messages))
             plant.value = newv
@@ -768,6 +787,11 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
         if t == turns // 2 - 1:  # every statement is made before the first update can come
             parts += order[state_i:]
             state_i = len(order)
+        if family == "probe8":
+            _echo_probe8(rng, parts, order[:state_i], facts, said_before="\n".join(m.text for m in messages if m.role == "user"))
+            for text, plant in corrected.items():
+                if text in " ".join(parts):
+                    plant.stale_at.append(len(messages))
         messages.append(user(" ".join(parts)))
         for _ in range(rng.randint(1, 2)):
             n_call += 1
@@ -778,3 +802,40 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
             messages.append(tool_result(cid, body + f"\nExit code: {rng.choice([0, 0, 0, 1])}", name="shell"))
         messages.append(assistant(rng.choice(["Done; the change is in place and the tests pass.", "I looked into it; details above.", "Working on it, next I will run the build."]) + " " + "More detail about the steps taken. " * rng.randint(2, 6)))
     return Generated(messages, plants, family, seed)
+
+
+def _plant_probe8(rng: random.Random, vals: Values, statements: list[str], plants: list[Plant], updates: list[tuple[str, Plant, str]],
+                  distractors: list[str], corrected: dict[str, Plant], facts: dict[str, tuple[Plant, str]]) -> None:
+    """probe8's facts: a random subset of its kinds, some corrected in the same breath, some said in
+    passing inside a request; updates name the subject by its long or its short form."""
+    things = rng.sample(P8.THINGS, len(P8.THINGS))
+    make = P8.makers(vals, SVCS)
+    for kind in rng.sample(sorted(P8.FACT), P8.FACT_KINDS_PER_SESSION):
+        subj, short = P8.subject(kind, rng, things, SVCS)
+        distractors.append(P8.OWN_WORLD[4][kind].format(v=make[kind]()))
+        distractors.append(rng.choice(P8.OWN_WORLD[5]).format(s=subj))
+        v = make[kind]()
+        p = Plant("fact", v)
+        text = rng.choice(P8.FACT[kind][0]).format(s=subj, S=_cap(subj), v=v)
+        if rng.random() < 0.25:  # corrected in the same breath
+            newv = make[kind]()
+            text += " " + rng.choice(P8.CORRECT_NOW).format(v=newv, o=v)
+            p.stale.append(v)
+            p.value = newv
+            corrected[text] = p
+        elif rng.random() < 0.3:  # said in passing inside a request
+            text = rng.choice(P8.PASSING).format(x=rng.choice(SVCS), u=_inner(text).rstrip("."))
+        statements.append(text)
+        plants.append(p)
+        facts[text] = (p, kind)
+        if rng.random() < 0.6:
+            upd = rng.choice(P8.FACT[kind][1])
+            updates.append((upd.replace("{s}", subj).replace("{S}", _cap(subj)).replace("{a}", short).replace("{A}", _cap(short)), p, make[kind]()))
+
+
+def _echo_probe8(rng: random.Random, parts: list[str], said: list[str], facts: dict[str, tuple[Plant, str]], said_before: str) -> None:
+    """probe8: now and then a value said earlier comes back in chatter (its current value; not an update)."""
+    known = [facts[t] for t in said if t in facts and t in said_before]
+    if known and rng.random() < 0.3:
+        plant, kind = rng.choice(known)
+        parts.append(rng.choice(P8.ECHO).format(v=f"port {plant.value}" if kind == "port" else plant.value))
