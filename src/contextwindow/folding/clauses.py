@@ -108,6 +108,7 @@ _VALUE_PATTERNS: list[tuple[str, str]] = [
     ("version", r"\bv?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?\b|\bv\d+(?:\.\d+)?\b|\b(?:python|node|postgres(?:ql)?|java|go|ruby|php|rust|django|react)\s+\d+(?:\.\d+)*\b"),
     ("host", r"\b[a-z0-9][\w-]*(?:\.[\w-]+){2,}\b(?<!\.\d)"),
     ("id", r"\b[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\b|\b(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{7,40}\b"),
+    ("port", r"\bport\s+\d{2,5}\b"),  # "listens on port 8443": the port, not a bare number
     ("number", rf"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:[km](?=\s+(?:{_UNITS})))?\s?(?:{_UNITS})?(?:\s(?:per|a|an)\s(?:second|minute|hour|day|week|month|year|request|user))?(?![\w.]\w)"),
     ("number", rf"\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:{_UNITS})\b|\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:hundred|thousand)\b"),
     ("quoted", r"`[^`\n]{1,80}`|\"[^\"\n]{1,80}\"|(?<!\w)'[^'\n]{2,60}'(?!\w)"),
@@ -133,10 +134,12 @@ _PERSON_PREDICATE = re.compile(
     r"\s+(is|was|will|now|owns|owned|has|had|takes|took|handles|handled|leads|led|runs|ran|'s|maintains|covers|covered|"
     r"manages|managed|approves|approved|reviews|reviewed|replaces|replaced|joins|joined|steps|stepped|becomes|became)\b"
     # any verb in the third person or the past before what it acts on ("Rosa looks after the …", "Mei inherited the …")
-    r"|\s+[a-z]{3,}(?:s|ed)\s+(?:(?:after|over|up|on|for|into|with)\s+)?(?:the|our|my|this)\b"
+    r"|\s+[a-z]{3,}(?:s|ed)\s+(?:(?:after|over|up|on|for|into|with)\s+)?(?:the|our|my|this|me|us)\b"
     # a role the person steps into ("Yuki swapped in as …", "Omar took over as …", "Ines serves as …")
     r"|\s+[a-z]{3,}(?:s|ed)?\s+(?:(?:in|up|over|on|back)\s+)?as\b"
 )
+# a capitalised word before one of these names a group ("the Falcon team"), whatever determiner precedes it
+_GROUP_NOUN = re.compile(r"\s+(?:team|squad|crew|group|guild|tribe|chapter|pod)\b")
 # a determiner before a capitalised word that a lower-case noun follows: the word is a modifier of
 # the subject ("the Android support contact", "our Berlin office"), not a value
 _DETERMINER_BEFORE = re.compile(r"\b(?:the|our|my|your|their|its|this|that)\s+$", re.IGNORECASE)
@@ -144,7 +147,7 @@ _DETERMINER_BEFORE = re.compile(r"\b(?:the|our|my|your|their|its|this|that)\s+$"
 
 @dataclass(frozen=True, slots=True)
 class Value:
-    kind: str  # money, date, time, number, version, path, url, email, id, quoted, name
+    kind: str  # money, date, time, number, version, path, url, email, id, port, quoted, name
     text: str  # as written
     start: int
     end: int
@@ -240,7 +243,7 @@ def find_values(text: str) -> list[Value]:
                     continue
                 kind = "name"
         if kind == "name" and re.fullmatch(r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*", s) and _DETERMINER_BEFORE.search(text[max(0, m.start() - 8) : m.start()]) \
-                and re.match(r"\s+[a-z]{2,}", text[m.end() :]):
+                and re.match(r"\s+[a-z]{2,}", text[m.end() :]) and not re.match(_GROUP_NOUN, text[m.end() :]):
             continue
         if kind == "name" and m.start() == 0 and " " not in s and not re.search(r"[A-Z0-9-]", s[1:]):
             # a capitalised first word is a name only when the clause goes on like "Dana is …"

@@ -21,6 +21,9 @@ class Entry:
     active: bool = True
     updated_to: str = ""  # for a superseded entry: the newer value as written
     signature: str = ""  # the kinds (and units) of its values: what a loosely worded update must match
+    replaces: tuple[str, ...] = ()  # old values the statement names as replaced ("V, not U"): not its own
+    correction: bool = False  # it says it corrects something ("Sorry, I meant V", "Typo: …", ", I had it wrong")
+    resolved: bool = False  # its subject was found in the ledger, not in its own words ("Sorry, I meant V.")
 
     @property
     def key(self) -> str:

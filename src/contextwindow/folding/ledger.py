@@ -74,7 +74,7 @@ def _restated_goal(found: list[Entry], text: str, goal: Entry, source: str) -> l
             continue
         words = set(subject_words(clause))
         shared = said & words
-        if len(shared) >= 2 and len(shared) * 3 >= len(said) and words - said:
+        if len(shared) >= 2 and len(shared) * 3 >= min(len(said), len(words)) and words - said:
             body = clause.strip().rstrip(".!")
             restated = Entry(text=clause.strip(), kind="goal", subject="goal", value="+" + body.lower(), values=(body,), source=source, signature="goal")
             return [e for e in found if e.text != clause.strip()] + [restated]
@@ -85,7 +85,10 @@ def stated(e: Entry) -> str:
     """How an entry is written in a memory block: its text, with a "Goal:" label when it is a goal
     its own words do not name as one (an opening request), so that the next fold reads it back as the goal."""
     if e.kind == "goal" and ((back := parse(e.text)) is None or back.kind != "goal"):
-        return f"Goal: {e.text}"
+        return f"Goal: {e.text.rstrip('?')}"  # a request asked as a question ("Could you help me …?") is still the goal
+    if e.resolved and e.values and not any(b.subject == e.subject for b in _parse_with_pronoun(e.text, "", "summary")):
+        # its words do not name what it is about ("Sorry, I meant V."): written so that it reads back
+        return f"{_subject_phrase(e)}: {', '.join(e.values)}"
     return e.text
 
 
@@ -119,9 +122,9 @@ def scrub(text: str, ledger: Sequence[Entry]) -> str:
     olds = stale(ledger)
     if not olds:
         return text
-    for t in sorted({e.text for e in ledger if e.active and e.text.strip()}, key=len, reverse=True):
-        if t in text:
-            text = text.replace(t, hold(t))
+    for e in sorted((e for e in ledger if e.active and e.text.strip()), key=lambda e: len(e.text), reverse=True):
+        if e.text in text:
+            text = text.replace(e.text, hold(_without_replaced(e, olds, live)))
     for e in olds:
         note = f"[updated later: {e.updated_to}]"
         if e.text in text:
@@ -139,7 +142,22 @@ def scrub(text: str, ledger: Sequence[Entry]) -> str:
     return re.sub("\x00([\U000f0000-\U000fffff])\x00", lambda m: notes[ord(m.group(1)) - 0xF0000], text) if notes else text
 
 
-_CORE = re.compile(r"^[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?|^(?:python|node|java|go|ruby|php|rust)\s+(?P<ver>\d+(?:\.\d+)+)$", re.IGNORECASE)
+def _without_replaced(e: Entry, olds: Sequence[Entry], live: set[str]) -> str:
+    """``e``'s text with the old values of the entries it superseded written as "[earlier value]" ("Typo:
+    V, not U", "U handed X to V"): its own values stay, and so does every other word of it."""
+    note = ", ".join(e.values)
+    mine = {v.lower() for v in e.values}
+    text = e.text
+    for o in olds:
+        if o.updated_to not in (note, e.text):
+            continue
+        for v in _with_cores(o.values):
+            if v.strip() and v.lower() not in live and v.lower() not in mine:
+                text = re.sub(rf"(?<![\w$€£]){re.escape(v)}(?![\w])", "[earlier value]", text, flags=re.IGNORECASE)
+    return text
+
+
+_CORE = re.compile(r"^[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?|^(?:python|node|java|go|ruby|php|rust)\s+(?P<ver>\d+(?:\.\d+)+)$|^port\s+(?P<port>\d+)$", re.IGNORECASE)
 
 
 def _with_cores(values: Sequence[str]) -> list[str]:
@@ -148,7 +166,7 @@ def _with_cores(values: Sequence[str]) -> list[str]:
     out = list(values)
     for v in values:
         m = _CORE.match(v.strip())
-        core = (m.group("ver") or m.group(0)).strip() if m else ""
+        core = (m.group("ver") or m.group("port") or m.group(0)).strip() if m else ""
         if core and core != v and core not in out:
             out.append(core)
     return out

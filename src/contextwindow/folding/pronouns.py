@@ -32,11 +32,15 @@ def antecedent(clause: str) -> str | None:
     if m is None:
         return None
     np = m.group(0).strip()
-    return np if re.search(r"[a-z]{3,}", m.group("np")) else None
+    return np if re.search(r"[a-z]{3,}|\b[A-Z]{2,5}\b", m.group("np")) else None  # a word, or an abbreviation ("the OMS")
 
 
 # a clause with no subject at all, only its value: "60 characters is OK now", "$500 is fine from now on"
 _ELLIPTIC = re.compile(r"^(?P<v>[^,;]{1,40}?)\s+(?:is|are)\s+(?:now\s+)?(?:ok|okay|fine|allowed|acceptable|permitted|good|alright|the (?:new )?(?:limit|cap|max(?:imum)?|bar))\b", re.IGNORECASE)
+
+
+# no subject, only who to turn to: "(…, so) talk to Tomas now" → "Tomas owns <np> now"
+_CONTACT = re.compile(r"^(?:please\s+)?(?:talk to|ask|ping|contact|reach out to|go to|call|email)\s+(?P<n>[A-Z][a-z]+)\b(?P<rest>[^,;]*?)\s*(?P<e>[.!]?)$")
 
 
 def has_pronoun(clause: str) -> bool:
@@ -45,7 +49,7 @@ def has_pronoun(clause: str) -> bool:
 
 def needs_antecedent(clause: str) -> bool:
     """A thing-pronoun, or no subject but the value itself ("60 characters is OK now")."""
-    return has_pronoun(clause) or _ELLIPTIC.match(clause.strip()) is not None
+    return has_pronoun(clause) or _ELLIPTIC.match(clause.strip()) is not None or _CONTACT.match(clause.strip()) is not None
 
 
 def resolve(clause: str, np: str) -> str:
@@ -54,6 +58,9 @@ def resolve(clause: str, np: str) -> str:
     m = _ELLIPTIC.match(clause.strip())
     if m and not has_pronoun(clause):
         return f"{np[:1].upper() + np[1:]} is {m.group('v')} now."
+    c = _CONTACT.match(clause.strip())
+    if c and not has_pronoun(clause):
+        return f"{c.group('n')} owns {np[:1].lower() + np[1:]}{c.group('rest')}{c.group('e') or '.'}"
 
     def sub(m: re.Match[str]) -> str:
         copula = (m.group("c") or "").strip().lower()

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from . import pronouns
+from . import corrections, pronouns
 from .clauses import Value, find_values, frame, sentences, split_environment
 from .entries import MAX_CLAUSE_CHARS, Entry
 from .relations import (
@@ -62,9 +62,14 @@ def _restore(fr_part: str, vals: Sequence[Value]) -> str:
     return re.sub(r"<v>", lambda _: next(it).text if vals else "", fr_part)
 
 
+# a rule that fences something off without a negation word: "Hands off X unless I …", "X is off limits"
+_GUARDED = re.compile(r"\bhands[- ]off\b|\boff[- ]limits\b|\bunless (?:i|we|you get my|someone)\b", re.IGNORECASE)
+_POLITE = re.compile(r"^(?:could|can|would|will)\s+(?:you|we)\s+(?:please\s+)?(?:help\s+(?:me|us)\s+(?:to\s+)?)?", re.IGNORECASE)
+
+
 def _kind(clause: str, relation: str | None, subject: list[str], values: Sequence[Value] = ()) -> str | None:
     masked = frame(clause, find_values(clause))  # "May 2" is a date, not the modal "may"
-    neg = bool(_NEG.search(masked) or _NO.search(masked))
+    neg = bool(_NEG.search(masked) or _NO.search(masked) or _GUARDED.search(masked))
     if (neg and _SAFETY_WORDS.search(clause)) or _SAFETY_POS.search(masked):
         return "safety"
     head = subject[-1] if subject else ""
@@ -114,6 +119,9 @@ def parse(clause: str, source: str = "") -> Entry | None:
     body = _LEAD.sub("", s)
     if _WH.match(body) and not re.search(r"[.!]$", s) and " is " not in body[:30]:
         return None
+    # a correction: its lead and remark go, and a contrast names the value it replaces ("X is V, not U")
+    body = corrections.REMARK.sub("", _LEAD.sub("", corrections.strip_lead(body)))
+    body, olds = corrections.split_contrast(body)
     body = _unframe(body)
     # "Heads up: X is Y" / "Swap of plans: …": a short lead before a clause of its own goes
     m = _LEAD_COLON.match(body)
@@ -155,7 +163,7 @@ def parse(clause: str, source: str = "") -> Entry | None:
     value = polarity + "|".join(sorted(v.norm for v in val_list))
     return Entry(
         text=s, kind=kind, subject=" ".join(subject), value=value, values=tuple(v.text for v in val_list), source=source,
-        signature=signature(val_list),
+        signature=signature(val_list), replaces=tuple(olds), correction=corrections.is_correction(s),
     )
 
 
@@ -177,6 +185,7 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
     fr = re.sub(r"^(?:from now on|going forward|from here on|in future|for now)\s*,?\s*", "", fr)
     fr = re.sub(r"(<v>[^,<]*),\s*(?:[a-z'-]+\s*){1,6}$", r"\1", fr).rstrip()  # an aside after the value: ", one more delay"
     fr = re.sub(r"(<v>[^<]*?)\s+(?:since|as of|starting|effective)\s+(?:the\s+|last\s+|this\s+)?[a-z]+(?:\s+[a-z]+)?$", r"\1", fr)  # "… since the outage"
+    fr = re.sub(r"(<v>[^<]*?)\s+(?:after|following)\s+(?:last|yesterday|this|today|tonight)\S*\s+(?:[a-z]+'s\s+)?[a-z]+$", r"\1", fr)  # "… after last night's deploy"
     if re.search(r"<v>[^<]*?\s+(?:since|as of|starting|effective|beginning)\s+<v>$", fr):  # "wait V between tries, effective next week": when, not what
         fr = re.sub(r"\s+(?:since|as of|starting|effective|beginning)\s+<v>$", "", fr)
         vals = vals[:-1]
@@ -264,7 +273,8 @@ def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]
             said = _LEAD.sub("", part)
             lead = _LEAD_TIME.match(said)
             said = lead.group("r") if lead else said  # "Today we want the X service on the new scheduler."
-            if opening and not request and _REQUEST.match(said) and not part.rstrip().endswith("?"):
+            polite = _POLITE.match(said)  # "Could you help me move the X …?" asks for what it names
+            if opening and not request and (_REQUEST.match(said) and not part.rstrip().endswith("?") or polite and _REQUEST.match(said[polite.end() :])):
                 request = part
             prev = part
     if request and not any(e.kind == "goal" for e in out) and len(request) <= MAX_CLAUSE_CHARS:
@@ -312,7 +322,7 @@ def _unframe(body: str) -> str:
             m = pat.match(body)
             if not m:
                 continue
-            r = m.groupdict().get("r") or m.groupdict().get("r2") or ""
+            r = m.groupdict().get("r") or m.groupdict().get("r2") or m.groupdict().get("r3") or ""
             head = body[: len(body) - len(r)]
             if pat is _FRAME_COLON and len(head.split()) < 5 and not re.search(r"\b(?:i|we|you|they|sorry)\b", head, re.IGNORECASE):
                 continue  # a short label before a colon ("Commit messages: …") is the subject
@@ -333,6 +343,15 @@ def _parse_with_pronoun(clause: str, prev: str, source: str) -> list[Entry]:
     title rule; 60 characters is OK now"), that part is read with the noun phrase of the part (or,
     for a clause that states nothing as written, the clause) before it; the entry keeps both as
     its text."""
+    if corrections.value_only(clause) and not pronouns.needs_antecedent(clause):
+        # only a value ("Sorry, I meant V.", "V is correct."): about what the clause before it names
+        e = corrections.subjectless(clause, prev, signature, source)
+        return [e] if e is not None else []
+    for m in pronouns.SPLIT.finditer(clause):  # "We changed the port of X; 8315 from now on." (when it reads as nothing else)
+        first, second = clause[: m.start()], clause[m.end() :]
+        if corrections.value_only(second) and not find_values(first) and not pronouns.needs_antecedent(second) and parse(clause, source) is None:
+            e = corrections.subjectless(second, first, signature, source)
+            return [replace(e, text=clause)] if e is not None else []
     cuts = [m for m in pronouns.SPLIT.finditer(clause) if pronouns.needs_antecedent(clause[m.end() :])]
     if cuts:  # within the clause: "<first part>; <pronoun part>"
         first, second = clause[: cuts[0].start()], clause[cuts[0].end() :]
@@ -343,6 +362,9 @@ def _parse_with_pronoun(clause: str, prev: str, source: str) -> list[Entry]:
             head = parse(first, source)
             return [*([head] if head is not None and not alt.values else []), replace(alt, text=clause)]
     e = parse(clause, source)
+    if e is None and corrections.is_correction(clause):
+        # a correction parse cannot read ("Sorry, I meant V for X, not U"): its subject is found in the ledger
+        e = corrections.subjectless(clause, prev, signature, source)
     if e is not None or not pronouns.needs_antecedent(clause):
         return [e] if e is not None else []
     np = pronouns.antecedent(prev) if prev else None

@@ -33,7 +33,9 @@ _SAFETY_POS = re.compile(
 )
 _PREF = re.compile(
     r"\b(i(?:'d| would)(?:\s+(?:much|really|still|now))? rather|i(?:'d| would)?(?:\s+(?:now|still|really|also|actually|much|strongly|generally|usually))*\s+"
-    r"(?:prefer|like|love|want|favou?r|appreciate|be (?:glad|happy|grateful|pleased|content|fine|ok|okay) (?:to|if|for|with))|prefer(?:ably)?|my preference|rather than|i'm partial to|ideally)\b",
+    r"(?:prefer|like|love|want|favou?r|appreciate|be (?:glad|happy|grateful|pleased|content|fine|ok|okay) (?:to|if|for|with))|prefer(?:ably)?|my preference|rather than|i'm partial to|ideally|"
+    # what suits the speaker: "X would be ideal for me", "X suits me better", "X works best for me"
+    r"(?:would be|is|are|sounds?)\s+(?:\w+\s+)?(?:ideal|perfect|preferable|best|nicer|better|great)\s+(?:for|to)\s+me|suits? me|works? (?:best|better) for me)\b",
     re.IGNORECASE,
 )
 _RULE = re.compile(
@@ -56,6 +58,7 @@ _CHATTER = re.compile(r"^(thanks?|thank you|great|nice|cool|sounds good|looks go
 
 _IDENTITY = {"path", "url", "email", "id", "host"}
 _V = r"<v>"
+_GROUP = r"(?:team|squad|crew|group)"  # "to the <v> team": the team's name is the value
 # an imperative that points a subject at a value: "Repoint the replica host to <v>"
 _POINT_AT = re.compile(
     rf"^(?:please\s+)?(?!(?:talk|ask|send|email|tell|reply|write|give|show|explain|add|fix)\b)[a-z]+\s+"
@@ -71,7 +74,11 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
                rf"takes care of|took care of|is taking care of|takes on|took on|has taken on|picks up|picked up|has picked up|looks after|looked after|oversees|oversaw|"
                rf"manages|managed|is handling|is managing|inherits|inherited|has inherited|adopts|adopted)\s+(?P<s>.+)$")),
     ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|will be)\s+(?:now\s+)?(?:owned|run|led|maintained|handled)\s+by\s+(?P<v>{_V}.*)$")),
-    ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:now\s+|will\s+)?(?:belongs?|goes|went|passe[sd]|has passed|has gone)\s+(?:now\s+)?to\s+(?P<v>{_V})$")),
+    ("owner", re.compile(rf"^(?P<s>.+?)\s+(?:now\s+|will\s+)?(?:belongs?|goes|go|went|passe[sd]|has passed|has gone|"
+               rf"(?:was|were|got|has been|have been)\s+(?:handed|passed|given|transferred|reassigned)(?:\s+over)?)\s+(?:now\s+)?(?:to|through)\s+(?:the\s+)?(?P<v>{_V})(?:\s+{_GROUP})?$")),
+    # "Chiara handed the X to Tomas last week": the one it was handed to owns it
+    ("owner", re.compile(rf"^(?:{_V}|[a-z]+)\s+(?:has\s+|had\s+|just\s+)*(?:handed|passed|gave|transferred|turned)\s+(?:over\s+)?(?P<s>(?:the|our|my|this)\s+.+?)\s+"
+               rf"(?:over\s+|on\s+)?to\s+(?:the\s+)?(?P<v>{_V})(?:\s+{_GROUP})?(?:\s+[a-z]+(?:\s+[a-z]+)?|\s+(?:on|at|by|last|this)\s+{_V})?$")),
     ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:now\s+)?(?:goes|will go|went)\s+by\s+(?:the\s+name\s+(?:of\s+)?)?(?P<v>{_V}.*)$")),
     ("rename", re.compile(rf"^(?:(?:we|i|they|you|let's)\s*(?:'ll|will|'re|are|shall)?\s+)?(?:now\s+)?(?:refer(?:ring)? to|think of)\s+(?P<s>.+?)\s+as\s+(?P<v>{_V}.*)$")),
     ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|was|has been|will be)\s+(?:now\s+)?(?:rebranded|relabell?ed|re-?titled)\s+(?:as|to)\s+(?P<v>{_V}.*)$")),
@@ -155,7 +162,9 @@ _FRAME_REPORT = re.compile(
 _FRAME_CIRCUMSTANCE = re.compile(
     r"^(?:(?:after|following|given|with|because of|due to|thanks to|in light of|since)\s[^,<]{2,70}|whatever happens|no matter what|in any case|either way)"
     r",\s+(?P<r>\S.*)$"
-    r"|^(?:after|following)\s+(?:[\w']+\s+){1,4}?(?=(?:the|our|my|we|they)\s)(?P<r2>.*)$",
+    r"|^(?:after|following)\s+(?:[\w']+\s+){1,4}?(?=(?:the|our|my|we|they)\s)(?P<r2>.*)$"
+    # a consequence after what caused it: "The failover happened, so the X is on V now"
+    r"|^[^,<]{2,70},\s+so\s+(?P<r3>(?:the|our|my|this)\s.*)$",
     re.IGNORECASE,
 )
 _FRAME_COLON = re.compile(r"^(?P<h>[^:<]{2,140}):\s+(?P<r>\S.*)$")
@@ -196,7 +205,7 @@ _ABOUT = re.compile(r"\b(?:about|for|of|on|regarding)\s+(?P<x>(?:the|our|my)\s+[
 # a trailing contrast with no value of its own: ", not the older one", ", rather than before"
 _TRAILING_CONTRAST = re.compile(r",\s*(?:not|rather than|instead of)\b[^,<$€£\d]{0,40}?([.!]?)$", re.IGNORECASE)
 #: value kinds that make a clause a fact even without a relation ("Expect the launch on May 15")
-_TYPED = {"date", "time", "money", "version", "number"}
+_TYPED = {"date", "time", "money", "version", "number", "port"}
 
 
 _MAKE_THAT = re.compile(r"^(?:please\s+)?(?:let's\s+)?(?:make|set|change|switch|bump|raise|lower)\s+(?:that|it|this)\s+(?:to\s+)?(?P<v><v>)(?:\s+(?:for|on)\s+(?P<s>.+))?$")

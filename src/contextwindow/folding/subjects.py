@@ -24,7 +24,7 @@ _STOP = {
     "updated", "adjusted", "revised", "raised", "lowered", "bumped", "increased", "decreased", "reduced", "extended", "postponed",
     "delayed", "rescheduled", "upped", "if", "possible", "after",
     "favourite", "favorite", "favour", "favor", "aiming", "targeting", "ready", "before", "nowadays", "glad", "happy", "grateful",
-    "appreciate", "love", "pleased", "content",
+    "appreciate", "love", "pleased",
     # verbs of change and bounds ("slid out to", "the cap rose to", "any pull request past V"): how it changed, not what
     "slid", "slide", "slides", "drifted", "lifted", "rose", "risen", "eased", "grew", "grown", "fell", "fallen", "expanded",
     "relaxed", "loosened", "tightened", "past", "beyond",
@@ -38,7 +38,8 @@ _SYNONYMS = {
     "bill": "budget", "allowance": "budget", "spend": "budget", "spending": "budget", "cost": "budget", "costs": "budget", "budget": "budget",
     "due": "deadline", "deadline": "deadline", "called": "name", "named": "name", "title": "name", "oncall": "on-call",
     "maintainer": "owner", "ownership": "owner", "lead": "owner", "responsible": "owner", "owns": "owner", "owned": "owner",
-    "person": "owner", "codename": "name", "codenamed": "name", "ceiling": "limit", "cap": "limit", "maximum": "limit", "max": "limit",
+    "person": "owner", "codename": "name", "db": "database", "repo": "repository", "env": "environment", "config": "configuration",
+    "prod": "production", "codenamed": "name", "ceiling": "limit", "cap": "limit", "maximum": "limit", "max": "limit",
 }
 
 
@@ -58,6 +59,7 @@ def subject_words(text: str) -> list[str]:
     t = text.lower().replace("on call", "on-call").replace("on-call", " oncall ")
     t = re.sub(r"\b[a-z]+\s+than\b", " ", t)  # "bigger than", "more than": how, not what
     t = re.sub(r"\bfree to\b", " ", t)  # "you're free to …" (but "the free tier" names a tier)
+    t = re.sub(r"\b(?:be|am|'m|are|'re|is|feel)\s+content\b", " ", t)  # "I'd be content with …" (but "the content delivery network")
     words = [w.strip("'-") for w in re.findall(r"[a-z0-9][a-z0-9'_.-]*", t)]
     out = []
     for w in words:
@@ -65,7 +67,7 @@ def subject_words(text: str) -> list[str]:
         w = re.sub(r"'s?$", "", w.rstrip("."))
         if not w or (w in _STOP and w not in acronyms and not possessor) or w == "<v>" or (len(w) == 1 and w.isalpha()):  # "s" of a possessive split off a value
             continue
-        w = _SYNONYMS.get(w, _singular(w))
+        w = _SYNONYMS.get(w, w if w in acronyms else _singular(w))  # "OMS" is no plural
         if w not in out:
             out.append(w)
     if "budget" in out:
@@ -79,13 +81,47 @@ _NOT_POSSESSORS = {"it", "that", "let", "there", "here", "he", "she", "what", "w
 _PERIODS = {"monthly", "weekly", "daily", "yearly", "annual", "hourly", "annually"}
 
 
+def _initials(words: list[str]) -> str:
+    return "".join(p[0] for w in words for p in w.split("-") if p)
+
+
+def _run_for(word: str, words: list[str]) -> tuple[int, int] | None:
+    """(start, end) of the run of ``words`` whose initials spell ``word`` ("cdn" → "content delivery
+    network"; a hyphen splits a word: "sso" → "single sign-on"), two letters or more."""
+    if not (2 <= len(word) <= 5 and word.isalpha()) or word in words:
+        return None
+    for i in range(len(words)):
+        for j in range(i + 1, len(words) + 1):
+            got = _initials(words[i:j])
+            if got == word and (j - i >= 2 or len(got) >= 2):
+                return i, j
+            if not word.startswith(got):
+                break
+    return None
+
+
+def align(new: list[str], old: list[str]) -> list[str]:
+    """``new`` subject words in ``old``'s vocabulary: an abbreviation on either side stands for the
+    words it abbreviates on the other ("the CDN DB" / "the content delivery network database")."""
+    out: list[str] = []
+    for w in new:
+        run = _run_for(w, old)
+        out.extend(old[run[0] : run[1]] if run else [w])
+    for w in old:
+        run = _run_for(w, out)
+        if run:
+            out[run[0] : run[1]] = [w]
+    return out
+
+
 def same_subject(a: str, b: str) -> bool:
     """``b`` (the newer subject) names ``a`` (the older): the same words, or ``b``'s words all
     inside ``a``'s — two words or more, or one word that is ``a``'s head ("the release" names
     "the frontend release"). A newer, MORE specific subject ("frontend release" after
     "release") is a new subject, and a word on each side that the other lacks means two
-    different subjects (no false merge)."""
-    wa, wb = a.split(), b.split()
+    different subjects (no false merge). An abbreviation names the words it abbreviates."""
+    wa = a.split()
+    wb = align(b.split(), wa)
     sa, sb = set(wa), set(wb)
     if not sa or not sb:
         return False

@@ -8,18 +8,26 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from . import corrections
 from .clauses import find_values, frame
 from .entries import Entry
-from .subjects import same_subject, subject_words
+from .subjects import align, same_subject, subject_words
 
 
 def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
     """``ledger`` with ``entry`` added: the active entries about the same subject are superseded
     (an ambiguous match — several different subjects the new one only partly names — supersedes
-    none of them; both stay)."""
+    none of them; both stay). An entry with no subject (a correction or a value-only clause) is
+    about the entry ``corrections.resolve`` finds, or states nothing; one that names the value it
+    replaces ("X is V, not U") supersedes the entry holding U."""
     out = list(ledger)
+    if not entry.subject:
+        found = corrections.resolve(out, entry)
+        if found is None:
+            return out
+        entry = found
     matches = [i for i, e in enumerate(out) if e.active and same_subject(e.subject, entry.subject) and not _person_and_thing(e, entry)]
-    exact = [i for i in matches if set(out[i].subject.split()) == set(entry.subject.split())]
+    exact = [i for i in matches if set(out[i].subject.split()) == set(align(entry.subject.split(), out[i].subject.split()))]
     if len(matches) > 1 and not exact:
         distinct = {out[i].subject for i in matches}
         matches = matches if len(distinct) == 1 else []
@@ -29,6 +37,11 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         # nothing, or only a value-less mention of the subject ("We eased the X limit;" before "V is fine
         # now"): the entry holding the old value may still be named in looser words
         matches = [*matches, *(i for i in _named_in_clause(out, entry) or _cued_update(out, entry) if i not in matches)]
+    if entry.replaces and entry.kind not in ("safety", "goal"):
+        held = [i for i in corrections.holders(out, entry.replaces) if corrections._compatible(out[i].signature, entry.signature)]
+        matches = [*matches, *(i for i in held if i not in matches)]
+        if entry.correction and held:
+            entry = replace(entry, kind=out[held[-1]].kind)  # a correction is of the kind of what it corrects
     for i in matches:
         old = out[i]
         new_vals = set(entry.values)

@@ -1,0 +1,128 @@
+"""Corrections and statements whose subject is elsewhere (found on ``probe8``). Pure.
+
+* A contrast that names the old value ("the port is 8443, not 8433", "… instead of U", "… rather
+  than U"): the old value is not what the statement says, it is what it replaces
+  (``split_contrast``; ``Entry.replaces``).
+* A correction lead ("Sorry, I meant V", "No wait, V", "Typo: V", "Typo in what I wrote: X is V")
+  or remark (", I had it wrong", ", my mistake") says the statement corrects something said before.
+* A clause that states a value but names no subject ("Sorry, I meant V.", "V is correct.", "8315
+  from now on") is about what the clause before it names, or, said on its own, about the entry
+  holding the value it replaces, else (a correction) the newest entry with a value of the same kind
+  (``resolve``, against the ledger).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from .clauses import Value, find_values, frame, normalize_value
+from .entries import Entry
+from .subjects import align, subject_words
+
+LEAD = re.compile(
+    r"^(?:(?:sorry|oops|whoops|apologies|my bad|ugh)\b[\s,!.:;-]*)*"
+    r"(?:i\s+meant(?:\s+to\s+say)?|i\s+mean|no\s*,?\s+wait|wait\s*,?\s+no|typo(?:\s+(?:in\s+what\s+i\s+(?:wrote|said)|earlier|before|above|there|in\s+my\s+last\s+message))?|"
+    r"let me correct (?:that|myself)|to correct (?:that|myself)|correction(?:\s+(?:on|to|about)\s+[^:,<]{2,40})?|i got (?:that|it) wrong)\b[\s,:;!.-]*",
+    re.IGNORECASE,
+)
+REMARK = re.compile(r"\s*[,;(-]\s*(?:i had it wrong|i got it wrong|my (?:bad|mistake)|sorry(?: about that)?|i mixed (?:it|them) up|i misspoke|i misremembered)\s*\)?(?=[.!]?$)", re.IGNORECASE)
+_CONTRAST = re.compile(r"(?:\s*[,;]\s*(?:and\s+|but\s+)?not|(?:\s*[,;]\s*|\s+)(?:instead of|rather than))\s+(?:the\s+)?(?P<old>[^,;]{1,80}?)\s*(?=[.!]?$)", re.IGNORECASE)
+# what may surround the value of a clause that names no subject
+_FILLER = re.compile(
+    r"\b(?:from now on|going forward|from here on|for now|now|then|instead|please|it is|it's|that's|that is|is|are|correct|right|confirmed|final|"
+    r"the (?:right|correct|real|actual) (?:one|value|number)|actually|really|also|again|ok|okay|fine|was meant|pushed|moved|shifted|bumped|"
+    r"slipped|changed|went|goes|to|on|at|for|by|a|an|the|yes|here)\b",
+    re.IGNORECASE,
+)
+
+
+def has_lead(clause: str) -> bool:
+    return LEAD.match(clause.strip()) is not None and LEAD.match(clause.strip()).end() > 0  # type: ignore[union-attr]
+
+
+def strip_lead(clause: str) -> str:
+    s = clause.strip()
+    m = LEAD.match(s)
+    return s[m.end() :] if m and m.end() else s
+
+
+def is_correction(clause: str) -> bool:
+    """The clause says it corrects something: a lead, a remark, or a contrast with a value."""
+    s = clause.strip()
+    return has_lead(s) or REMARK.search(s) is not None or bool(split_contrast(s)[1])
+
+
+def split_contrast(body: str) -> tuple[str, list[str]]:
+    """(``body`` without a trailing contrast that holds a value, the old values it names)."""
+    m = _CONTRAST.search(body)
+    if not m:
+        return body, []
+    vals = [v for v in find_values(body) if v.start >= m.start("old")]  # typed in the whole clause ("not Chiara")
+    olds = [v.text for v in vals]
+    if not olds or len(re.findall(r"[A-Za-z]{2,}", frame(m.group("old"), [replace(v, start=v.start - m.start("old"), end=v.end - m.start("old")) for v in vals]).replace("<v>", " "))) > 3:
+        return body, []
+    end = body.rstrip()[-1:] if body.rstrip()[-1:] in ".!" else ""
+    return body[: m.start()].rstrip(" ,;") + end, olds
+
+
+def value_only(clause: str) -> list[Value]:
+    """The values of a clause that is nothing but them (and filler): "V.", "V, not U", "8315 from now
+    on", "2026-04-09 is correct", "Pushed to V."; [] when it says anything else."""
+    s, _ = split_contrast(REMARK.sub("", strip_lead(clause)))
+    vals = find_values(s)
+    if not vals:
+        return []
+    rest = _FILLER.sub(" ", frame(s, vals).replace("<v>", " "))
+    return vals if not re.search(r"[A-Za-z]{2,}", rest) else []
+
+
+def subjectless(clause: str, context: str, signature: Callable[[Sequence[Value]], str], source: str) -> Entry | None:
+    """An entry for a clause whose subject must be found in the ledger (``resolve``): a correction
+    or a value-only clause; ``context`` is the clause before it (same message)."""
+    body = REMARK.sub("", strip_lead(clause))
+    body, olds = split_contrast(body)
+    at = len(clause.strip()) - len(strip_lead(clause))
+    vals = [v for v in find_values(clause.strip()) if v.start >= at and v.text not in olds]  # typed in the whole clause: "Tomas" after "I meant"
+    strong = has_lead(clause) or REMARK.search(clause) is not None
+    if not vals or not (strong or olds or value_only(clause)):
+        return None
+    vals = [v for v in vals if v.kind != "name" or len(vals) == 1 or v.start > 0]
+    text = f"{context} {clause}".strip() if context and value_only(clause) else clause.strip()
+    return Entry(
+        text=text, kind="fact", subject="", value="+" + "|".join(sorted(v.norm for v in vals)), values=tuple(v.text for v in vals), source=source,
+        signature=signature(vals), replaces=tuple(olds), correction=strong,
+    )
+
+
+def _compatible(a: str, b: str) -> bool:
+    """Two value signatures that may be the same thing's: equal, or a bare number beside a port."""
+    return a == b or {a, b} == {"number:", "port"}
+
+
+def holders(ledger: Sequence[Entry], olds: Sequence[str]) -> list[int]:
+    """Active entries (not safety rules or goals) that state one of ``olds``."""
+    norms = {normalize_value(o) for o in olds}
+    return [i for i, e in enumerate(ledger) if e.active and e.kind not in ("safety", "goal") and norms & {normalize_value(v) for v in e.values}]
+
+
+def resolve(ledger: Sequence[Entry], entry: Entry) -> Entry | None:
+    """``entry`` (no subject) about the entry it corrects or continues: the one holding a value it
+    replaces; else the most specific one whose subject its text names; else, for a correction, the
+    newest with a value of the same kind. None when nothing fits (it states nothing then)."""
+    cands = [i for i, e in enumerate(ledger) if e.active and e.kind not in ("safety", "goal") and _compatible(e.signature, entry.signature)]
+    pick: list[int] = [i for i in holders(ledger, entry.replaces) if i in cands] if entry.replaces else []
+    if not pick:
+        said = subject_words(entry.text)
+        named = [i for i in cands if set(align(ledger[i].subject.split(), said)) <= set(said)]
+        if named:
+            widest = max(len(ledger[i].subject.split()) for i in named)
+            top = {ledger[i].subject for i in named if len(ledger[i].subject.split()) == widest}
+            pick = [i for i in named if ledger[i].subject in top] if len(top) == 1 else []
+    if not pick and entry.correction and cands:
+        pick = [cands[-1]]
+    if not pick:
+        return None
+    old = ledger[pick[-1]]
+    return replace(entry, subject=old.subject, kind=old.kind, signature=old.signature if entry.signature == "number:" else entry.signature, resolved=True)

@@ -1,0 +1,106 @@
+"""The kinds of wording the probe8 family (benchmarks/memory_probe8.py, seeds 17000+) showed the
+ledger missing, one test per kind, each with sentences of its own (not the family's templates)."""
+
+from __future__ import annotations
+
+from contextwindow.folding import ledger as L
+from contextwindow.folding.clauses import find_values
+
+
+def _ledger(*messages: str) -> list[L.Entry]:
+    out: list[L.Entry] = []
+    for m in messages:
+        out = L.update(out, m)
+    return out
+
+
+def _live_values(ledger: list[L.Entry]) -> set[str]:
+    return {v for e in L.active(ledger) for v in e.values}
+
+
+def _stale_values(ledger: list[L.Entry]) -> set[str]:
+    return {v for e in L.stale(ledger) for v in e.values}
+
+
+def test_a_correction_in_the_same_breath_replaces_the_value_just_said() -> None:
+    for fix in ("Oops, I meant img-3.example.org.", "No wait, img-3.example.org.", "Typo: img-3.example.org, not img-2.example.org."):
+        led = _ledger(f"The image bucket lives on img-2.example.org. {fix}")
+        assert _live_values(led) == {"img-3.example.org"} and _stale_values(led) == {"img-2.example.org"}, fix
+    led = _ledger("Reviews for the mobile client go through Anneke. Sorry, I meant Joost.")
+    assert _stale_values(led) == {"Anneke"} and "Joost" in _live_values(led)
+
+
+def test_a_later_correction_names_the_value_it_replaces() -> None:
+    led = _ledger("The nightly import runs at 02:30.", "Thanks.", "Typo in my last message: the nightly import runs at 03:30, not 02:30.")
+    assert _stale_values(led) == {"02:30"} and _live_values(led) == {"03:30"}
+    led = _ledger("Marta is the contact for the print queue.", "Sorry, I meant Ruben for the print queue, not Marta.")
+    assert _stale_values(led) == {"Marta"} and _live_values(led) == {"Ruben"}
+    # a contrast without a value is not a correction, and "do not <verb> … <value>" is no contrast
+    led = _ledger("Do not delete anything under data/raw.", "Do not delete anything under data/processed.")
+    assert len(L.active(led)) == 2
+
+
+def test_a_value_only_sentence_is_about_what_the_sentence_before_it_names() -> None:
+    led = _ledger("The render farm quota is 40 nodes.", "I double-checked the render farm quota with finance. 55 nodes is correct.")
+    assert _stale_values(led) == {"40 nodes"} and "55 nodes" in _live_values(led)
+    led = _ledger("The metrics relay listens on port 9125.", "We reconfigured the metrics relay; 9130 from now on.")
+    assert "port 9125" in _stale_values(led) and "9130" in _live_values(led)
+    led = _ledger("The search reindex is planned for June 4.", "The search reindex? Pushed to June 11.")
+    assert _stale_values(led) == {"June 4"}
+
+
+def test_an_abbreviation_or_a_clipped_word_names_the_same_subject() -> None:
+    led = _ledger("The warehouse management system talks to db-4.corp.example.org.", "The WMS talks to db-8.corp.example.org now.")
+    assert _stale_values(led) == {"db-4.corp.example.org"}
+    led = _ledger("The single sign-on gateway runs release 2.14.0.", "We rolled the SSO gateway forward to 2.15.1.")
+    assert _stale_values(led) == {"2.14.0"}
+    led = _ledger("The billing database host is db-2.lan.example.org.", "The billing DB host is db-6.lan.example.org now.")
+    assert _stale_values(led) == {"db-2.lan.example.org"}
+    # an abbreviation that spells no run of the other subject's words is another subject
+    led = _ledger("The warehouse management system talks to db-4.corp.example.org.", "The CRM talks to db-9.corp.example.org.")
+    assert not L.stale(led) and len(L.active(led)) == 2
+
+
+def test_a_port_is_a_value_of_its_own() -> None:
+    assert [(v.kind, v.text) for v in find_values("The admin UI listens on port 8081.")] == [("port", "port 8081")]
+    led = _ledger("The admin UI listens on port 8081.", "The admin UI moved to port 8090.")
+    assert _stale_values(led) == {"port 8081"}
+
+
+def test_hand_overs_and_teams_name_the_new_owner() -> None:
+    led = _ledger("Pieter runs the fax gateway.", "Pieter handed the fax gateway to Lotte on Monday.")
+    assert _stale_values(led) == {"Pieter"} and _live_values(led) == {"Lotte"}
+    led = _ledger("Alerts for the tape library go to the Otter team.", "Alerts for the tape library were handed to the Badger team.")
+    assert _stale_values(led) == {"Otter"} and _live_values(led) == {"Badger"}
+    led = _ledger("Noor owns the export cron.", "The export cron changed teams, so ask Bram now.")
+    assert _stale_values(led) == {"Noor"}
+
+
+def test_a_consequence_and_a_trailing_circumstance_are_not_the_subject() -> None:
+    led = _ledger("The ticketing replica is db-3.int.example.org.", "The rack lost power, so the ticketing replica is db-7.int.example.org now.")
+    assert _stale_values(led) == {"db-3.int.example.org"}
+    led = _ledger("The parser service runs 1.8.2.", "The parser service runs 1.9.0 after this morning's rollout.")
+    assert _stale_values(led) == {"1.8.2"}
+
+
+def test_a_polite_question_opening_the_session_is_its_goal() -> None:
+    led = _ledger("Hi! Could you help me port the invoicing service to the new queue this sprint?")
+    goal = [e for e in L.active(led) if e.kind == "goal"]
+    assert goal and "invoicing service" in goal[0].text
+    assert "?" not in L.stated(goal[0]) and L.from_text(L.render(goal))[0].kind == "goal"  # it reads back as the goal
+
+
+def test_a_fence_without_a_negation_word_is_a_safety_rule_and_what_suits_me_a_preference() -> None:
+    led = _ledger("Hands off the billing database at db-1.int.example.org unless I say so.")
+    assert [e.kind for e in led] == ["safety"]
+    led = _ledger("Replies in Dutch would be ideal for me.", "Actually Danish suits me better for replies.")
+    assert [e.kind for e in led] == ["preference", "preference"] and _stale_values(led) == {"Dutch"}
+
+
+def test_a_correction_never_leaves_its_old_value_in_any_output() -> None:
+    led = _ledger("The staging port is port 5433. Typo: port 5434, not port 5433.")
+    block = L.render(L.active(led))
+    assert "5434" in block and "5433" not in L.scrub(block, led)
+    said = "Ilse handed the cache cluster to Wout."
+    led = _ledger("Ilse looks after the cache cluster.", said)
+    assert "Ilse" not in L.scrub(said, led) and "Wout" in L.scrub(said, led)
