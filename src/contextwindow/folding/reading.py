@@ -274,7 +274,7 @@ def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]
             lead = _LEAD_TIME.match(said)
             said = lead.group("r") if lead else said  # "Today we want the X service on the new scheduler."
             polite = _POLITE.match(said)  # "Could you help me move the X …?" asks for what it names
-            if opening and not request and (_REQUEST.match(said) and not part.rstrip().endswith("?") or polite and _REQUEST.match(said[polite.end() :])):
+            if opening and not request and ((_REQUEST.match(said) and not part.rstrip().endswith("?")) or (polite and _REQUEST.match(said[polite.end() :]))):
                 request = part
             prev = part
     if request and not any(e.kind == "goal" for e in out) and len(request) <= MAX_CLAUSE_CHARS:
