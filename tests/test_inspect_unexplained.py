@@ -110,3 +110,14 @@ def test_inspect_names_the_nested_claude_md_step_of_a_real_session(transcripts_d
     assert [s["index"] for s in first_reads] == [19]  # the first reads under src/agents/
     assert first_reads[0]["tokens"] > 5_000
     assert all(abs(s["tokens"]) > UNEXPLAINED_TOKENS for s in steps)
+
+
+def test_a_log_without_usage_cannot_tell(tmp_path: Path) -> None:
+    records = _records(random.Random(5), [f"{CWD}/src/a.ts"], None)
+    for r in records:
+        r["message"].pop("usage", None)
+    f = tmp_path / "no-usage.jsonl"
+    _write(f, records)
+    res = CliRunner().invoke(cli, ["inspect", str(f)])
+    assert res.exit_code == 0, res.output
+    assert "steps the log does not explain (reported change beyond the estimate by > 500 tokens): cannot tell" in res.output

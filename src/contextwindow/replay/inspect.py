@@ -194,9 +194,12 @@ def render_totals(doc: dict[str, Any]) -> list[str]:
     return lines
 
 
-def render_unexplained(steps: list[dict[str, Any]], limit: int = 10) -> str:
-    """The steps the log does not explain, one line each (the largest ``limit``), or a line saying none."""
+def render_unexplained(steps: list[dict[str, Any]], limit: int = 10, with_usage: int = 2) -> str:
+    """The steps the log does not explain, one line each (the largest ``limit``), or a line saying none
+    (or that the log has too few calls with usage to tell)."""
     head = f"steps the log does not explain (reported change beyond the estimate by > {UNEXPLAINED_TOKENS:,} tokens)"
+    if with_usage < 2:
+        return head + ": cannot tell (fewer than 2 calls with usage in the log)"
     if not steps:
         return head + ": none"
     total = sum(abs(int(s["tokens"])) for s in steps)
@@ -249,7 +252,7 @@ def render_inspection(doc: dict[str, Any], *, show_calls: bool = False) -> str:
             add(f"  before message {cp['upto']}: trigger {cp['trigger'] or '?'}, {pre} tokens before, summary {cp['summary_tokens']:,} tokens")
     else:
         add("compactions in the log: none")
-    add(render_unexplained(doc["unexplained_steps"]))
+    add(render_unexplained(doc["unexplained_steps"], with_usage=doc["totals"]["calls_with_usage"]))
     if doc["constraints"]:
         add(f"user constraints ({len(doc['constraints'])}):")
         for c in doc["constraints"][:10]:
