@@ -16,6 +16,12 @@ one carries usage; the one Codex constant (what a server-side web search's unlog
 tokens/unlogged.py) was fitted on that rollout, so its row is FIT, not held-out: no held-out Codex
 rollout exists in the fixtures. Leave-one-out over its three searches is printed instead.
 
+Re-anchored rows (growth restarts after a step; the step errors stay): "re-anchored after unlogged", after
+the labelled steps the log cannot show (a web search, a fall, a first read that grew beyond the log), and
+"re-anchored after any >500 miss", after every step ``ctxw inspect`` names (replay/accuracy.py
+``UNEXPLAINED_TOKENS``), a looser measure whose median depends on that threshold
+(benchmarks/bench_tokens_steps.py compares thresholds on FIT and HELD-OUT).
+
 Reference rows in the same run: the same counter with every reply's output count ignored and earlier
 turns' thinking always dropped ("without output counts"; the scale and the no-call-id rule stay), the
 estimator as it was before the line-number-prefix rule ("without the numbered-line rule": no prefix
