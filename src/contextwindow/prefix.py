@@ -30,12 +30,22 @@ def _unit(value: Any) -> str:
 
 def common_prefix(prev: Sequence[str], cur: Sequence[str]) -> int:
     """Characters of the identical leading units of two payloads."""
+    n = len(prev)
+    if n <= len(cur) and list(prev) == list(cur[:n]):  # the common case, a payload that only grew: settled in C
+        return sum(map(len, prev))
     same = 0
     for a, b in zip(prev, cur, strict=False):
         if a != b:
             break
         same += len(b)
     return same
+
+
+def share_and_reuse(prev: Sequence[str], cur: Sequence[str]) -> tuple[float, float]:
+    """``(prefix_share(prev, cur), prefix_reuse(prev, cur))`` with one walk of the two payloads."""
+    same = common_prefix(prev, cur)
+    size_cur, size_prev = sum(map(len, cur)), sum(map(len, prev))
+    return (same / size_cur if size_cur else 1.0), (same / size_prev if size_prev else 1.0)
 
 
 def prefix_share(prev: Sequence[str], cur: Sequence[str]) -> float:

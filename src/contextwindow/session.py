@@ -70,7 +70,7 @@ from .formats.rules import enforce
 from .incremental import GrowingPayloadCheck, GrowingValidation
 from .messages import Message, Part, TextPart, ToolCallPart, ToolResultPart
 from .messages import dumps as dumps_message
-from .prefix import payload_units, prefix_reuse, prefix_share
+from .prefix import payload_units, share_and_reuse
 from .sink import ConversationSink
 from .store.base import Checkpoint, ConversationStore, StoredMessage, TokenCounts
 from .sync_state import SyncDecisions
@@ -784,8 +784,7 @@ class Session:
             messages = decorate(messages)
         payload, id_map = self._payload(format or self.format, messages)
         units = payload_units(payload, self._unit_memo)
-        share = prefix_share(self._prev_units, units)
-        reuse = prefix_reuse(self._prev_units, units)
+        share, reuse = share_and_reuse(self._prev_units, units)
         self._prev_units = units
         prompt = shown + budget.system + budget.tools
         self._view_tokens = hist

@@ -72,7 +72,7 @@ class MemoryStore:
         self._decoded: dict[str, Message] = {}  # hash -> message, decoded once (values never change)
         self._offloads: dict[str, tuple[str, str]] = {}
         self._usage: list[tuple[str | None, Usage]] = []
-        self._events: list[StoredEvent] = []
+        self._events: list[tuple[str, str, str, float]] = []  # (conversation, name, data as JSON, at): decoded when listed
 
     # --- conversations ------------------------------------------------------------------
     def _conv(self, conversation_id: str) -> _Conv:
@@ -240,17 +240,18 @@ class MemoryStore:
 
     def record_event(self, conversation_id: str, name: str, data: dict[str, Any], at: float) -> None:
         check_text(name, "event name", empty=False)
-        stored = StoredEvent(conversation_id, name, json.loads(event_data_json(data)), float(at))
+        row = (conversation_id, name, event_data_json(data), float(at))
         with self._lock:
             self._conv(conversation_id)
-            self._events.append(stored)
+            self._events.append(row)
 
     def list_events(self, conversation_id: str, limit: int | None = None) -> builtins.list[StoredEvent]:
         limit = check_limit(limit)
         with self._lock:
             self._conv(conversation_id)
-            out = [e for e in self._events if e.conversation_id == conversation_id]
-        return out if limit is None else out[:limit]
+            rows = [e for e in self._events if e[0] == conversation_id]
+        rows = rows if limit is None else rows[:limit]
+        return [StoredEvent(cid, name, json.loads(raw), at) for cid, name, raw, at in rows]
 
     def put_token_counts(self, conversation_id: str, counter: str, counts: dict[str, int]) -> None:
         check_text(counter, "token counter name", empty=False)
