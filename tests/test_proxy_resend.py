@@ -123,7 +123,8 @@ def test_splices_inside_a_message_a_string_or_another_list_are_not_taken_for_new
         read(convs, CHAT, encode({"model": "m", "messages": base}, {"separators": (",", ":")}), {"x-ctxw-conversation": f"s{i}"})
         raw = encode({"model": "m", "messages": h}, {"separators": (",", ":")})
         p = read(convs, CHAT, raw, {"x-ctxw-conversation": f"s{i}"})
-        assert p.reused == 0 and p.fingerprints == whole(CHAT, raw), i
+        # (written compactly: the first message, whole in the shared bytes, is the previous one's; never the second)
+        assert p.reused == 1 and p.prev is None and p.fingerprints == whole(CHAT, raw), i
     # and what splice() itself sees for the first: the bytes fit, the parsed body does not
     old = encode({"model": "m", "messages": base}, {"separators": (",", ":")})
     new = encode({"model": "m", "messages": cases[0]}, {"separators": (",", ":")})
@@ -175,3 +176,104 @@ def test_common_prefix() -> None:
         while n < min(len(a), len(b)) and a[n] == b[n]:
             n += 1
         assert common_prefix(a, b) == n
+
+
+@pytest.mark.parametrize("compact", [True, False])
+def test_a_client_that_edits_its_last_messages_keeps_the_ones_before_when_it_writes_as_orjson_does(compact: bool) -> None:
+    """Moved cache breakpoints (Claude Code marks its newest messages) and a per-call last block
+    change the previous request's last bytes: a compact client (httpx, JSON.stringify) still has
+    the messages before them taken over; another one is read whole."""
+    style = {"ensure_ascii": False, "separators": (",", ":")} if compact else {}
+    convs = Conversations(open_store("memory://"))
+    h: list[dict[str, Any]] = [{"role": "user", "content": [{"type": "text", "text": "start ü"}]}]
+    prev_len = 0
+    for i in range(8):
+        h = [*h, {"role": "assistant", "content": [{"type": "text", "text": f"ok {i}"}]},
+             {"role": "user", "content": [{"type": "text", "text": f"q {i}"}]}]
+        marked = json.loads(json.dumps(h))
+        marked[-1]["content"][-1]["cache_control"] = {"type": "ephemeral"}  # the newest message marked, every time
+        if i % 3 == 2:
+            marked[-1]["content"].append({"type": "text", "text": f"<system-reminder>{i}</system-reminder>"})
+        raw = encode({"model": "claude-sonnet-4-5", "max_tokens": 50, "system": [{"type": "text", "text": "sys"}], "messages": marked}, style)
+        p = read(convs, MESSAGES, raw)
+        assert p.fingerprints == whole(MESSAGES, raw), i
+        assert list(p.marks) == [p.fingerprints[-1]]
+        # the previous request's last message lost its mark: the ones before it are taken over
+        assert p.reused == ((prev_len - 1) if compact and i else 0), i
+        prev_len = len(h)
+    openai_compact = Conversations(open_store("memory://"))
+    h = [{"role": "user", "content": "task"}]
+    for i in range(6):  # a changing per-call block at the end of each request (ctxw run's runtime block)
+        h = [*h, {"role": "assistant", "content": f"step {i}"}, {"role": "user", "content": f"go {i}"}]
+        raw = encode({"model": "gpt-4o-mini", "messages": [*h, {"role": "user", "content": f"# Runtime {i}"}]}, style)
+        p = read(openai_compact, CHAT, raw)
+        assert p.fingerprints == whole(CHAT, raw)
+        assert p.reused == (len(h) - 2 if compact and i else 0), i
+
+
+def test_a_compact_client_whose_first_message_lost_its_mark_is_located_again() -> None:
+    convs = Conversations(open_store("memory://"))
+    compact = {"ensure_ascii": False, "separators": (",", ":")}
+    mark = {"type": "ephemeral"}
+    first = {"role": "user", "content": [{"type": "text", "text": "Find it."}]}
+    h: list[dict[str, Any]] = [{**first, "content": [{**first["content"][0], "cache_control": mark}]}]
+    got = []
+    for i in range(4):
+        raw = encode({"max_tokens": 50, "messages": h, "model": "claude-sonnet-4-5"}, compact)
+        p = read(convs, MESSAGES, raw)
+        assert p.fingerprints == whole(MESSAGES, raw)
+        got.append(p.reused)
+        h = [first, *[{**m, "content": [{k: v for k, v in b.items() if k != "cache_control"} for b in m["content"]]} for m in h[1:]],
+             {"role": "assistant", "content": [{"type": "tool_use", "id": f"t{i}", "name": "grep", "input": {"n": i}}]},
+             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{i}", "content": f"out {i}", "cache_control": mark}]}]
+    assert got == [0, 0, 2, 4]  # the 2nd changed the 1st message (its mark gone); from the 3rd on, all but the last are kept
+
+
+def test_a_nested_messages_key_leaves_the_history_unlocated() -> None:
+    convs = Conversations(open_store("memory://"))
+    compact = {"ensure_ascii": False, "separators": (",", ":")}
+    h: list[dict[str, Any]] = [{"role": "user", "content": "start"}]
+    meta = {"messages": [{"role": "user", "content": "start"}]}  # a copy of the history under another key, first
+    read(convs, CHAT, encode({"metadata": meta, "model": "m", "messages": h}, compact))
+    h2 = [{"role": "user", "content": "start"}, {"role": "assistant", "content": "x"}, {"role": "user", "content": "edited"}]
+    raw = encode({"metadata": meta, "model": "m", "messages": h2}, compact)
+    p = read(convs, CHAT, raw)
+    assert p.fingerprints == whole(CHAT, raw)
+
+
+def test_the_official_sdks_through_the_proxy_have_their_re_sent_histories_taken_over() -> None:
+    """The OpenAI SDK's agent loop (splices) and the Anthropic SDK moving its cache breakpoint to
+    the newest message every call (the bytes before it kept), through the proxy to a local
+    upstream: every request still goes upstream unchanged, and each client stays one conversation."""
+    anthropic = pytest.importorskip("anthropic")
+    openai = pytest.importorskip("openai")
+    pytest.importorskip("aiohttp")
+    from contextwindow.llm.localserver import LocalProviderServer, Reply, ToolCallSpec
+    from contextwindow.proxy.server import BackgroundProxy, ProxyConfig
+
+    def handler(req: Any) -> Reply:
+        n = len(req.body["messages"])
+        return Reply(tool_calls=(ToolCallSpec("grep", {"n": n}, id=f"call_{n}"),), input_tokens=40 * n, output_tokens=5)
+
+    convs = Conversations(open_store("memory://"))
+    with LocalProviderServer(handler) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0), convs) as px:
+        c = openai.OpenAI(base_url=f"{px.url}/v1", api_key="sk-test", max_retries=0)
+        h: list[dict[str, Any]] = [{"role": "user", "content": "Find the retry logic."}]
+        for i in range(5):
+            m = c.chat.completions.create(model="gpt-4o-mini", messages=h).choices[0].message
+            h += [m.model_dump(exclude_none=True), {"role": "tool", "tool_call_id": m.tool_calls[0].id, "content": f"src/http.py:{i}: retry()"}]
+        px.wait_idle()
+        assert convs.reread == [4, 1]
+        a = anthropic.Anthropic(base_url=px.url, api_key="sk-ant-test", max_retries=0)
+        mark = {"type": "ephemeral"}
+        h = [{"role": "user", "content": [{"type": "text", "text": "Find it.", "cache_control": mark}]}]
+        for i in range(5):
+            r = a.messages.create(model="claude-sonnet-4-5", max_tokens=50, messages=h)
+            h = [{**m, "content": [{k: v for k, v in b.items() if k != "cache_control"} for b in m["content"]]} for m in h]
+            h += [{"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in r.content]},
+                  {"role": "user", "content": [{"type": "tool_result", "tool_use_id": r.content[-1].id, "content": f"out {i}", "cache_control": mark}]}]
+        px.wait_idle()
+        assert convs.reread == [4 + 3, 1 + 2]  # its 1st request, and the 2nd (the 1st message lost its mark): read whole
+        assert px.server.stats["changed"] == 0 and px.server.stats["fast"] == 8  # nothing rewritten; all but each 1st forwarded before storing
+    store_convs = convs.store.list_conversations()
+    assert len(store_convs) == 2  # one conversation per client: nothing read from the bytes forked anything

@@ -267,28 +267,47 @@ class Conversations:
         ident = identify(req.headers, req.body, history, fps, fmt)
         with self._guard:
             prev = self._sent.get(ident.key)
+        wire = req.body["messages"]
         sp = resend.splice(prev, req.raw) if prev is not None else None
-        if sp is not None and not resend.confirm(sp, req.body["messages"]):
+        if sp is not None and not resend.confirm(sp, wire):
             sp = None
-        # the spliced-in bytes are all that is new (no digit run crosses the "}", "," and "]" around them)
-        clean = sp is not None and sp.prev.clean and not long_number(sp.new)
+        reused, ends = 0, None
+        if sp is not None:  # the previous body with messages spliced in
+            reused = sp.prev.count
+            # the spliced-in bytes are all that is new (no digit run crosses the "}", "," and "]" around them)
+            clean = sp.prev.clean and not long_number(sp.new)
+            if sp.prev.ends is not None:
+                ends = resend.message_ends(req.raw, wire, sp.prev.start, sp.prev.ends)
+        elif prev is not None and prev.ends is not None:  # the previous body's first messages, then others
+            reused, at = resend.prefix(prev, req.raw)
+            reused = min(reused, len(wire))
+            # a digit run crossing the shared prefix's end has 19 digits from 19 bytes before it on
+            clean = reused > 0 and prev.clean and not long_number(req.raw[max(0, at - 19) :])
+            ends = resend.message_ends(req.raw, wire, prev.start, prev.ends[:reused]) if reused else resend.message_ends(req.raw, wire)
+        else:
+            clean = False
+            if prev is None:  # a conversation's first request: whether it writes its history as orjson does
+                ends = resend.message_ends(req.raw, wire)
         if not req.exact and not clean:
             if long_number(req.raw):
                 return None  # read again by the stdlib, whole
             clean = True
-        reused = 0
-        if sp is not None:
-            reused = sp.prev.count
+        if reused:
+            old = sp.prev if sp is not None else prev
+            assert old is not None
             known = len(lead) + reused
             if known > len(fps):
-                fps.extend(sp.prev.fingerprints[len(fps) : known])
-            history.reuse(sp.prev.converted, known)
+                fps.extend(old.fingerprints[len(fps) : known])
+            history.reuse(old.converted, known)
         fps.extend(hash_json(d) for d in items[len(fps) - len(lead) :])
-        sent = resend.Sent(req.raw, len(items), tuple(fps), clean, sp.at if sp is not None else None, converted=history.converted)
+        anchor = sp.at if sp is not None else ends[1][-1] if ends is not None and ends[1] else None
+        sent = resend.Sent(req.raw, len(items), tuple(fps), clean, anchor, converted=history.converted,
+                           start=ends[0] if ends is not None else 0, ends=ends[1] if ends is not None else None)
         self.reread[0 if reused else 1] += 1
         self._remember(ident.key, sent)
         marks = breakpoints.marks_by_fingerprint(history, fps, found, fmt)
-        return Parsed(req, history, fps, marks, ident, sent, reused, sp.prev if sp is not None and reused else None)
+        # only a splice leaves everything but the new messages as it was (the tools, the rules' state)
+        return Parsed(req, history, fps, marks, ident, sent, reused, sp.prev if sp is not None else None)
 
     def _remember(self, key: str, sent: resend.Sent) -> None:
         with self._guard:

@@ -29,6 +29,8 @@ where the old list closed and the new one goes on with ``,``.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +55,8 @@ class Sent:
     call_ids: frozenset[Any] | None = None  # Chat: its list passed the provider rules, with these call ids
     converted: dict[int, Any] = field(default_factory=dict)  # history index -> Message already converted
     tools: list[Any] | None = None  # its tools as ToolSpecs (the next body that extends it has the same bytes there)
+    start: int = 0  # where its first message begins (with ``ends``)
+    ends: list[int] | None = None  # where each message ends, where the body is written as orjson writes (:func:`message_ends`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,3 +130,47 @@ def call_ids(messages: list[Any]) -> list[Any]:
     """The call ids of a Chat list's assistant messages, as sent."""
     return [c.get("id") if isinstance(c, dict) else None
             for m in messages if isinstance(m, dict) and m.get("role") == "assistant" for c in m.get("tool_calls") or ()]
+
+
+_KEY = b'"messages":['
+
+
+def message_ends(raw: bytes, messages: Sequence[Any], start: int | None = None, known: Sequence[int] = ()) -> tuple[int, list[int]] | None:
+    """Where the history list's first message begins and where each message ends, for a body that
+    writes its history as orjson does (compact, keys as given, text unescaped: what httpx and
+    ``JSON.stringify`` send), each message verified byte for byte; ``start``/``known``: the
+    beginning and the first ends, known from a body with the same bytes there. None otherwise."""
+    if orjson is None:
+        return None
+    ends = list(known)
+    if start is None:
+        at = raw.find(_KEY)
+        if at < 0 or raw.count(b'"messages"') != 1:  # (a quote inside a string is escaped: this is the body's own key)
+            return None
+        start = at + len(_KEY)
+    pos = ends[-1] if ends else start
+    for i in range(len(ends), len(messages)):
+        if i:
+            if raw[pos : pos + 1] != b",":
+                return None
+            pos += 1
+        try:
+            d = orjson.dumps(messages[i])
+        except TypeError:
+            return None
+        if not raw.startswith(d, pos):
+            return None
+        pos += len(d)
+        ends.append(pos)
+    return (start, ends) if raw[pos : pos + 1] == b"]" else None
+
+
+def prefix(prev: Sent, raw: bytes) -> tuple[int, int]:
+    """How many of ``prev``'s messages lie whole in the bytes ``raw`` shares with it from the
+    start (they are the same messages in ``raw``: parsed from the same bytes in the same place),
+    and how many bytes it shares. A client that edits its last messages (moves a cache
+    breakpoint, replaces a per-call block) keeps the ones before."""
+    if prev.ends is None:
+        return 0, 0
+    at = common_prefix(prev.raw, raw)
+    return bisect_right(prev.ends, at), at
