@@ -7,10 +7,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contextwindow import messages as m
+from contextwindow.errors import PayloadError
 from contextwindow.store.memory import MemoryStore
 from contextwindow.store.plain import round_trips
 
@@ -58,6 +60,14 @@ def test_round_trips_says_no_to_what_json_changes() -> None:
     assert not round_trips(m.Message("assistant", (call,), meta={"a": float("nan")}))
     assert not round_trips(m.Message("tool", (m.ToolResultPart("c1", (m.TextPart("x"),), is_error=1),)))  # type: ignore[arg-type]
     assert not round_trips(m.Message("user", [m.TextPart("x")]))  # type: ignore[arg-type]
+    assert not round_trips(m.Message("bogus", (m.TextPart("x"),)))  # type: ignore[arg-type]
+
+
+def test_what_decoding_refuses_is_still_refused_at_append() -> None:
+    store = MemoryStore()
+    cid = store.create_conversation()
+    with pytest.raises(PayloadError, match="unknown role"):
+        store.append(cid, [m.Message("bogus", (m.TextPart("x"),))])  # type: ignore[arg-type]
 
 
 def _store_lists_what_decoding_gives(msgs: list[m.Message]) -> int:

@@ -5,7 +5,8 @@ A store that hands out decoded copies (so that what it holds never changes) can 
 as it was given instead of decoding its own JSON again: messages and parts are frozen values, and
 the copy would be indistinguishable. Anything else — a tuple where JSON gives back a list, a dict
 whose keys are not in sorted order (JSON is written with sorted keys), a float JSON cannot hold
-exactly, a bool given as an int, a subclass — is decoded as before.
+exactly, a bool given as an int, a subclass — is decoded as before, and so is what decoding
+refuses (an unknown role: the append fails as it always did).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..messages import ImagePart, Message, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
+from ..messages import ROLES, ImagePart, Message, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
 
 _STR_OR_NONE = (str, type(None))
 
@@ -69,6 +70,6 @@ def _part(p: Any) -> bool:
 def round_trips(m: Message) -> bool:
     """True when the store's JSON of ``m`` decodes to a message ``repr``-identical to ``m``."""
     return (
-        type(m) is Message and type(m.role) is str and _opt_str(m.name) and _mapping(m.extra) and _mapping(m.meta)
+        type(m) is Message and type(m.role) is str and m.role in ROLES and _opt_str(m.name) and _mapping(m.extra) and _mapping(m.meta)
         and type(m.parts) is tuple and all(_part(p) for p in m.parts)
     )
