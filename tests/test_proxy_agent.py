@@ -76,9 +76,12 @@ def tool_results(body: dict[str, Any], provider: str) -> dict[str, str]:
 
 
 def normal(m: dict[str, Any]) -> dict[str, Any]:
-    """A wire message with string content written as one text block (the same prompt to the provider)."""
+    """A wire message with string content written as one text block and without the client's
+    cache breakpoints, which move from request to request (the same prompt to the provider)."""
     if isinstance(m.get("content"), str) and m["role"] != "tool":
         return {**m, "content": [{"type": "text", "text": m["content"]}]}
+    if isinstance(m.get("content"), list):
+        return {**m, "content": [{k: v for k, v in b.items() if k != "cache_control"} if isinstance(b, dict) else b for b in m["content"]]}
     return m
 
 

@@ -63,7 +63,8 @@ from .folding.extractive import ExtractiveSummarizer
 from .folding.guard import DEFAULT_DEADLINE_S, GuardedSummarizer
 from .folding.restore import restore_section
 from .folding.scrubbing import scrub_message
-from .formats import get_format, openai_chat
+from .formats import anthropic as anthropic_format
+from .formats import cache_marks, get_format, openai_chat
 from .formats.memo import RenderMemo
 from .formats.prepare import prepare, unmap_ids
 from .formats.rules import enforce
@@ -104,6 +105,7 @@ class SessionConfig:
     limits: Limits = field(default_factory=lambda: Limits.from_env(os.environ))  # 200 turns, 1M tokens, 200 tool calls, $2, 30 min
     cache: CacheConfig | None = field(default_factory=CacheConfig)  # per-call clearing when it pays; None: off
     incremental: bool = True  # False: every build walks the whole view again (the same payloads, slower; for checking)
+    cache_marks: cache_marks.CacheMode = "5m"  # prompt-cache breakpoints on Anthropic payloads (formats/cache_marks.py): "off" / "5m" / "1h"
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +125,12 @@ class Build:
     gauge: Gauge
     prefix_reuse: float = 1.0  # share of the previous payload that is still a prefix of this one
     id_map: dict[str, str] = field(default_factory=dict)  # call id sent -> stored, where the provider's id rules changed it
+    cache_anchors: tuple[int, ...] = ()  # messages whose end should carry a prompt-cache breakpoint (formats/cache_marks.py)
+
+    def sent_messages(self, conversation_id: str) -> list[Message]:
+        """``messages`` with the cache anchors marked for a model client (AnthropicModel places its
+        breakpoints there; OpenAICompatibleModel takes ``conversation_id`` as ``prompt_cache_key``)."""
+        return cache_marks.hint(self.messages, self.cache_anchors, conversation_id) if self.cache_anchors else self.messages
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +194,9 @@ class Session:
         self._view_tokens: int | None = None  # the view's tokens at the last build, + what was added since
         self._pinned_head: list[StoredMessage] | None = None
         self._sent_ids: dict[str, str] = {}  # call ids renamed for the provider in the last build: sent -> stored
+        self._sent_positions: list[tuple[int, int]] | None = None  # where each message ends in the last Anthropic body (None: repaired, or another format)
+        self._marked_prev: list[Message] = []  # the last build's view messages, before their cache anchors
+        cache_marks.check_mode(self.config.cache_marks, "SessionConfig.cache_marks")
         inc = self.config.incremental
         self._sticky_memo: dict[str, Any] = {}  # compacted messages already decoded and counted
         self._sticky_views = StickyViews(enabled=inc)  # the last view, extended when only rows were added
@@ -782,8 +793,18 @@ class Session:
             )
         if decorate is not None:
             messages = decorate(messages)
+        anchors: list[int] = []
+        if self.config.cache_marks != "off":  # where the provider's cache should end (formats/cache_marks.py)
+            n_view = len(messages) - (runtime is not None and bool(messages) and messages[-1] is runtime)
+            head = _sticky_head(items) if messages is view_messages else 0
+            keep = self._cache_cfg.keep_last if self._cache_cfg is not None else 3
+            anchors = cache_marks.session_anchors(messages, self._marked_prev, n_view, head, keep)
+            self._marked_prev = messages[:n_view]
         payload, id_map = self._payload(format or self.format, messages)
-        units = payload_units(payload, self._unit_memo)
+        units = payload_units(payload, self._unit_memo)  # before the breakpoints: what the cache matches on
+        at = self._sent_positions
+        if at is not None and self.config.cache_marks != "off":
+            payload = cache_marks.place(payload, self.config.cache_marks, model=self.model, anchors=[at[i] for i in anchors if at[i][0] >= 0])
         share, reuse = share_and_reuse(self._prev_units, units)
         self._prev_units = units
         prompt = shown + budget.system + budget.tools
@@ -793,7 +814,7 @@ class Session:
         self._last_prompt_estimate = prompt
         g = gauge(max(prompt, last or 0) if result is None else prompt, self.window)
         self.events.emit("build", tokens=prompt, calibration=round(self._calibration.factor, 4), messages=len(messages), prefix_share=share, prefix_reuse=reuse, gauge=g.severity, percent=round(g.percent, 1))
-        return Build(payload, messages, self.system, prompt, budget, decision, result, share, g, reuse, id_map)
+        return Build(payload, messages, self.system, prompt, budget, decision, result, share, g, reuse, id_map, tuple(anchors))
 
     def _degraded(self, items: list[ViewItem], runtime: Message | None, rules: str, history_budget: int) -> list[Message]:
         """This call's messages brought within ``history_budget`` by the degradation ladder
@@ -825,8 +846,12 @@ class Session:
         """Render ``messages`` for ``name`` and hold the result to the provider's rules (invariant 2):
         ids and media types made acceptable, then :func:`formats.rules.enforce` as the last step."""
         prep = prepare(messages, name, self._clean_memo.setdefault(name, RenderMemo(by_position=self.config.incremental)))
+        positions: list[tuple[int, int]] | None = None
         if name == "openai":  # renders message by message: the previous build's renders are reused
             payload = openai_chat.to_payload(prep.messages, system=self.system or None, tools=self.tools or None, model=self.model, memo=self._render_memo)
+        elif name == "anthropic":
+            positions = []
+            payload = anthropic_format.to_payload(prep.messages, system=self.system or None, tools=self.tools or None, model=self.model, positions=positions)
         else:
             payload = get_format(name).to_payload(prep.messages, system=self.system or None, tools=self.tools or None, model=self.model)
         try:  # (a Chat payload that only grew and passes is not checked whole again)
@@ -841,6 +866,7 @@ class Session:
         if fixes or prep.notes:
             self.events.emit("payload.repaired", problems=prep.notes + [str(f) for f in fixes], report=f"{len(fixes) + len(prep.notes)} change(s) for {name}")
         self._sent_ids = prep.id_map
+        self._sent_positions = None if fixes else positions  # a repaired body's messages may have moved
         return payload, prep.id_map
 
     def _clear_for_cache(self, items: list[ViewItem], budget: Budget) -> list[ViewItem]:
@@ -933,7 +959,7 @@ class Session:
                 self._forget_provider_count(attempt)
                 raise
             try:
-                done = model.complete(b.messages, system=self.system or None, max_tokens=max_tokens or min(self.max_output, 4096), tools=self.tools or None)
+                done = model.complete(b.sent_messages(self.id), system=self.system or None, max_tokens=max_tokens or min(self.max_output, 4096), tools=self.tools or None)
             except ContextOverflowError as exc:
                 self._overflowed(exc, attempt)
                 if attempt + 1 >= attempts:
@@ -984,7 +1010,7 @@ class Session:
                 self._forget_provider_count(attempt)
                 raise
             try:
-                done = await model.acomplete(b.messages, system=self.system or None, max_tokens=max_tokens or min(self.max_output, 4096), tools=self.tools or None)
+                done = await model.acomplete(b.sent_messages(self.id), system=self.system or None, max_tokens=max_tokens or min(self.max_output, 4096), tools=self.tools or None)
             except ContextOverflowError as exc:
                 self._overflowed(exc, attempt)
                 if attempt + 1 >= attempts:
@@ -1145,6 +1171,15 @@ def _cache_config(base: CacheConfig | None, model: str | None) -> CacheConfig | 
         return CacheConfig.for_model(get_model(model), base)
     except UnknownModelError:
         return base
+
+
+def _sticky_head(items: Sequence[ViewItem]) -> int:
+    """How many leading view items stay put until the next fold: the caller's system messages,
+    then a fold's summary and the markers before the first stored message."""
+    n = 0
+    while n < len(items) and (items[n].message.role == "system" or is_synthetic(items[n])):
+        n += 1
+    return n
 
 
 def _provider_rules(fmt: str) -> str:

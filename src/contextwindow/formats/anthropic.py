@@ -206,20 +206,31 @@ def to_payload(
     system: str | None = None,
     tools: Sequence[ToolLike] | None = None,
     model: str | None = None,
+    positions: list[tuple[int, int]] | None = None,
 ) -> dict[str, Any]:
-    """Messages → a Messages request body (``messages``; ``system``, ``model``, ``tools`` when any)."""
+    """Messages → a Messages request body (``messages``; ``system``, ``model``, ``tools`` when any).
+    ``positions``, when given, is filled with where each message ends in the body: (index in its
+    ``messages``, index of its last block there) — consecutive messages of one role share a body
+    message; (-1, -1) for a system message or one with nothing to send."""
     sys_msgs = [m for m in messages if m.role == "system"]
     out: list[dict[str, Any]] = []
     for m in messages:
         if m.role == "system":
+            if positions is not None:
+                positions.append((-1, -1))
             continue
         rendered = _render(m)
         if rendered is None:
+            if positions is not None:
+                positions.append((-1, -1))
             continue
         if out and out[-1]["role"] == rendered["role"]:
             out[-1] = {**out[-1], "content": _as_blocks(out[-1]["content"]) + _as_blocks(rendered["content"])}
         else:
             out.append(rendered)
+        if positions is not None:
+            c = out[-1]["content"]
+            positions.append((len(out) - 1, (len(c) if isinstance(c, list) else int(bool(c))) - 1))
     payload: dict[str, Any] = {}
     if model is not None:
         payload["model"] = model

@@ -3,7 +3,14 @@
 POST ``{base_url}/v1/messages`` with ``x-api-key`` and ``anthropic-version`` headers; the system
 prompt goes apart. Usage: Anthropic's ``input_tokens`` excludes cached tokens, so
 :attr:`Usage.input_tokens` is ``input_tokens + cache_creation_input_tokens +
-cache_read_input_tokens`` (the whole prompt), with the cache parts also kept apart.
+cache_read_input_tokens`` (the whole prompt), with the cache parts also kept apart (the
+one-hour writes, ``cache_creation.ephemeral_1h_input_tokens``, in ``Usage.extra``, priced at 2×).
+
+Prompt caching (``cache="5m"``, the default; ``"1h"``; ``"off"``): each request carries
+``cache_control`` breakpoints (formats/cache_marks.py) at the end of the system prompt and of the
+messages a :class:`~contextwindow.session.Session` names (its newest message, where its previous
+call ended, its sticky head), or of the last message and the previous call's end; a request whose
+messages already carry marks (``extra["anthropic"]["cache_control"]``) is sent as it is.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import httpx
 
 from ..errors import ConfigError, PayloadError
 from ..formats.anthropic import to_payload
+from ..formats.cache_marks import CacheMode, anchors_of, check_mode, place
 from ..messages import Message, Part, ReasoningPart, TextPart, ToolCallPart, dump_arguments
 from ..tools import ToolSpec
 from ..usage import Usage
@@ -47,7 +55,9 @@ class AnthropicModel(HTTPChatModel):
         headers: Mapping[str, str] | None = None,
         version: str = ANTHROPIC_VERSION,
         extra_body: Mapping[str, Any] | None = None,
+        cache: CacheMode = "5m",
     ) -> None:
+        self.cache: CacheMode = check_mode(cache, "AnthropicModel(cache=...)")
         key = api_key if api_key is not None else os.environ.get("ANTHROPIC_API_KEY") or None
         if key is None and "api.anthropic.com" in base_url:
             raise ConfigError("AnthropicModel: no API key; pass api_key=... or set ANTHROPIC_API_KEY")
@@ -78,10 +88,11 @@ class AnthropicModel(HTTPChatModel):
     def _payload(
         self, messages: Sequence[Message], system: str | None, max_tokens: int, tools: Sequence[ToolSpec] | None
     ) -> dict[str, Any]:
-        payload = to_payload(messages, system=system, tools=tools, model=self.name)
+        positions: list[tuple[int, int]] = []
+        payload = to_payload(messages, system=system, tools=tools, model=self.name, positions=positions)
         payload["max_tokens"] = max_tokens
         payload.update(self.extra_body)
-        return payload
+        return place(payload, self.cache, model=self.name, anchors=anchors_of(messages, positions))
 
     def _parse(self, data: dict[str, Any]) -> Completion:
         return parse_response(data)
@@ -100,12 +111,15 @@ def parse_usage(usage: Any, model: str | None = None) -> Usage:
     fresh = as_int(usage.get("input_tokens"))
     write = as_int(usage.get("cache_creation_input_tokens"))
     read = as_int(usage.get("cache_read_input_tokens"))
+    split = usage.get("cache_creation")
+    hour = as_int(split.get("ephemeral_1h_input_tokens")) if isinstance(split, dict) else 0
     return Usage(
         input_tokens=fresh + write + read,
         output_tokens=as_int(usage.get("output_tokens")),
         cache_read_tokens=read,
         cache_write_tokens=write,
         model=model,
+        extra={"cache_write_1h_tokens": min(hour, write)} if hour else {},
     )
 
 

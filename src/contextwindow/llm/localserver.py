@@ -77,6 +77,7 @@ class Reply:
     output_tokens: int | None = None
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
+    cache_write_1h_tokens: int = 0  # of cache_write_tokens, written with the one-hour TTL (Anthropic's cache_creation split)
     finish_reason: str | None = None
     stream: bool = False  # answer as server-sent events (also done when the request asks "stream": true)
     chunk_delay: float = 0.0  # seconds between stream events
@@ -176,6 +177,8 @@ def anthropic_body(reply: Reply, request: ReceivedRequest, seq: int) -> dict[str
             "output_tokens": reply.output_tokens if reply.output_tokens is not None else _estimate_tokens(reply.text or "x"),
             "cache_creation_input_tokens": reply.cache_write_tokens,
             "cache_read_input_tokens": reply.cache_read_tokens,
+            **({"cache_creation": {"ephemeral_5m_input_tokens": reply.cache_write_tokens - reply.cache_write_1h_tokens,
+                                   "ephemeral_1h_input_tokens": reply.cache_write_1h_tokens}} if reply.cache_write_1h_tokens else {}),
         },
     }
 

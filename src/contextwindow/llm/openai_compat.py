@@ -18,6 +18,7 @@ from urllib.parse import urlparse
 import httpx
 
 from ..errors import ConfigError, PayloadError
+from ..formats.cache_marks import conversation_key
 from ..formats.openai_chat import to_payload
 from ..messages import Message, Part, ReasoningPart, TextPart, ToolCallPart, dump_arguments
 from ..tools import ToolSpec
@@ -34,7 +35,11 @@ class OpenAICompatibleModel(HTTPChatModel):
     (local servers need none), except that OpenAI's own URL requires a key.
     ``max_tokens_field`` is the payload field for the output cap: by default
     ``max_completion_tokens`` for api.openai.com (its reasoning models reject ``max_tokens``)
-    and ``max_tokens`` elsewhere (what local servers and proxies read)."""
+    and ``max_tokens`` elsewhere (what local servers and proxies read).
+    ``cache_key``: send ``prompt_cache_key`` = the conversation id a
+    :class:`~contextwindow.session.Session` left on its messages (formats/cache_marks.py), so
+    OpenAI routes a conversation's calls to the same prompt cache, unless the body already has one
+    (``extra_body``); by default only to api.openai.com (other servers may reject the field)."""
 
     provider = "openai"
 
@@ -52,6 +57,7 @@ class OpenAICompatibleModel(HTTPChatModel):
         headers: Mapping[str, str] | None = None,
         max_tokens_field: str | None = None,
         extra_body: Mapping[str, Any] | None = None,
+        cache_key: bool | None = None,
     ) -> None:
         key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY") or None
         host = urlparse(base_url).hostname or ""
@@ -73,6 +79,7 @@ class OpenAICompatibleModel(HTTPChatModel):
         )
         self.max_tokens_field = max_tokens_field or ("max_completion_tokens" if host == "api.openai.com" else "max_tokens")
         self.extra_body = dict(extra_body or {})
+        self.cache_key = host == "api.openai.com" if cache_key is None else cache_key
 
     def _url(self) -> str:
         return f"{self.base_url}/chat/completions"
@@ -86,6 +93,10 @@ class OpenAICompatibleModel(HTTPChatModel):
         payload = to_payload(messages, system=system, tools=tools, model=self.name)
         payload[self.max_tokens_field] = max_tokens
         payload.update(self.extra_body)
+        if self.cache_key and "prompt_cache_key" not in payload:
+            key = conversation_key(messages)
+            if key is not None:
+                payload["prompt_cache_key"] = key
         return payload
 
     def _parse(self, data: dict[str, Any]) -> Completion:

@@ -134,7 +134,8 @@ class Conversations:
         self.window = window
         # a relay, not an agent: the client's own loop decides when to stop, and a live Session here
         # outlives the default 30-minute / 1M-token session limits, so none apply unless configured
-        self.config = replace(config or SessionConfig(limits=Limits()), clip_budget_tokens=clip_budget)
+        # and the client's own cache breakpoints are relayed as they came: the proxy adds none of its own
+        self.config = replace(config or SessionConfig(limits=Limits(), cache_marks="off"), clip_budget_tokens=clip_budget)
         self.max_live = max_live
         self._live: OrderedDict[str, Session] = OrderedDict()
         self._index: dict[str, str] | None = None  # key → newest conversation id

@@ -60,6 +60,7 @@ class SessionPolicy:
                     ctx.cache or CacheConfig(), read_weight=ctx.read_weight, write_weight=ctx.write_weight, summary_output_weight=ctx.output_weight
                 ),
                 incremental=incremental,
+                cache_marks="off",  # a replay measures the view; the breakpoints are no tokens (docs/caching.md)
             ),
             title="replay",
         )
