@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import math
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
 from contextwindow.budget import compute_budget
 from contextwindow.compaction.cache import CacheConfig
 from contextwindow.compaction.economics import Growth, cost_budget, eoq_trigger, pass_cost, thresholds
-from contextwindow.importers import CallRecord, ImportedSession
-from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
 from contextwindow.replay import replay
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from prose_sessions import prose_heavy_session
 
 
 def cycle_cost(trigger: float, kept: float, growth: float, read: float, write: float) -> float:
@@ -115,31 +118,6 @@ def test_cost_budget_never_aims_shallower_than_the_budget() -> None:
     assert out.target_tokens <= budget.target_tokens
     assert out.history_budget == budget.history_budget and out.window == budget.window
     assert th.trigger == out.trigger_tokens
-
-
-WORDS = ["the", "build", "cache", "window", "token", "policy", "store", "fold", "clip", "turn", "agent", "model", "reply", "error", "result", "file", "path", "line", "value", "check", "test"]
-
-
-def prose_heavy_session(seed: int, turns: int = 12, steps: int = 4) -> ImportedSession:
-    """A seeded agent session whose history is mostly the model's own long prose (~900 words a
-    reply), with a few mid-sized tool results: little for clearing to take."""
-    rng = random.Random(seed)
-
-    def words(n: int) -> str:
-        return " ".join(rng.choice(WORDS) for _ in range(n))
-
-    msgs: list[Message] = []
-    calls = []
-    for t in range(turns):
-        msgs.append(user(f"step {t}: never touch the prod database. " + words(40)))
-        for s in range(steps):
-            calls.append(CallRecord(index=len(msgs), reply_end=len(msgs) + 1))
-            if s < steps - 1:
-                msgs.append(assistant(words(900), ToolCallPart(f"c{t}_{s}", "bash", '{"cmd": "ls"}')))
-                msgs.append(tool_result(f"c{t}_{s}", words(300), name="bash"))
-            else:
-                msgs.append(assistant(words(900)))
-    return ImportedSession("anthropic-messages", f"generated:{seed}", msgs, calls, model="claude-sonnet-4-5")
 
 
 @pytest.mark.parametrize("window", [40_000, 60_000, 80_000])
