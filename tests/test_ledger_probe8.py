@@ -104,3 +104,51 @@ def test_a_correction_never_leaves_its_old_value_in_any_output() -> None:
     said = "Ilse handed the cache cluster to Wout."
     led = _ledger("Ilse looks after the cache cluster.", said)
     assert "Ilse" not in L.scrub(said, led) and "Wout" in L.scrub(said, led)
+
+
+def test_a_value_said_again_in_passing_is_no_statement_and_keeps_no_old_value_alive() -> None:
+    led = _ledger("The export bucket is s3-exp-1.example.org.", "Thanks, I double-checked s3-exp-1.example.org and it looks right.",
+                  "The export bucket moved to s3-exp-2.example.org.")
+    assert len(led) == 2 and _stale_values(led) == {"s3-exp-1.example.org"}
+    assert "s3-exp-1" not in L.scrub("Thanks, I double-checked s3-exp-1.example.org and it looks right.", led)
+    # "my own notes" is no ownership
+    assert [e.kind for e in _ledger("Noted Greta in my own notes too.")] == []
+
+
+def test_units_of_one_dimension_may_be_the_same_things_value() -> None:
+    led = _ledger("The backup window is 50 minutes. Sorry, I meant 2 hours.", "The backup window is 3 hours now.")
+    assert _stale_values(led) == {"50 minutes", "2 hours"} and _live_values(led) == {"3 hours"}
+
+
+def test_an_aside_inside_a_request_states_what_it_says() -> None:
+    led = _ledger("Could you rerun the flaky suite (for context, the lint runner is on release 4.2.0) and post the log?",
+                  "Please rebase the branch — the fax gateway listens on port 7070 — and push it.")
+    assert {v for e in led for v in e.values} == {"4.2.0", "port 7070"}
+    # a remark about the sentence around it is not pulled out of it
+    led = _ledger("Subtask 1: Bundle analysis (independent, ~10 min, output: size breakdown)")
+    assert [e.text for e in led] == ["Subtask 1: Bundle analysis (independent, ~10 min, output: size breakdown)"]
+
+
+def test_team_names_codenames_and_tracked_ids() -> None:
+    led = _ledger("Team Marten picks up pages for the tape library.", "Tape library pages go to team Stoat now.")
+    assert _stale_values(led) == {"Marten"}
+    led = _ledger("The fax gateway has the codename Pavo-12.", "The fax gateway is Pavo-19 now.")
+    assert _stale_values(led) == {"Pavo-12"}
+    led = _ledger("Track the disk cleanup ticket as OPS-101.", "The disk cleanup ticket got replaced by OPS-202.")
+    assert _stale_values(led) == {"OPS-101"}
+
+
+def test_the_extractive_goal_is_the_goal_in_force_once_restated() -> None:
+    from contextwindow.folding import ExtractiveSummarizer
+    from contextwindow.folding.base import SummaryRequest
+    from contextwindow.messages import assistant, user
+
+    msgs = [user("Please move the ranking service to the new queue."), assistant("On it."),
+            user("Change of focus: the goal is now to move the shipping service to the new queue instead."), assistant("OK.")]
+    led: list[L.Entry] = []
+    for m in msgs:
+        if m.role == "user":
+            led = L.update(led, m.text)
+    text = ExtractiveSummarizer(lambda s: len(s) // 4).summarize(SummaryRequest(messages=msgs, budget_tokens=2000, ledger=led)).text
+    goal = text.split("## Goal\n", 1)[1].split("\n", 1)[0]
+    assert goal.startswith("Change of focus") and "ranking" not in goal and "[updated later" not in goal  # not the first request, scrubbed

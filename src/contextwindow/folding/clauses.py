@@ -17,6 +17,7 @@ all pure and model-free:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .scoped import kept_in_scope
@@ -82,6 +83,41 @@ def sentences(text: str) -> list[str]:
         if tail:
             out.append(tail)
     return out
+
+
+# a statement set inside another sentence: "Could you tidy the tests (for context, X is V) and rerun
+# them?", "Please bump the deps — X is V — and open a PR"
+_ASIDE = re.compile(r"\s\((?P<p>[^()]{12,300})\)(?=[\s,.;:!?]|$)|\s[—–]\s(?P<d>[^—–]{12,300}?)\s[—–](?=\s)|\s--\s(?P<h>.{12,300}?)\s--(?=\s)")
+
+
+_ASIDE_VALUES = {"date", "time", "money", "version", "number", "port", "host", "path", "id", "url", "email"}
+
+
+def _states(aside: str) -> bool:
+    """An aside that may state something: a typed value, or a name in a clause of its own (not "from the DoD list")."""
+    vals = find_values(aside)
+    if len(aside.split()) < 3 or re.match(r"(?:see|e\.g\.|i\.e\.|cf\.)", aside, re.IGNORECASE):
+        return False
+    return any(v.kind in _ASIDE_VALUES for v in vals) or (any(v.kind == "name" for v in vals) and len(aside.split()) >= 6)
+
+
+def asides(sentence: str, reads: Callable[[str], bool]) -> list[str]:
+    """``sentence`` without its asides (parenthesised or between dashes, stating a value, and read as a
+    statement of its own by ``reads``), then each such aside; a heading keeps its asides."""
+    if sentence.startswith("#") or ("(" not in sentence and "-" not in sentence and "—" not in sentence and "–" not in sentence):
+        return [sentence]
+    found = [m for m in _ASIDE.finditer(sentence) if _states(_aside_text(m)) and reads(_aside_text(m))]
+    if not found:
+        return [sentence]
+    rest = sentence
+    for m in reversed(found):
+        rest = rest[: m.start()] + " " + rest[m.end() :]
+    rest = re.sub(r"\s+([,.;:!?])", r"\1", re.sub(r"\s{2,}", " ", rest)).strip()
+    return [*([rest] if rest else []), *(_aside_text(m) for m in found)]
+
+
+def _aside_text(m: re.Match[str]) -> str:
+    return (m.group("p") or m.group("d") or m.group("h") or "").strip()
 
 
 # --- values --------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from .clauses import Value, find_values, frame, normalize_value
 from .entries import Entry
-from .subjects import align, subject_words
+from .subjects import align, caps, subject_words
 
 LEAD = re.compile(
     r"^(?:(?:sorry|oops|whoops|apologies|my bad|ugh)\b[\s,!.:;-]*)*"
@@ -88,17 +88,32 @@ def subjectless(clause: str, context: str, signature: Callable[[Sequence[Value]]
     strong = has_lead(clause) or REMARK.search(clause) is not None
     if not vals or not (strong or olds or value_only(clause)):
         return None
-    vals = [v for v in vals if v.kind != "name" or len(vals) == 1 or v.start > 0]
-    text = f"{context} {clause}".strip() if context and value_only(clause) else clause.strip()
+    if not (strong or olds) and any(v.kind not in _TYPED_OR_IDENTITY for v in vals):
+        return None  # a capitalised phrase alone ("**Execute Subtasks**") is a heading, not a value said again
     return Entry(
-        text=text, kind="fact", subject="", value="+" + "|".join(sorted(v.norm for v in vals)), values=tuple(v.text for v in vals), source=source,
+        text=clause.strip(), context=context.strip() if value_only(clause) else "", kind="fact", subject="", value="+" + "|".join(sorted(v.norm for v in vals)), values=tuple(v.text for v in vals), source=source,
         signature=signature(vals), replaces=tuple(olds), correction=strong,
     )
 
 
-def _compatible(a: str, b: str) -> bool:
-    """Two value signatures that may be the same thing's: equal, or a bare number beside a port."""
-    return a == b or {a, b} == {"number:", "port"}
+_TYPED_OR_IDENTITY = {"date", "time", "money", "version", "number", "port", "host", "path", "id", "url", "email"}
+
+
+# units of one dimension: "90 minutes" and "4 hours" may be the same thing's value
+_DIMENSIONS = {
+    **dict.fromkeys(("ms", "s", "sec", "min", "h", "day", "days", "week", "weeks", "month", "months"), "time"),
+    **dict.fromkeys(("kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "byte", "bytes"), "size"),
+}
+
+
+def _dimension(sig: str) -> str:
+    return "number:" + _DIMENSIONS[sig[7:]] if sig.startswith("number:") and sig[7:] in _DIMENSIONS else sig
+
+
+def compatible(a: str, b: str) -> bool:
+    """Two value signatures that may be the same thing's: equal, units of one dimension ("90 minutes" /
+    "4 hours"), or a bare number beside a port."""
+    return a == b or _dimension(a) == _dimension(b) or {a, b} == {"number:", "port"}
 
 
 def holders(ledger: Sequence[Entry], olds: Sequence[str]) -> list[int]:
@@ -111,16 +126,17 @@ def resolve(ledger: Sequence[Entry], entry: Entry) -> Entry | None:
     """``entry`` (no subject) about the entry it corrects or continues: the one holding a value it
     replaces; else the most specific one whose subject its text names; else, for a correction, the
     newest with a value of the same kind. None when nothing fits (it states nothing then)."""
-    cands = [i for i, e in enumerate(ledger) if e.active and e.kind not in ("safety", "goal") and _compatible(e.signature, entry.signature)]
+    cands = [i for i, e in enumerate(ledger) if e.active and e.kind not in ("safety", "goal") and compatible(e.signature, entry.signature)]
     pick: list[int] = [i for i in holders(ledger, entry.replaces) if i in cands] if entry.replaces else []
     if not pick:
-        said = subject_words(entry.text)
-        named = [i for i in cands if set(align(ledger[i].subject.split(), said)) <= set(said)]
+        told = f"{entry.context} {entry.text}"
+        said = subject_words(told)
+        named = [i for i in cands if set(align(ledger[i].subject.split(), said, caps(ledger[i].text), caps(told))) <= set(said)]
         if named:
             widest = max(len(ledger[i].subject.split()) for i in named)
             top = {ledger[i].subject for i in named if len(ledger[i].subject.split()) == widest}
             pick = [i for i in named if ledger[i].subject in top] if len(top) == 1 else []
-    if not pick and entry.correction and cands:
+    if not pick and entry.correction and cands and not entry.replaces:  # a named old value nobody holds: not a guess
         pick = [cands[-1]]
     if not pick:
         return None

@@ -24,6 +24,8 @@ class Entry:
     replaces: tuple[str, ...] = ()  # old values the statement names as replaced ("V, not U"): not its own
     correction: bool = False  # it says it corrects something ("Sorry, I meant V", "Typo: …", ", I had it wrong")
     resolved: bool = False  # its subject was found in the ledger, not in its own words ("Sorry, I meant V.")
+    context: str = ""  # for a clause with no subject of its own: the clause before it, where its subject is named
+    loose: bool = False  # a fact read by no relation: a value in a clause whose other words are its subject
 
     @property
     def key(self) -> str:

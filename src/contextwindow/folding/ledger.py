@@ -152,7 +152,7 @@ def _without_replaced(e: Entry, olds: Sequence[Entry], live: set[str]) -> str:
         if o.updated_to not in (note, e.text):
             continue
         for v in _with_cores(o.values):
-            if v.strip() and v.lower() not in live and v.lower() not in mine:
+            if v.strip() and v.lower() not in live and not any(v.lower() in m for m in mine):  # "Python" inside its "Python 2.29.2"
                 text = re.sub(rf"(?<![\w$€£]){re.escape(v)}(?![\w])", "[earlier value]", text, flags=re.IGNORECASE)
     return text
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from . import corrections, pronouns
-from .clauses import Value, find_values, frame, sentences, split_environment
+from .clauses import Value, asides, find_values, frame, sentences, split_environment
 from .entries import MAX_CLAUSE_CHARS, Entry
 from .relations import (
     _ABOUT,
@@ -163,7 +163,7 @@ def parse(clause: str, source: str = "") -> Entry | None:
     value = polarity + "|".join(sorted(v.norm for v in val_list))
     return Entry(
         text=s, kind=kind, subject=" ".join(subject), value=value, values=tuple(v.text for v in val_list), source=source,
-        signature=signature(val_list), replaces=tuple(olds), correction=corrections.is_correction(s),
+        signature=signature(val_list), replaces=tuple(olds), correction=corrections.is_correction(s), loose=relation is None and kind == "fact",
     )
 
 
@@ -183,6 +183,7 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
         vals = vals[1:]
         fr = frame(body, vals).lower().rstrip(".! ")
     fr = re.sub(r"^(?:from now on|going forward|from here on|in future|for now)\s*,?\s*", "", fr)
+    fr = re.sub(r"^(?:(?:the\s+)?(?:team|squad|crew)\s+(<v>)|the\s+(<v>)\s+(?:team|squad|crew))(?=\s)", r"\1\2", fr)  # "Team Kestrel picks up X": the team
     fr = re.sub(r"(<v>[^,<]*),\s*(?:[a-z'-]+\s*){1,6}$", r"\1", fr).rstrip()  # an aside after the value: ", one more delay"
     fr = re.sub(r"(<v>[^<]*?)\s+(?:since|as of|starting|effective)\s+(?:the\s+|last\s+|this\s+)?[a-z]+(?:\s+[a-z]+)?$", r"\1", fr)  # "… since the outage"
     fr = re.sub(r"(<v>[^<]*?)\s+(?:after|following)\s+(?:last|yesterday|this|today|tonight)\S*\s+(?:[a-z]+'s\s+)?[a-z]+$", r"\1", fr)  # "… after last night's deploy"
@@ -264,7 +265,7 @@ def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]
     out: list[Entry] = []
     prev = ""
     request = ""
-    for clause in sentences(own):
+    for clause in (a for s in sentences(own) for a in asides(s, _reads_alone)):
         parts = compound(clause)
         end = clause.rstrip()[-1:] if len(parts) > 1 and clause.rstrip()[-1:] in ".!" else ""
         for part in parts:
@@ -282,6 +283,13 @@ def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]
         # its text is the clause as written; a fold's memory block labels it "Goal:" (``ledger.stated``)
         out = [e for e in out if e.text != request] + [Entry(text=request.strip(), kind="goal", subject="goal", value="+" + goal.lower(), values=(goal,), source=source, signature="goal")]
     return out
+
+
+def _reads_alone(aside: str) -> bool:
+    """An aside ("(for context, the X is V)", "— the X listens on port V —") that states something by a
+    relation of its own, not a remark about the sentence around it ("(independent, ~10 min)")."""
+    e = parse(aside)
+    return e is not None and not e.loose and bool(e.values)
 
 
 def compound(clause: str) -> list[str]:
@@ -322,7 +330,7 @@ def _unframe(body: str) -> str:
             m = pat.match(body)
             if not m:
                 continue
-            r = m.groupdict().get("r") or m.groupdict().get("r2") or m.groupdict().get("r3") or ""
+            r = next((g for k, g in m.groupdict().items() if k.startswith("r") and g), "")
             head = body[: len(body) - len(r)]
             if pat is _FRAME_COLON and len(head.split()) < 5 and not re.search(r"\b(?:i|we|you|they|sorry)\b", head, re.IGNORECASE):
                 continue  # a short label before a colon ("Commit messages: …") is the subject

@@ -112,7 +112,9 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("rename", re.compile(rf"^(?:.*\s)?(?P<s>(?:the|our|my)\s+(?:(?!(?:the|our|my)\b)[^<])+?)\s+(?:now\s+)?(?:appears|shows up|is listed|is shown|is displayed|is labell?ed)\s+as\s+(?P<v>{_V}.*)$")),
     # "We say Orion-7 for the indexer", "X has a fresh name, V"
     ("rename", re.compile(rf"^(?:internally\s+)?(?:we|people|everyone|everybody|the team)\s+(?:now\s+)?(?:say|write|use the name)\s+(?P<v>{_V})\s+for\s+(?P<s>.+)$")),
-    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:has|got|gets|now has)\s+(?:a\s+)?(?:new|fresh|different)\s+(?:name|codename)\s*[,:]?\s*(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:has|got|gets|now has|carries|goes under)\s+(?:a\s+|the\s+)?(?:new\s+|fresh\s+|different\s+)?(?:name|codename|nickname|alias)\s*[,:]?\s*(?P<v>{_V}.*)$")),
+    # "Track the X as <v>", "File the X under <v>": the id it is kept under
+    ("is", re.compile(rf"^(?:please\s+)?(?:track|file|log|record|list|tag|book)\s+(?P<s>(?:the|our|my|this)\s+[^<]+?)\s+(?:as|under)\s+(?P<v>{_V})$")),
     # "We run the staging cache TTL at <v>", "We plan to open the launch on <v>"
     ("change", re.compile(rf"^(?:we|i|they)(?:'re|'ll|'ve|'d)?\s+(?:'ll\s+|will\s+|now\s+)?(?:[a-z']+\s+){{1,3}}?(?P<s>(?:the|our|my)\s+.+?)\s+(?:at|on|to|onto|into|until|till|with|by)\s+(?P<v>{_V}.*)$")),
     # "The on-call rotation has Dana this week"
@@ -131,6 +133,8 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("who", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+)?[a-z]{{3,}}(?:s|ed)\s+(?:(?:after|over|up|on|for|into|with)\s+)?(?:now\s+)?(?P<s>(?:the|our|my|this)\s+.+)$")),
     # an imperative that points a subject at a value: "Repoint the replica host to <v>"
     ("set", _POINT_AT),
+    # how a thing is reached: "Connect to the X via <v>", "SSH into the X at <v>"
+    ("is", re.compile(rf"^(?:please\s+)?(?:connect|talk|log\s*in|ssh|get)\s+(?:to|into|onto)\s+(?P<s>(?:the|our|my|this)\s+[^<]+?)\s+(?:via|at|on|through|using|over)\s+(?P<v>{_V}.*)$")),
     # where a thing is found: "You'll find the runbook under <v>", "You can reach the X at <v>"
     ("is", re.compile(rf"^(?:you(?:'ll| will| can| should)?|we(?:'ll| will| can)?|one can|anyone can)\s+(?:now\s+)?(?:find|reach|get to|see|access)\s+(?P<s>(?:the|our|my|this)\s+.+?)\s+(?:at|under|in|on|via|through)\s+(?P<v>{_V}.*)$")),
     # a relative change that says its result: "Give X a bit more room, say <v>", "Add a week to X, so <v>"
@@ -164,7 +168,9 @@ _FRAME_CIRCUMSTANCE = re.compile(
     r",\s+(?P<r>\S.*)$"
     r"|^(?:after|following)\s+(?:[\w']+\s+){1,4}?(?=(?:the|our|my|we|they)\s)(?P<r2>.*)$"
     # a consequence after what caused it: "The failover happened, so the X is on V now"
-    r"|^[^,<]{2,70},\s+so\s+(?P<r3>(?:the|our|my|this)\s.*)$",
+    r"|^[^,<]{2,70},\s+so\s+(?P<r3>(?:the|our|my|this)\s.*)$"
+    # a reminder inside a request: "While you're in the X code, keep in mind that …", "…, note that …"
+    r"|^(?:[^,<]{2,80},\s+)?(?:please\s+)?(?:(?:keep|bear)\s+in\s+mind|note|remember)(?:\s+that)?\s+(?P<r4>\S.*)$",
     re.IGNORECASE,
 )
 _FRAME_COLON = re.compile(r"^(?P<h>[^:<]{2,140}):\s+(?P<r>\S.*)$")
@@ -191,7 +197,7 @@ _GOAL_ABOUT = re.compile(
 )
 # ownership said around the name: "Talk to Dana about X, they own it", "X is Dana's responsibility"
 _OWN = re.compile(
-    r"\b(?:owns?|owned|owner|ownership|in charge|responsib\w*|'s (?:job|area|call|turf|baby))\b"
+    r"(?<!\bmy )(?<!\bour )(?<!\byour )(?<!\btheir )(?<!\bhis )(?<!\bher )(?<!\bits )\b(?:owns?|owned|owner|ownership|in charge|responsib\w*|'s (?:job|area|call|turf|baby))\b"
     r"|^<v>\s*'s(?:\s+(?:now|from now on|going forward|these days|from today))?$"  # "the X is Dana's now"
     r"|\b(?:the\s+)?(?:one|person|people|contact)\s+to\s+(?:call|ask|ping|page|contact)\b"
     r"|\b(?:ask|ping|contact|talk to|go(?:es)? to|goes through|reach out to)\b(?=.*\b(?:about|on|regarding|for)\s+(?:the|our|my)\b)"

@@ -100,15 +100,21 @@ def _run_for(word: str, words: list[str]) -> tuple[int, int] | None:
     return None
 
 
-def align(new: list[str], old: list[str]) -> list[str]:
-    """``new`` subject words in ``old``'s vocabulary: an abbreviation on either side stands for the
-    words it abbreviates on the other ("the CDN DB" / "the content delivery network database")."""
+def caps(text: str) -> set[str]:
+    """The abbreviations ``text`` writes in capitals ("OMS", "CDN"), lower-cased as in a subject."""
+    return {w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", text)}
+
+
+def align(new: list[str], old: list[str], new_caps: set[str], old_caps: set[str]) -> list[str]:
+    """``new`` subject words in ``old``'s vocabulary: an abbreviation written in capitals on either side
+    (``new_caps`` / ``old_caps``) stands for the words it abbreviates on the other ("the CDN DB" / "the
+    content delivery network database"; "ds = Dataset()" abbreviates nothing)."""
     out: list[str] = []
     for w in new:
-        run = _run_for(w, old)
+        run = _run_for(w, old) if w in new_caps else None
         out.extend(old[run[0] : run[1]] if run else [w])
     for w in old:
-        run = _run_for(w, out)
+        run = _run_for(w, out) if w in old_caps else None
         if run:
             out[run[0] : run[1]] = [w]
     return out
@@ -119,9 +125,8 @@ def same_subject(a: str, b: str) -> bool:
     inside ``a``'s — two words or more, or one word that is ``a``'s head ("the release" names
     "the frontend release"). A newer, MORE specific subject ("frontend release" after
     "release") is a new subject, and a word on each side that the other lacks means two
-    different subjects (no false merge). An abbreviation names the words it abbreviates."""
-    wa = a.split()
-    wb = align(b.split(), wa)
+    different subjects (no false merge)."""
+    wa, wb = a.split(), b.split()
     sa, sb = set(wa), set(wb)
     if not sa or not sb:
         return False

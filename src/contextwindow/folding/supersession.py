@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from . import corrections
-from .clauses import find_values, frame
+from .clauses import find_values, frame, normalize_value
 from .entries import Entry
-from .subjects import align, same_subject, subject_words
+from .subjects import align, caps, same_subject, subject_words
 
 
 def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
@@ -26,8 +26,11 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         if found is None:
             return out
         entry = found
-    matches = [i for i, e in enumerate(out) if e.active and same_subject(e.subject, entry.subject) and not _person_and_thing(e, entry)]
-    exact = [i for i in matches if set(out[i].subject.split()) == set(align(entry.subject.split(), out[i].subject.split()))]
+    if entry.loose and _repeated(out, entry):
+        return out  # a value said again in passing ("Thanks, I double-checked V"): no statement of its own
+    named = {i: _named_as(entry, e) for i, e in enumerate(out) if e.active}  # the new subject in each old one's words
+    matches = [i for i, e in enumerate(out) if e.active and same_subject(e.subject, named[i]) and not _person_and_thing(e, entry)]
+    exact = [i for i in matches if set(out[i].subject.split()) == set(named[i].split())]
     if len(matches) > 1 and not exact:
         distinct = {out[i].subject for i in matches}
         matches = matches if len(distinct) == 1 else []
@@ -38,7 +41,7 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         # now"): the entry holding the old value may still be named in looser words
         matches = [*matches, *(i for i in _named_in_clause(out, entry) or _cued_update(out, entry) if i not in matches)]
     if entry.replaces and entry.kind not in ("safety", "goal"):
-        held = [i for i in corrections.holders(out, entry.replaces) if corrections._compatible(out[i].signature, entry.signature)]
+        held = [i for i in corrections.holders(out, entry.replaces) if corrections.compatible(out[i].signature, entry.signature)]
         matches = [*matches, *(i for i in held if i not in matches)]
         if entry.correction and held:
             entry = replace(entry, kind=out[held[-1]].kind)  # a correction is of the kind of what it corrects
@@ -55,6 +58,24 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         out = [replace(e, updated_to=note) if not e.active and e.updated_to and same_subject(e.subject, old.subject) else e for e in out]
     out.append(entry)
     return out
+
+
+def _named_as(entry: Entry, old: Entry) -> str:
+    """``entry``'s subject with an abbreviation written in capitals on either side read as the words it
+    abbreviates on the other ("the OMS go-live" / "the order management system go-live"); never for
+    safety rules or goals."""
+    if "safety" in (entry.kind, old.kind) or "goal" in (entry.kind, old.kind):
+        return entry.subject
+    new_caps, old_caps = caps(entry.text), caps(old.text)
+    if not new_caps and not old_caps:
+        return entry.subject
+    return " ".join(align(entry.subject.split(), old.subject.split(), new_caps, old_caps))
+
+
+def _repeated(ledger: Sequence[Entry], entry: Entry) -> bool:
+    """``entry`` (read by no relation) only repeats values some other subject's entry states or stated."""
+    held = {normalize_value(v) for e in ledger if e.subject != entry.subject for v in e.values}
+    return bool(entry.values) and all(normalize_value(v) in held for v in entry.values)
 
 
 def _person_and_thing(a: Entry, b: Entry) -> bool:
@@ -89,7 +110,7 @@ def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     cands = []
     for i, e in enumerate(ledger):
         words = set(e.subject.split())
-        if not e.active or e.kind in ("safety", "goal") or e.signature != entry.signature or not words <= said or _other_role(e, entry):
+        if not e.active or e.kind in ("safety", "goal") or not corrections.compatible(e.signature, entry.signature) or not words <= said or _other_role(e, entry):
             continue
         if words < new and not new - words <= _ATTRIBUTE_WORDS:
             continue  # a more specific subject ("frontend release" after "release") is a new one
@@ -145,7 +166,7 @@ def _cued_update(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     said = {w for w in new_words if w}
     scored: list[tuple[int, int]] = []
     for i, e in enumerate(ledger):
-        if not e.active or e.kind in ("safety", "goal") or e.signature != entry.signature or _other_role(e, entry):
+        if not e.active or e.kind in ("safety", "goal") or not corrections.compatible(e.signature, entry.signature) or _other_role(e, entry):
             continue
         old_words = _words_of(e.text)
         shared = said & {w for w in old_words if w}
