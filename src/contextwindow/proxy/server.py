@@ -147,7 +147,9 @@ class ProxyServer:
         connector = aiohttp.TCPConnector(limit=0, limit_per_host=0, ttl_dns_cache=300)
         # no cookie jar: cookies an upstream sets are the client's (relayed in the answer's headers),
         # never kept here and sent with other clients' requests; and none to look up per request
-        self._client = aiohttp.ClientSession(timeout=timeout, connector=connector, auto_decompress=False, skip_auto_headers=("User-Agent",),
+        # no header of aiohttp's own either (User-Agent, Accept-Encoding): the upstream gets the client's,
+        # and an answer is compressed only when the client asked for it (the bytes are relayed as they come)
+        self._client = aiohttp.ClientSession(timeout=timeout, connector=connector, auto_decompress=False, skip_auto_headers=("User-Agent", "Accept-Encoding"),
                                              cookie_jar=aiohttp.DummyCookieJar())
         app = web.Application(client_max_size=self.config.max_body)
         for path in BY_PATH:  # plain routes resolve by a dict look-up; the catch-all by a regex over the path
