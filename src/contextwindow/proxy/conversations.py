@@ -299,10 +299,9 @@ class Conversations:
             known = len(lead) + reused
             if known > len(fps):
                 fps.extend(old.fingerprints[len(fps) : known])
-            history.reuse(old.converted, known)
         fps.extend(hash_json(d) for d in items[len(fps) - len(lead) :])
         anchor = sp.at if sp is not None else ends[1][-1] if ends is not None and ends[1] else None
-        sent = resend.Sent(req.raw, len(items), tuple(fps), clean, anchor, converted=history.converted,
+        sent = resend.Sent(req.raw, len(items), tuple(fps), clean, anchor,
                            start=ends[0] if ends is not None else 0, ends=ends[1] if ends is not None else None)
         self.reread[0 if reused else 1] += 1
         self._remember(ident.key, sent)

@@ -113,18 +113,6 @@ class LazyHistory(Sequence[Message]):
     def __len__(self) -> int:
         return len(self.items) + self.offset
 
-    @property
-    def converted(self) -> dict[int, Message]:
-        """The messages converted so far, by index (shared: later conversions land in it too)."""
-        return self._done
-
-    def reuse(self, converted: dict[int, Message], upto: int) -> None:
-        """Take the conversions another request made of the same first ``upto`` messages (the
-        same bytes, proxy/resend.py)."""
-        for i, m in list(converted.items()):
-            if i < upto:
-                self._done.setdefault(i, m)
-
     def _convert(self, i: int) -> Message:
         m = self._done.get(i)
         if m is None:

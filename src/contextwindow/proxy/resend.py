@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 try:
@@ -53,7 +53,6 @@ class Sent:
     clean: bool  # no run of 19+ digits anywhere: orjson read it as the stdlib does
     anchor: int | None = None  # where its last message ends (None: learned from the next request)
     call_ids: frozenset[Any] | None = None  # Chat: its list passed the provider rules, with these call ids
-    converted: dict[int, Any] = field(default_factory=dict)  # history index -> Message already converted
     tools: list[Any] | None = None  # its tools as ToolSpecs (the next body that extends it has the same bytes there)
     start: int = 0  # where its first message begins (with ``ends``)
     ends: list[int] | None = None  # where each message ends, where the body is written as orjson writes (:func:`message_ends`)
