@@ -152,3 +152,12 @@ def test_the_extractive_goal_is_the_goal_in_force_once_restated() -> None:
     text = ExtractiveSummarizer(lambda s: len(s) // 4).summarize(SummaryRequest(messages=msgs, budget_tokens=2000, ledger=led)).text
     goal = text.split("## Goal\n", 1)[1].split("\n", 1)[0]
     assert goal.startswith("Change of focus") and "ranking" not in goal and "[updated later" not in goal  # not the first request, scrubbed
+
+
+def test_the_opening_request_is_the_goal_even_beside_remembered_superseded_entries() -> None:
+    # a compacted conversation carries the entries it scrubbed in its first message's meta; they are
+    # recalled before that message is read, and must not make it a later message
+    old = L.Entry(text="The relay port is 7001.", kind="fact", subject="relay port", value="+7001", values=("7001",), source="superseded",
+                  active=False, updated_to="7002")
+    led = L.update([old], "Could you help me move the quotes service onto the new queue today?")
+    assert [e.kind for e in L.active(led)] == ["goal"]

@@ -51,7 +51,8 @@ def update(ledger: Sequence[Entry], text: str, source: str = "") -> list[Entry]:
     """``ledger`` with what ``text`` (a user message) states; the first message that states
     anything may make its opening request the goal (``reading.detect``)."""
     out = list(ledger)
-    found = detect(text, source, opening=not ledger)
+    # the opening message, even when a compacted conversation carries superseded entries in its first message's meta
+    found = detect(text, source, opening=all(e.source == "superseded" for e in ledger))
     goal = next((e for e in reversed(out) if e.active and e.kind == "goal"), None)
     if goal is not None and not any(e.kind == "goal" for e in found):
         found = _restated_goal(found, text, goal, source)
