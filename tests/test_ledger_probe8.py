@@ -161,3 +161,10 @@ def test_the_opening_request_is_the_goal_even_beside_remembered_superseded_entri
                   active=False, updated_to="7002")
     led = L.update([old], "Could you help me move the quotes service onto the new queue today?")
     assert [e.kind for e in L.active(led)] == ["goal"]
+
+
+def test_a_correction_whose_statement_was_replaced_by_a_note_corrects_nothing_else() -> None:
+    # a chained compaction re-reads a user message whose corrected statement is now a note: the
+    # correction must not land on whatever entry of the same kind came last
+    led = _ledger("Replies in Czech would be ideal for me. [updated later: Falcon] Typo: Falcon, not [earlier value].")
+    assert [e.values for e in L.active(led)] == [("Czech",)]

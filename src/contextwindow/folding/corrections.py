@@ -7,7 +7,7 @@
   or remark (", I had it wrong", ", my mistake") says the statement corrects something said before.
 * A clause that states a value but names no subject ("Sorry, I meant V.", "V is correct.", "8315
   from now on") is about what the clause before it names, or, said on its own, about the entry
-  holding the value it replaces, else (a correction) the newest entry with a value of the same kind
+  holding the value it replaces, else (a correction) the entry the clause before it stated
   (``resolve``, against the ledger).
 """
 
@@ -91,7 +91,7 @@ def subjectless(clause: str, context: str, signature: Callable[[Sequence[Value]]
     if not (strong or olds) and any(v.kind not in _TYPED_OR_IDENTITY for v in vals):
         return None  # a capitalised phrase alone ("**Execute Subtasks**") is a heading, not a value said again
     return Entry(
-        text=clause.strip(), context=context.strip() if value_only(clause) else "", kind="fact", subject="", value="+" + "|".join(sorted(v.norm for v in vals)), values=tuple(v.text for v in vals), source=source,
+        text=clause.strip(), context=context.strip(), kind="fact", subject="", value="+" + "|".join(sorted(v.norm for v in vals)), values=tuple(v.text for v in vals), source=source,
         signature=signature(vals), replaces=tuple(olds), correction=strong,
     )
 
@@ -124,8 +124,9 @@ def holders(ledger: Sequence[Entry], olds: Sequence[str]) -> list[int]:
 
 def resolve(ledger: Sequence[Entry], entry: Entry) -> Entry | None:
     """``entry`` (no subject) about the entry it corrects or continues: the one holding a value it
-    replaces; else the most specific one whose subject its text names; else, for a correction, the
-    newest with a value of the same kind. None when nothing fits (it states nothing then)."""
+    replaces; else the most specific one whose subject its text (or the clause before it) names; else,
+    for a correction, the entry the clause right before it stated. None when nothing fits (it states
+    nothing then)."""
     cands = [i for i, e in enumerate(ledger) if e.active and e.kind not in ("safety", "goal") and compatible(e.signature, entry.signature)]
     pick: list[int] = [i for i in holders(ledger, entry.replaces) if i in cands] if entry.replaces else []
     if not pick:
@@ -136,8 +137,10 @@ def resolve(ledger: Sequence[Entry], entry: Entry) -> Entry | None:
             widest = max(len(ledger[i].subject.split()) for i in named)
             top = {ledger[i].subject for i in named if len(ledger[i].subject.split()) == widest}
             pick = [i for i in named if ledger[i].subject in top] if len(top) == 1 else []
-    if not pick and entry.correction and cands and not entry.replaces:  # a named old value nobody holds: not a guess
-        pick = [cands[-1]]
+    if not pick and entry.correction and entry.context and not entry.replaces:
+        # "X is U. Sorry, I meant V.": what the clause right before it stated (a named old value nobody
+        # holds, or a clause before it that states nothing — a note that replaced it —: no guess)
+        pick = [i for i in cands if ledger[i].text.strip() and ledger[i].text.strip() in entry.context][-1:]
     if not pick:
         return None
     old = ledger[pick[-1]]
