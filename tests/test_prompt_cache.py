@@ -111,6 +111,11 @@ def test_the_minimum_follows_the_model() -> None:
     assert min_cacheable_tokens("claude-3-5-haiku-latest") == 2048
     assert min_cacheable_tokens("claude-haiku-4-5-20251001") == 4096
     assert min_cacheable_tokens("claude-opus-4-6") == 4096
+    from contextwindow.models import get_model
+
+    for model in ("claude-sonnet-4-5", "claude-3-5-haiku-latest", "claude-haiku-4-5", "claude-opus-4-5", "claude-opus-4-6"):
+        # one rule: what the breakpoints skip is what the replay prices as uncacheable
+        assert get_model(model).min_cacheable_tokens == min_cacheable_tokens(model), model
 
 
 # --- a Session and AnthropicModel against a provider that caches by the rules -------------------

@@ -15,7 +15,7 @@ its alias and vice versa. Unknown → :class:`~contextwindow.errors.UnknownModel
 Everything loads on first use (``import contextwindow`` stays fast).
 
 Minimum cacheable prompt (``min_cacheable_tokens``), from the providers' docs: Anthropic 1024
-(2048 for Haiku models), OpenAI 1024, Gemini 1024 (Flash) / 2048 (Pro) for implicit caching;
+(4096 for Opus 4.5/4.6 and Haiku 4.5, 2048 for the Haiku 3.x models), OpenAI 1024, Gemini 1024 (Flash) / 2048 (Pro) for implicit caching;
 others 1024.
 """
 
@@ -88,6 +88,8 @@ class ModelSpec:
 def min_cacheable(provider: str, model_id: str) -> int:
     m = model_id.lower()
     if provider in ("anthropic", "google-vertex-anthropic", "amazon-bedrock") and "claude" in m:
+        if "haiku-4" in m or "opus-4-5" in m or "opus-4-6" in m:
+            return 4096
         return 2048 if "haiku" in m else 1024
     if provider in ("google", "google-vertex") or m.startswith("gemini"):
         return 2048 if "pro" in m else 1024

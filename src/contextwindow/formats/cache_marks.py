@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypeAlias
 
 from ..errors import ConfigError
+from ..models import min_cacheable
 
 CacheMode: TypeAlias = Literal["off", "5m", "1h"]
 MODES: tuple[str, ...] = ("off", "5m", "1h")
@@ -58,13 +59,9 @@ def control(mode: CacheMode) -> dict[str, str]:
 
 
 def min_cacheable_tokens(model: str | None) -> int:
-    """The shortest prefix Anthropic caches for ``model`` (1,024 when the model is not known)."""
-    m = (model or "").lower()
-    if "haiku-4" in m or "opus-4-5" in m or "opus-4-6" in m:
-        return 4096
-    if "haiku" in m:
-        return 2048
-    return 1024
+    """The shortest prefix Anthropic caches for ``model`` (1,024 when the model is not known): the
+    registry's rule (:func:`contextwindow.models.min_cacheable`), which the replay's pricing uses too."""
+    return min_cacheable("anthropic", model or "claude")
 
 
 def count_marks(body: Mapping[str, Any]) -> int:
