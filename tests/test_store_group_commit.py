@@ -17,7 +17,7 @@ import pytest
 from contextwindow.errors import ConfigError
 from contextwindow.messages import Message, TextPart
 from contextwindow.store import ConversationStore, GroupCommits, MemoryStore
-from contextwindow.store.base import group_commits_of
+from contextwindow.store.base import background_checkpoints_of, group_commits_of
 from contextwindow.store.sqlite import SQLiteStore
 
 try:
@@ -55,6 +55,13 @@ def test_group_commits_are_a_capability_of_the_sqlite_store_only(store: Conversa
     else:
         assert commits is None and not isinstance(store, GroupCommits)
     assert group_commits_of(MemoryStore()) is None and group_commits_of(object()) is None
+    # the same for the WAL checkpoints moved off the committing thread
+    background = background_checkpoints_of(store)
+    if isinstance(store, SQLiteStore):
+        assert background is store
+        background.checkpoint_in_background(every_s=0.05)()  # started, then stopped after one last checkpoint
+    else:
+        assert background is None
 
 
 def test_writes_are_seen_here_at_once_and_elsewhere_once_committed(tmp_path: Path) -> None:

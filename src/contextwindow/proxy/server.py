@@ -34,7 +34,7 @@ from aiohttp import web
 
 from ..errors import ConfigError, ContextWindowError, PayloadError
 from ..llm.overflow import describe_error
-from ..store.base import GroupCommits, group_commits_of
+from ..store.base import GroupCommits, background_checkpoints_of, group_commits_of
 from .conversations import Answer, Conversations, Prepared, Quick, Request
 from .history import parse_request
 from .protocols import BY_PATH, Protocol, shape_for
@@ -134,9 +134,9 @@ class ProxyServer:
 
     async def start(self) -> None:
         await asyncio.to_thread(self.conversations.warm)
-        background = getattr(self.conversations.store, "checkpoint_in_background", None)
-        if callable(background) and self._stop_checkpoints is None:  # SQLite: no checkpoint stalls the loop
-            self._stop_checkpoints = background()
+        background = background_checkpoints_of(self.conversations.store)
+        if background is not None and self._stop_checkpoints is None:  # SQLite: no checkpoint stalls the loop
+            self._stop_checkpoints = background.checkpoint_in_background()
         commits = group_commits_of(self.conversations.store)
         if commits is not None and self._stop_group is None:  # SQLite: one commit carries many requests' writes
             self._stop_group = commits.group_commits()

@@ -20,6 +20,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ..errors import ConfigError
 from .base import (
+    BackgroundCheckpoints,
     Checkpoint,
     ConversationInfo,
     ConversationStore,
@@ -33,6 +34,7 @@ from .memory import MemoryStore
 from .sqlite import SQLiteStore
 
 __all__ = [
+    "BackgroundCheckpoints",
     "Checkpoint",
     "ConversationInfo",
     "ConversationStore",

@@ -189,6 +189,20 @@ def group_commits_of(store: object) -> GroupCommits | None:
     return store if isinstance(store, GroupCommits) else None
 
 
+@runtime_checkable
+class BackgroundCheckpoints(Protocol):
+    """An optional capability of a :class:`ConversationStore`: its write-ahead log checkpointed
+    by a thread of its own, never inside a writer's commit (SQLiteStore; ``ctxw proxy`` turns it
+    on so no checkpoint stalls its event loop). Callers ask :func:`background_checkpoints_of`."""
+
+    def checkpoint_in_background(self, every_s: float = 0.5) -> Callable[[], None]: ...  # returns the function that stops it
+
+
+def background_checkpoints_of(store: object) -> BackgroundCheckpoints | None:
+    """``store``'s background checkpoints (:class:`BackgroundCheckpoints`), or None when it has none."""
+    return store if isinstance(store, BackgroundCheckpoints) else None
+
+
 # --- helpers shared by the implementations --------------------------------------------------
 
 
