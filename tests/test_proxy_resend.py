@@ -277,3 +277,21 @@ def test_the_official_sdks_through_the_proxy_have_their_re_sent_histories_taken_
         assert px.server.stats["changed"] == 0 and px.server.stats["fast"] == 8  # nothing rewritten; all but each 1st forwarded before storing
     store_convs = convs.store.list_conversations()
     assert len(store_convs) == 2  # one conversation per client: nothing read from the bytes forked anything
+
+
+def test_a_second_messages_key_after_the_shared_bytes_is_read_whole() -> None:
+    """A body that shares the previous body's first messages byte for byte but names ``messages``
+    again after them (a JSON reader keeps the last one) holds another history: its fingerprints
+    are the whole read's, none taken over from the previous request."""
+    convs = Conversations(open_store("memory://"))
+    first = [{"role": "system", "content": "You are careful."}, {"role": "user", "content": "task 1"},
+             {"role": "assistant", "content": "looking"}, {"role": "user", "content": "go on"}]
+    style = {"separators": (",", ":")}
+    read(convs, CHAT, encode({"model": "gpt-4o-mini", "messages": first}, style))
+    other = [{"role": "system", "content": "You are careful."}, {"role": "user", "content": "task 1"},
+             {"role": "assistant", "content": "something else"}, {"role": "user", "content": "and more"}]
+    shared = encode({"model": "gpt-4o-mini", "messages": first[:3]}, style)[:-2]  # up to the end of the 3rd message
+    raw = shared + b',{"role":"user","content":"go on"}],"messages":' + json.dumps(other, **style).encode() + b"}"
+    assert json.loads(raw)["messages"] == other
+    p = read(convs, CHAT, raw)
+    assert p.fingerprints == whole(CHAT, raw)

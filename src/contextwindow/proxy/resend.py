@@ -29,6 +29,7 @@ where the old list closed and the new one goes on with ``,``.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -164,12 +165,24 @@ def message_ends(raw: bytes, messages: Sequence[Any], start: int | None = None, 
     return (start, ends) if raw[pos : pos + 1] == b"]" else None
 
 
+_MESSAGES_KEY = re.compile(rb'"messages"\s*:')  # a key: inside a string its quotes are escaped
+
+
+def names_messages_again(raw: bytes, at: int) -> bool:
+    """True when ``raw`` names a ``messages`` key after byte ``at``: a JSON reader keeps the last
+    of two, so the history it reads need not begin with the messages written before ``at``."""
+    return _MESSAGES_KEY.search(raw, at) is not None
+
+
 def prefix(prev: Sent, raw: bytes) -> tuple[int, int]:
     """How many of ``prev``'s messages lie whole in the bytes ``raw`` shares with it from the
     start (they are the same messages in ``raw``: parsed from the same bytes in the same place),
     and how many bytes it shares. A client that edits its last messages (moves a cache
-    breakpoint, replaces a per-call block) keeps the ones before."""
+    breakpoint, replaces a per-call block) keeps the ones before. None when ``raw`` names
+    ``messages`` again after the shared bytes (:func:`names_messages_again`)."""
     if prev.ends is None:
         return 0, 0
     at = common_prefix(prev.raw, raw)
+    if names_messages_again(raw, at):  # another history list after the shared bytes: none of them is taken over
+        return 0, at
     return bisect_right(prev.ends, at), at
