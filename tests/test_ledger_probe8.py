@@ -5,137 +5,123 @@ from __future__ import annotations
 
 from contextwindow.folding import ledger as L
 from contextwindow.folding.clauses import find_values
-
-
-def _ledger(*messages: str) -> list[L.Entry]:
-    out: list[L.Entry] = []
-    for m in messages:
-        out = L.update(out, m)
-    return out
-
-
-def _live_values(ledger: list[L.Entry]) -> set[str]:
-    return {v for e in L.active(ledger) for v in e.values}
-
-
-def _stale_values(ledger: list[L.Entry]) -> set[str]:
-    return {v for e in L.stale(ledger) for v in e.values}
+from ledger_helpers import ledger_of, live_values, stale_values
 
 
 def test_a_correction_in_the_same_breath_replaces_the_value_just_said() -> None:
     for fix in ("Oops, I meant img-3.example.org.", "No wait, img-3.example.org.", "Typo: img-3.example.org, not img-2.example.org."):
-        led = _ledger(f"The image bucket lives on img-2.example.org. {fix}")
-        assert _live_values(led) == {"img-3.example.org"} and _stale_values(led) == {"img-2.example.org"}, fix
-    led = _ledger("Reviews for the mobile client go through Anneke. Sorry, I meant Joost.")
-    assert _stale_values(led) == {"Anneke"} and "Joost" in _live_values(led)
+        led = ledger_of(f"The image bucket lives on img-2.example.org. {fix}")
+        assert live_values(led) == {"img-3.example.org"} and stale_values(led) == {"img-2.example.org"}, fix
+    led = ledger_of("Reviews for the mobile client go through Anneke. Sorry, I meant Joost.")
+    assert stale_values(led) == {"Anneke"} and "Joost" in live_values(led)
 
 
 def test_a_later_correction_names_the_value_it_replaces() -> None:
-    led = _ledger("The nightly import runs at 02:30.", "Thanks.", "Typo in my last message: the nightly import runs at 03:30, not 02:30.")
-    assert _stale_values(led) == {"02:30"} and _live_values(led) == {"03:30"}
-    led = _ledger("Marta is the contact for the print queue.", "Sorry, I meant Ruben for the print queue, not Marta.")
-    assert _stale_values(led) == {"Marta"} and _live_values(led) == {"Ruben"}
+    led = ledger_of("The nightly import runs at 02:30.", "Thanks.", "Typo in my last message: the nightly import runs at 03:30, not 02:30.")
+    assert stale_values(led) == {"02:30"} and live_values(led) == {"03:30"}
+    led = ledger_of("Marta is the contact for the print queue.", "Sorry, I meant Ruben for the print queue, not Marta.")
+    assert stale_values(led) == {"Marta"} and live_values(led) == {"Ruben"}
     # a contrast without a value is not a correction, and "do not <verb> … <value>" is no contrast
-    led = _ledger("Do not delete anything under data/raw.", "Do not delete anything under data/processed.")
+    led = ledger_of("Do not delete anything under data/raw.", "Do not delete anything under data/processed.")
     assert len(L.active(led)) == 2
 
 
 def test_a_value_only_sentence_is_about_what_the_sentence_before_it_names() -> None:
-    led = _ledger("The render farm quota is 40 nodes.", "I double-checked the render farm quota with finance. 55 nodes is correct.")
-    assert _stale_values(led) == {"40 nodes"} and "55 nodes" in _live_values(led)
-    led = _ledger("The metrics relay listens on port 9125.", "We reconfigured the metrics relay; 9130 from now on.")
-    assert "port 9125" in _stale_values(led) and "9130" in _live_values(led)
-    led = _ledger("The search reindex is planned for June 4.", "The search reindex? Pushed to June 11.")
-    assert _stale_values(led) == {"June 4"}
+    led = ledger_of("The render farm quota is 40 nodes.", "I double-checked the render farm quota with finance. 55 nodes is correct.")
+    assert stale_values(led) == {"40 nodes"} and "55 nodes" in live_values(led)
+    led = ledger_of("The metrics relay listens on port 9125.", "We reconfigured the metrics relay; 9130 from now on.")
+    assert "port 9125" in stale_values(led) and "9130" in live_values(led)
+    led = ledger_of("The search reindex is planned for June 4.", "The search reindex? Pushed to June 11.")
+    assert stale_values(led) == {"June 4"}
 
 
 def test_an_abbreviation_or_a_clipped_word_names_the_same_subject() -> None:
-    led = _ledger("The warehouse management system talks to db-4.corp.example.org.", "The WMS talks to db-8.corp.example.org now.")
-    assert _stale_values(led) == {"db-4.corp.example.org"}
-    led = _ledger("The single sign-on gateway runs release 2.14.0.", "We rolled the SSO gateway forward to 2.15.1.")
-    assert _stale_values(led) == {"2.14.0"}
-    led = _ledger("The billing database host is db-2.lan.example.org.", "The billing DB host is db-6.lan.example.org now.")
-    assert _stale_values(led) == {"db-2.lan.example.org"}
+    led = ledger_of("The warehouse management system talks to db-4.corp.example.org.", "The WMS talks to db-8.corp.example.org now.")
+    assert stale_values(led) == {"db-4.corp.example.org"}
+    led = ledger_of("The single sign-on gateway runs release 2.14.0.", "We rolled the SSO gateway forward to 2.15.1.")
+    assert stale_values(led) == {"2.14.0"}
+    led = ledger_of("The billing database host is db-2.lan.example.org.", "The billing DB host is db-6.lan.example.org now.")
+    assert stale_values(led) == {"db-2.lan.example.org"}
     # an abbreviation that spells no run of the other subject's words is another subject
-    led = _ledger("The warehouse management system talks to db-4.corp.example.org.", "The CRM talks to db-9.corp.example.org.")
+    led = ledger_of("The warehouse management system talks to db-4.corp.example.org.", "The CRM talks to db-9.corp.example.org.")
     assert not L.stale(led) and len(L.active(led)) == 2
 
 
 def test_a_port_is_a_value_of_its_own() -> None:
     assert [(v.kind, v.text) for v in find_values("The admin UI listens on port 8081.")] == [("port", "port 8081")]
-    led = _ledger("The admin UI listens on port 8081.", "The admin UI moved to port 8090.")
-    assert _stale_values(led) == {"port 8081"}
+    led = ledger_of("The admin UI listens on port 8081.", "The admin UI moved to port 8090.")
+    assert stale_values(led) == {"port 8081"}
 
 
 def test_hand_overs_and_teams_name_the_new_owner() -> None:
-    led = _ledger("Pieter runs the fax gateway.", "Pieter handed the fax gateway to Lotte on Monday.")
-    assert _stale_values(led) == {"Pieter"} and _live_values(led) == {"Lotte"}
-    led = _ledger("Alerts for the tape library go to the Otter team.", "Alerts for the tape library were handed to the Badger team.")
-    assert _stale_values(led) == {"Otter"} and _live_values(led) == {"Badger"}
-    led = _ledger("Noor owns the export cron.", "The export cron changed teams, so ask Bram now.")
-    assert _stale_values(led) == {"Noor"}
+    led = ledger_of("Pieter runs the fax gateway.", "Pieter handed the fax gateway to Lotte on Monday.")
+    assert stale_values(led) == {"Pieter"} and live_values(led) == {"Lotte"}
+    led = ledger_of("Alerts for the tape library go to the Otter team.", "Alerts for the tape library were handed to the Badger team.")
+    assert stale_values(led) == {"Otter"} and live_values(led) == {"Badger"}
+    led = ledger_of("Noor owns the export cron.", "The export cron changed teams, so ask Bram now.")
+    assert stale_values(led) == {"Noor"}
 
 
 def test_a_consequence_and_a_trailing_circumstance_are_not_the_subject() -> None:
-    led = _ledger("The ticketing replica is db-3.int.example.org.", "The rack lost power, so the ticketing replica is db-7.int.example.org now.")
-    assert _stale_values(led) == {"db-3.int.example.org"}
-    led = _ledger("The parser service runs 1.8.2.", "The parser service runs 1.9.0 after this morning's rollout.")
-    assert _stale_values(led) == {"1.8.2"}
+    led = ledger_of("The ticketing replica is db-3.int.example.org.", "The rack lost power, so the ticketing replica is db-7.int.example.org now.")
+    assert stale_values(led) == {"db-3.int.example.org"}
+    led = ledger_of("The parser service runs 1.8.2.", "The parser service runs 1.9.0 after this morning's rollout.")
+    assert stale_values(led) == {"1.8.2"}
 
 
 def test_a_polite_question_opening_the_session_is_its_goal() -> None:
-    led = _ledger("Hi! Could you help me port the invoicing service to the new queue this sprint?")
+    led = ledger_of("Hi! Could you help me port the invoicing service to the new queue this sprint?")
     goal = [e for e in L.active(led) if e.kind == "goal"]
     assert goal and "invoicing service" in goal[0].text
     assert "?" not in L.stated(goal[0]) and L.from_text(L.render(goal))[0].kind == "goal"  # it reads back as the goal
 
 
 def test_a_fence_without_a_negation_word_is_a_safety_rule_and_what_suits_me_a_preference() -> None:
-    led = _ledger("Hands off the billing database at db-1.int.example.org unless I say so.")
+    led = ledger_of("Hands off the billing database at db-1.int.example.org unless I say so.")
     assert [e.kind for e in led] == ["safety"]
-    led = _ledger("Replies in Dutch would be ideal for me.", "Actually Danish suits me better for replies.")
-    assert [e.kind for e in led] == ["preference", "preference"] and _stale_values(led) == {"Dutch"}
+    led = ledger_of("Replies in Dutch would be ideal for me.", "Actually Danish suits me better for replies.")
+    assert [e.kind for e in led] == ["preference", "preference"] and stale_values(led) == {"Dutch"}
 
 
 def test_a_correction_never_leaves_its_old_value_in_any_output() -> None:
-    led = _ledger("The staging port is port 5433. Typo: port 5434, not port 5433.")
+    led = ledger_of("The staging port is port 5433. Typo: port 5434, not port 5433.")
     block = L.render(L.active(led))
     assert "5434" in block and "5433" not in L.scrub(block, led)
     said = "Ilse handed the cache cluster to Wout."
-    led = _ledger("Ilse looks after the cache cluster.", said)
+    led = ledger_of("Ilse looks after the cache cluster.", said)
     assert "Ilse" not in L.scrub(said, led) and "Wout" in L.scrub(said, led)
 
 
 def test_a_value_said_again_in_passing_is_no_statement_and_keeps_no_old_value_alive() -> None:
-    led = _ledger("The export bucket is s3-exp-1.example.org.", "Thanks, I double-checked s3-exp-1.example.org and it looks right.",
+    led = ledger_of("The export bucket is s3-exp-1.example.org.", "Thanks, I double-checked s3-exp-1.example.org and it looks right.",
                   "The export bucket moved to s3-exp-2.example.org.")
-    assert len(led) == 2 and _stale_values(led) == {"s3-exp-1.example.org"}
+    assert len(led) == 2 and stale_values(led) == {"s3-exp-1.example.org"}
     assert "s3-exp-1" not in L.scrub("Thanks, I double-checked s3-exp-1.example.org and it looks right.", led)
     # "my own notes" is no ownership
-    assert [e.kind for e in _ledger("Noted Greta in my own notes too.")] == []
+    assert [e.kind for e in ledger_of("Noted Greta in my own notes too.")] == []
 
 
 def test_units_of_one_dimension_may_be_the_same_things_value() -> None:
-    led = _ledger("The backup window is 50 minutes. Sorry, I meant 2 hours.", "The backup window is 3 hours now.")
-    assert _stale_values(led) == {"50 minutes", "2 hours"} and _live_values(led) == {"3 hours"}
+    led = ledger_of("The backup window is 50 minutes. Sorry, I meant 2 hours.", "The backup window is 3 hours now.")
+    assert stale_values(led) == {"50 minutes", "2 hours"} and live_values(led) == {"3 hours"}
 
 
 def test_an_aside_inside_a_request_states_what_it_says() -> None:
-    led = _ledger("Could you rerun the flaky suite (for context, the lint runner is on release 4.2.0) and post the log?",
+    led = ledger_of("Could you rerun the flaky suite (for context, the lint runner is on release 4.2.0) and post the log?",
                   "Please rebase the branch — the fax gateway listens on port 7070 — and push it.")
     assert {v for e in led for v in e.values} == {"4.2.0", "port 7070"}
     # a remark about the sentence around it is not pulled out of it
-    led = _ledger("Subtask 1: Bundle analysis (independent, ~10 min, output: size breakdown)")
+    led = ledger_of("Subtask 1: Bundle analysis (independent, ~10 min, output: size breakdown)")
     assert [e.text for e in led] == ["Subtask 1: Bundle analysis (independent, ~10 min, output: size breakdown)"]
 
 
 def test_team_names_codenames_and_tracked_ids() -> None:
-    led = _ledger("Team Marten picks up pages for the tape library.", "Tape library pages go to team Stoat now.")
-    assert _stale_values(led) == {"Marten"}
-    led = _ledger("The fax gateway has the codename Pavo-12.", "The fax gateway is Pavo-19 now.")
-    assert _stale_values(led) == {"Pavo-12"}
-    led = _ledger("Track the disk cleanup ticket as OPS-101.", "The disk cleanup ticket got replaced by OPS-202.")
-    assert _stale_values(led) == {"OPS-101"}
+    led = ledger_of("Team Marten picks up pages for the tape library.", "Tape library pages go to team Stoat now.")
+    assert stale_values(led) == {"Marten"}
+    led = ledger_of("The fax gateway has the codename Pavo-12.", "The fax gateway is Pavo-19 now.")
+    assert stale_values(led) == {"Pavo-12"}
+    led = ledger_of("Track the disk cleanup ticket as OPS-101.", "The disk cleanup ticket got replaced by OPS-202.")
+    assert stale_values(led) == {"OPS-101"}
 
 
 def test_the_extractive_goal_is_the_goal_in_force_once_restated() -> None:
@@ -166,5 +152,5 @@ def test_the_opening_request_is_the_goal_even_beside_remembered_superseded_entri
 def test_a_correction_whose_statement_was_replaced_by_a_note_corrects_nothing_else() -> None:
     # a chained compaction re-reads a user message whose corrected statement is now a note: the
     # correction must not land on whatever entry of the same kind came last
-    led = _ledger("Replies in Czech would be ideal for me. [updated later: Falcon] Typo: Falcon, not [earlier value].")
+    led = ledger_of("Replies in Czech would be ideal for me. [updated later: Falcon] Typo: Falcon, not [earlier value].")
     assert [e.values for e in L.active(led)] == [("Czech",)]

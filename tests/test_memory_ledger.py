@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from contextwindow.folding import ledger as L
 from contextwindow.folding.clauses import find_values, normalize_value, split_environment
-
-
-def _ledger(*texts: str) -> list[L.Entry]:
-    out: list[L.Entry] = []
-    for t in texts:
-        out = L.update(out, t)
-    return out
+from ledger_helpers import ledger_of, live_values, stale_values
 
 
 def test_rules_preferences_and_facts_without_trigger_words() -> None:
@@ -33,7 +27,7 @@ def test_tasks_questions_and_chatter_are_not_entries() -> None:
 
 
 def test_paraphrased_updates_supersede_by_subject() -> None:
-    led = _ledger(
+    led = ledger_of(
         "The release is on March 1.", "The cloud budget is $500 per month.", "Kofi owns the billing dashboard.",
         "Use Python 3.11 for the build.", "We renamed the service to Orion-7.",
         "Heads up: the release slipped to March 3.", "Cap the cloud bill at two hundred a month from now on.",
@@ -46,13 +40,13 @@ def test_paraphrased_updates_supersede_by_subject() -> None:
 
 
 def test_polarity_flip_supersedes_and_no_longer_retracts() -> None:
-    led = _ledger("Always use tabs for indentation.", "Never use tabs for indentation.")
+    led = ledger_of("Always use tabs for indentation.", "Never use tabs for indentation.")
     assert [e.text for e in L.active(led)] == ["Never use tabs for indentation."]
     assert L.stale(led)[0].updated_to == "Never use tabs for indentation."
 
 
 def test_subjects_sharing_words_are_not_merged() -> None:
-    led = _ledger(
+    led = ledger_of(
         "The frontend release is on April 2.", "The backend release is on April 9.",
         "The staging database host is db-3.internal.example.com.", "The staging database port is 5433.",
         "Do not delete anything under data/raw.", "Do not delete anything under data/processed.",
@@ -85,7 +79,7 @@ def test_values_are_typed_and_normalised() -> None:
 
 
 def test_scrub_replaces_stale_values_with_the_newest_and_keeps_live_ones() -> None:
-    led = _ledger("The release is on March 1.", "The release slipped to March 3.", "The release moved to March 5.", "Keep the diff under 200 lines.",
+    led = ledger_of("The release is on March 1.", "The release slipped to March 3.", "The release moved to March 5.", "Keep the diff under 200 lines.",
                   "Keep the diff under 300 lines.", "The demo is on March 1.")
     out = L.scrub("Ship on March 1? The release is on March 1. Keep it under 200 lines; line 200 of parser.py.", led)
     assert "[updated later: March 5]" in out and "March 3" not in out
@@ -94,7 +88,7 @@ def test_scrub_replaces_stale_values_with_the_newest_and_keeps_live_ones() -> No
 
 
 def test_condensed_block_keeps_every_value_and_reads_back() -> None:
-    led = _ledger("From now on write every commit message in the imperative mood, under 60 characters.", "Dana is on call this week.",
+    led = ledger_of("From now on write every commit message in the imperative mood, under 60 characters.", "Dana is on call this week.",
                   "We renamed the service to Orion-7.", "Please never force-push to main.")
     block = L.render(L.active(led), condense=True)
     for e in L.active(led):
@@ -104,40 +98,34 @@ def test_condensed_block_keeps_every_value_and_reads_back() -> None:
     assert {e.subject for e in back} == {e.subject for e in L.active(led)}
 
 
-def _stale_values(led: list[L.Entry]) -> set[str]:
-    return {v for e in L.stale(led) for v in e.values}
-
-
-def _live_values(led: list[L.Entry]) -> set[str]:
-    return {v for e in L.active(led) for v in e.values}
 
 
 def test_loosely_worded_updates_supersede_the_subject_they_name() -> None:
     # the update's wording adds or drops words around the subject ("fine to", "bigger than")
-    led = _ledger("Never open a pull request bigger than 400 lines.", "It's fine to open pull requests up to 600 lines from now on.")
-    assert _stale_values(led) == {"400 lines"} and _live_values(led) == {"600 lines"}
+    led = ledger_of("Never open a pull request bigger than 400 lines.", "It's fine to open pull requests up to 600 lines from now on.")
+    assert stale_values(led) == {"400 lines"} and live_values(led) == {"600 lines"}
     # a statement with a date and no known relation is still a fact that a later one updates
-    led = _ledger("Expect the beta on June 4.", "Scratch that, the beta is June 9.")
-    assert _stale_values(led) == {"June 4"} and _live_values(led) == {"June 9"}
+    led = ledger_of("Expect the beta on June 4.", "Scratch that, the beta is June 9.")
+    assert stale_values(led) == {"June 4"} and live_values(led) == {"June 9"}
     # a trailing contrast is not part of what it is about
-    led = _ledger("The exporter needs Python 3.11.2.", "The exporter needs Python 3.12.1 now, not the older one.")
-    assert _stale_values(led) == {"Python 3.11.2"}
+    led = ledger_of("The exporter needs Python 3.11.2.", "The exporter needs Python 3.12.1 now, not the older one.")
+    assert stale_values(led) == {"Python 3.11.2"}
     # ownership said around the name
-    led = _ledger("Ask Bruno about the search indexer, he owns it.", "Ownership of the search indexer moved to Greta.")
-    assert _stale_values(led) == {"Bruno"} and "Greta" in _live_values(led)
-    led = _ledger("The audit pipeline is Wanda's responsibility.", "Xavi now owns the audit pipeline.")
-    assert _stale_values(led) == {"Wanda"}
+    led = ledger_of("Ask Bruno about the search indexer, he owns it.", "Ownership of the search indexer moved to Greta.")
+    assert stale_values(led) == {"Bruno"} and "Greta" in live_values(led)
+    led = ledger_of("The audit pipeline is Wanda's responsibility.", "Xavi now owns the audit pipeline.")
+    assert stale_values(led) == {"Wanda"}
 
 
 def test_loose_updates_never_merge_subjects_that_differ() -> None:
-    led = _ledger("The frontend release is March 1.", "The backend release is March 9.", "We updated the frontend release to March 4.")
-    assert _stale_values(led) == {"March 1"} and _live_values(led) == {"March 9", "March 4"}
+    led = ledger_of("The frontend release is March 1.", "The backend release is March 9.", "We updated the frontend release to March 4.")
+    assert stale_values(led) == {"March 1"} and live_values(led) == {"March 9", "March 4"}
     # a newer, more specific subject is a new subject
-    led = _ledger("The release is May 1.", "The frontend release is May 3.")
-    assert _stale_values(led) == set() and _live_values(led) == {"May 1", "May 3"}
+    led = ledger_of("The release is May 1.", "The frontend release is May 3.")
+    assert stale_values(led) == set() and live_values(led) == {"May 1", "May 3"}
     # the same words but another kind of value: another attribute
-    led = _ledger("Keep pull requests under 300 lines.", "Review pull requests within 2 days.")
-    assert _stale_values(led) == set()
+    led = ledger_of("Keep pull requests under 300 lines.", "Review pull requests within 2 days.")
+    assert stale_values(led) == set()
 
 
 def test_goals_said_without_the_word_goal() -> None:
@@ -151,76 +139,76 @@ def test_goals_said_without_the_word_goal() -> None:
 
 
 def test_scrub_catches_a_stale_amount_in_other_words() -> None:
-    led = _ledger("The cloud budget is $4100 a month.", "Cap the cloud budget at $7200 a month from now on.")
+    led = ledger_of("The cloud budget is $4100 a month.", "Cap the cloud budget at $7200 a month from now on.")
     out = L.scrub("We agreed on $4100 per month earlier, then $7200 a month.", led)
     assert "$4100" not in out and "[updated later: $7200 a month]" in out and "$7200 a month" in out
 
 
 def test_role_words_possessives_and_caps_on_amounts_name_the_same_subject() -> None:
-    led = _ledger("Sven looks after the search indexer.", "The search indexer has a new owner: Ingrid.")
-    assert _stale_values(led) == {"Sven"} and "Ingrid" in _live_values(led)
-    led = _ledger("The scheduler is codenamed Pavo-3.", "The scheduler's codename changed to Lupus-9.")
-    assert _stale_values(led) == {"Pavo-3"}
-    led = _ledger("We can't spend more than $900 a month on ads.", "The monthly ads ceiling is $1500 now.")
-    assert _stale_values(led) == {"$900 a month"}
+    led = ledger_of("Sven looks after the search indexer.", "The search indexer has a new owner: Ingrid.")
+    assert stale_values(led) == {"Sven"} and "Ingrid" in live_values(led)
+    led = ledger_of("The scheduler is codenamed Pavo-3.", "The scheduler's codename changed to Lupus-9.")
+    assert stale_values(led) == {"Pavo-3"}
+    led = ledger_of("We can't spend more than $900 a month on ads.", "The monthly ads ceiling is $1500 now.")
+    assert stale_values(led) == {"$900 a month"}
     # "went to" with an amount is a change, not a new owner
-    led = _ledger("Our public rate limit is 70 requests per minute.", "The public rate limit went to 40 requests per minute.")
-    assert _stale_values(led) == {"70 requests per minute"}
+    led = ledger_of("Our public rate limit is 70 requests per minute.", "The public rate limit went to 40 requests per minute.")
+    assert stale_values(led) == {"70 requests per minute"}
     # and a cap on one thing never updates a cap on another
-    led = _ledger("We can't spend more than $900 a month on ads.", "The monthly hosting ceiling is $1500 now.")
-    assert _stale_values(led) == set()
+    led = ledger_of("We can't spend more than $900 a month on ads.", "The monthly hosting ceiling is $1500 now.")
+    assert stale_values(led) == set()
 
 
 def test_more_paraphrase_kinds() -> None:
     # a rename said by "everyone", and in the future tense
-    led = _ledger("Everyone calls the sync job Corvus-2.", "The sync job is going to be called Draco-8.")
-    assert _stale_values(led) == {"Corvus-2"}
+    led = ledger_of("Everyone calls the sync job Corvus-2.", "The sync job is going to be called Draco-8.")
+    assert stale_values(led) == {"Corvus-2"}
     # "these days" is when, not what
-    led = _ledger("The renderer uses Python 3.10.4.", "The renderer uses Python 3.12.2 these days.")
-    assert _stale_values(led) == {"Python 3.10.4"}
+    led = ledger_of("The renderer uses Python 3.10.4.", "The renderer uses Python 3.12.2 these days.")
+    assert stale_values(led) == {"Python 3.10.4"}
     # the person to ask about a thing is its owner
-    led = _ledger("Any questions on the billing export, ask Hiro.", "Amara is the new owner of the billing export.")
-    assert _stale_values(led) == {"Hiro"}
+    led = ledger_of("Any questions on the billing export, ask Hiro.", "Amara is the new owner of the billing export.")
+    assert stale_values(led) == {"Hiro"}
     # a target date is a fact about the thing, not the session's goal
-    led = _ledger("Target date for the portal launch is May 20.", "The portal launch won't be ready before June 12.")
-    assert [e.kind for e in led] == ["fact", "fact"] and _stale_values(led) == {"May 20"}
+    led = ledger_of("Target date for the portal launch is May 20.", "The portal launch won't be ready before June 12.")
+    assert [e.kind for e in led] == ["fact", "fact"] and stale_values(led) == {"May 20"}
     # a duty taken over keeps its subject
-    led = _ledger("Oskar has on-call duty this week.", "Wanda took over on-call duty this week.")
-    assert _stale_values(led) == {"Oskar"}
+    led = ledger_of("Oskar has on-call duty this week.", "Wanda took over on-call duty this week.")
+    assert stale_values(led) == {"Oskar"}
 
 
 def test_an_update_cue_lets_other_wording_update_the_closest_subject() -> None:
-    led = _ledger("The launch is penciled in for May 3.", "New plan: the launch happens on May 9.")
-    assert _stale_values(led) == {"May 3"}
+    led = ledger_of("The launch is penciled in for May 3.", "New plan: the launch happens on May 9.")
+    assert stale_values(led) == {"May 3"}
     # a first statement about another subject, even with "now", is not an update of its sibling
-    led = _ledger("The frontend release is March 1.", "The backend release is now March 9.")
-    assert _stale_values(led) == set()
+    led = ledger_of("The frontend release is March 1.", "The backend release is now March 9.")
+    assert stale_values(led) == set()
     # with two siblings the one that shares the most words is updated, a tie updates none
-    led = _ledger("Our frontend cache TTL is 30 seconds.", "Our backend cache TTL is 50 seconds.", "The backend TTL is now 90 seconds.")
-    assert _stale_values(led) == {"50 seconds"}
-    led = _ledger("Our frontend cache TTL is 30 seconds.", "Our backend cache TTL is 50 seconds.", "The TTL is now 90 seconds.")
-    assert _stale_values(led) == set()
+    led = ledger_of("Our frontend cache TTL is 30 seconds.", "Our backend cache TTL is 50 seconds.", "The backend TTL is now 90 seconds.")
+    assert stale_values(led) == {"50 seconds"}
+    led = ledger_of("Our frontend cache TTL is 30 seconds.", "Our backend cache TTL is 50 seconds.", "The TTL is now 90 seconds.")
+    assert stale_values(led) == set()
 
 
 def test_two_attributes_of_one_thing_never_update_each_other() -> None:
     # its owner and its name are both names, but not the same attribute
-    led = _ledger("The reporting service is owned by Xavi.", "Let's call the reporting service Orion-65 instead.")
-    assert _stale_values(led) == set() and _live_values(led) == {"Xavi", "Orion-65"}
+    led = ledger_of("The reporting service is owned by Xavi.", "Let's call the reporting service Orion-65 instead.")
+    assert stale_values(led) == set() and live_values(led) == {"Xavi", "Orion-65"}
 
 
 def test_verb_phrases_and_asides_around_the_subject() -> None:
     # "we <verb> the X at V", with a capitalised word inside the subject
-    led = _ledger("We run the Android build cache at 30 seconds.", "We run the iOS build cache at 45 seconds.", "We run the Android build cache at 90 seconds now.")
-    assert _stale_values(led) == {"30 seconds"} and _live_values(led) == {"45 seconds", "90 seconds"}
+    led = ledger_of("We run the Android build cache at 30 seconds.", "We run the iOS build cache at 45 seconds.", "We run the Android build cache at 90 seconds now.")
+    assert stale_values(led) == {"30 seconds"} and live_values(led) == {"45 seconds", "90 seconds"}
     # a verb and particle before the value, and an aside after it
-    led = _ledger("The beta ships out March 2.", "The beta ships out April 9, sadly another slip.")
-    assert _stale_values(led) == {"March 2"}
+    led = ledger_of("The beta ships out March 2.", "The beta ships out April 9, sadly another slip.")
+    assert stale_values(led) == {"March 2"}
     # renames in other words
-    led = _ledger("Internally we say Lyra-4 for the sync job.", "The sync job has a fresh name, Vega-12.")
-    assert _stale_values(led) == {"Lyra-4"}
+    led = ledger_of("Internally we say Lyra-4 for the sync job.", "The sync job has a fresh name, Vega-12.")
+    assert stale_values(led) == {"Lyra-4"}
     # routing a kind of request to a person names the owner
-    led = _ledger("Send billing export bugs to Chiara.", "Send billing export bugs to Tomas from now on.")
-    assert _stale_values(led) == {"Chiara"}
+    led = ledger_of("Send billing export bugs to Chiara.", "Send billing export bugs to Tomas from now on.")
+    assert stale_values(led) == {"Chiara"}
 
 
 def test_data_status_and_listing_lines_are_not_statements() -> None:
@@ -240,7 +228,7 @@ def test_a_harness_demonstration_is_not_the_user() -> None:
 
 def test_a_person_stepping_into_a_role_updates_the_role() -> None:
     # "<name> <verb> (in|over|up) as <role>": the role is the subject, the name its value
-    led = _ledger("The release manager for this sprint is Ola.", "Bea stepped in as release manager for this sprint.",
+    led = ledger_of("The release manager for this sprint is Ola.", "Bea stepped in as release manager for this sprint.",
                   "Next week's incident commander is Tove.", "Ravi is filling in as next week's incident commander.")
     assert sorted(v for e in L.active(led) for v in e.values) == ["Bea", "Ravi"]
     assert {e.updated_to for e in L.stale(led)} == {"Bea", "Ravi"}
@@ -248,14 +236,14 @@ def test_a_person_stepping_into_a_role_updates_the_role() -> None:
 
 def test_a_possessive_is_not_a_word_two_subjects_share() -> None:
     # "week's" and "Sven's" both leave an "s" beside a value: never a shared subject word
-    led = _ledger("Next week's release captain is Ola.", "The audit log is Sven's job now.")
+    led = ledger_of("Next week's release captain is Ola.", "The audit log is Sven's job now.")
     assert len(L.active(led)) == 2 and not L.stale(led)
     assert all("s" not in e.subject.split() for e in led)
 
 
 def test_a_capitalised_modifier_after_a_determiner_is_part_of_the_subject() -> None:
     # "the Android support contact": Android names which contact, it is not a value
-    led = _ledger("The Windows build agent runs at ci-4.build.example.org.", "The Linux build agent runs at ci-9.build.example.org.",
+    led = ledger_of("The Windows build agent runs at ci-4.build.example.org.", "The Linux build agent runs at ci-9.build.example.org.",
                   "Our Berlin office contact stands at Jana.", "Our Lisbon office contact stands at Rui.")
     assert sorted(v for e in L.active(led) for v in e.values) == ["Jana", "Rui", "ci-4.build.example.org", "ci-9.build.example.org"]
     assert not L.stale(led)
@@ -263,7 +251,7 @@ def test_a_capitalised_modifier_after_a_determiner_is_part_of_the_subject() -> N
 
 def test_an_update_through_a_pronoun_reads_the_thing_named_before_it() -> None:
     # the new value's clause names its subject only as "it": the noun phrase of the clause before
-    led = _ledger("Kasia maintains the payroll export.", "The nightly backup runs at 01:30.", "The demo is booked for May 7.",
+    led = ledger_of("Kasia maintains the payroll export.", "The nightly backup runs at 01:30.", "The demo is booked for May 7.",
                   "The payroll export changed owners; Gus runs it now.", "We moved the nightly backup. It runs at 03:15 now.",
                   "The demo got shuffled around, and it happens on May 12 now.")
     assert {e.updated_to for e in L.stale(led)} == {"Gus", "03:15", "May 12"}
@@ -278,7 +266,7 @@ def test_an_update_through_a_pronoun_reads_the_thing_named_before_it() -> None:
 def test_generic_words_and_headings_are_never_a_subject() -> None:
     # "Done" in a title is no name, one generic word ("definition", "result", "scope") names no subject,
     # a markdown heading states nothing: two unrelated rules never supersede each other through them
-    led = _ledger(
+    led = ledger_of(
         "Definition of Done (full list; include only relevant items in each task bead):",
         "Definition of Done**: include ONLY the items relevant to this task (from the full DoD list below).",
         "Definition of Ready: every ticket must have an owner and an estimate.",
@@ -299,7 +287,7 @@ def test_more_paraphrase_kinds_from_the_probe4_round() -> None:
     )}
     assert kinds == {"Run it by me before you truncate any table on db-9.lan.example.net.": "safety",
                      "Get my go-ahead before restarting the queue.": "safety", "I'd be happy to get replies in Dutch.": "preference"}
-    led = _ledger(
+    led = ledger_of(
         "Lena took on the billing export.", "Omar picked up the billing export.",  # phrasal verbs of care
         "Branch names top out at 40 characters.", "We relaxed the branch name rule; 50 characters is fine now.",  # a value-only clause
         "The mobile app is sold as Kite-4.", "The product name of the mobile app is Kite-5.",  # renames
@@ -308,27 +296,27 @@ def test_more_paraphrase_kinds_from_the_probe4_round() -> None:
         "The monthly cloud budget is $300.", "Cap the cloud budget at $500 per month.",  # the period counts the amount
         "The daily export quota is 40 requests per minute.", "The hourly export quota is 90 requests per minute.",  # the period names it
     )
-    assert _stale_values(led) == {"Lena", "40 characters", "Kite-4", "3 attempts", "db-2.lan.example.net", "$300"}
-    assert {"40 requests per minute", "90 requests per minute"} <= _live_values(led)
+    assert stale_values(led) == {"Lena", "40 characters", "Kite-4", "3 attempts", "db-2.lan.example.net", "$300"}
+    assert {"40 requests per minute", "90 requests per minute"} <= live_values(led)
 
 
 def test_more_paraphrase_kinds_from_the_probe5_round() -> None:
-    led = _ledger(
+    led = ledger_of(
         "The free tier quota is 20 requests per minute.", "The paid tier quota is 90 requests per minute.",  # "free" names a tier
         "The free tier quota is 30 requests per minute now.",
         "The demo night lands on May 2.", "We'll go with May 9 for the demo night.",  # "we'll go with V for X"
         "The alias for the batch runner is Tern-2.", "The batch runner has been rechristened Tern-3.",  # label / rechristened
         "The archive sync lands on June 4.", "The budget review can land by June 20 instead.",  # only the verb "land" in common
     )
-    assert _stale_values(led) == {"20 requests per minute", "May 2", "Tern-2"}
-    assert {"90 requests per minute", "June 4", "June 20"} <= _live_values(led)
+    assert stale_values(led) == {"20 requests per minute", "May 2", "Tern-2"}
+    assert {"90 requests per minute", "June 4", "June 20"} <= live_values(led)
 
 
 def test_more_paraphrase_kinds_from_the_probe6_round() -> None:
     # "I'd be fine/happy with X" is a preference
     kinds = {e.text: e.kind for e in L.detect("I'd be fine with replies in Dutch.")}
     assert kinds == {"I'd be fine with replies in Dutch.": "preference"}
-    led = _ledger(
+    led = ledger_of(
         # a possessor is a content word even when the word alone is a stop word ("large", "small")
         "Small's upload quota is 20 requests per minute.", "Large's upload quota is 50 requests per minute.",
         "Large's upload quota became 70 requests per minute.",
@@ -338,15 +326,15 @@ def test_more_paraphrase_kinds_from_the_probe6_round() -> None:
         # a value-less mention of the subject before the value ("We loosened the X limit; V is OK now")
         "No tag name over 20 characters, please.", "We loosened the tag name limit; 35 characters is OK now.",
     )
-    assert _stale_values(led) == {"50 requests per minute", "May 2", "200 lines", "20 characters"}
-    assert {"20 requests per minute", "70 requests per minute", "May 9", "400 lines", "35 characters"} <= _live_values(led)
+    assert stale_values(led) == {"50 requests per minute", "May 2", "200 lines", "20 characters"}
+    assert {"20 requests per minute", "70 requests per minute", "May 9", "400 lines", "35 characters"} <= live_values(led)
 
 
 def test_a_change_dated_from_today_is_an_update() -> None:
     # found on probe3's unseen seeds (9012+): "X is our go-to person for S from today" after "Send S bugs to Y"
-    led = _ledger(
+    led = ledger_of(
         "Send the billing export bugs to Hana.", "Rui is our go-to person for the billing export from today.",
         "The nightly sync is owned by Ada.", "Ben is the contact for the nightly sync as of today.",
     )
-    assert _stale_values(led) == {"Hana", "Ada"}
-    assert {"Rui", "Ben"} <= _live_values(led)
+    assert stale_values(led) == {"Hana", "Ada"}
+    assert {"Rui", "Ben"} <= live_values(led)
