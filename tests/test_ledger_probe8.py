@@ -154,3 +154,32 @@ def test_a_correction_whose_statement_was_replaced_by_a_note_corrects_nothing_el
     # correction must not land on whatever entry of the same kind came last
     led = ledger_of("Replies in Czech would be ideal for me. [updated later: Falcon] Typo: Falcon, not [earlier value].")
     assert [e.values for e in L.active(led)] == [("Czech",)]
+
+
+def test_a_stored_ledger_reads_back_whole() -> None:
+    """What a correction or an update was read against (replaces, correction, resolved, context,
+    loose) is stored with the ledger: a reopened Session reads the same entries back."""
+    from contextwindow.folding.constraints import from_json, to_json
+
+    for texts in (
+        ("Reviews for the mobile client go through Anneke. Sorry, I meant Joost.",),
+        ("Typo: img-3.example.org, not img-2.example.org.",),
+        ("The image bucket lives on img-2.example.org.", "Sorry, I meant img-3.example.org."),
+        ("Keep in mind that the build box is ci-4.example.org.", "Never force-push to main."),
+    ):
+        led = ledger_of(*texts)
+        assert from_json(to_json(led)) == led, texts
+
+
+def test_a_rule_in_the_opening_message_stays_a_rule_when_the_goal_changes() -> None:
+    """The opening request becomes the goal, but a clause that states a rule is never made the goal:
+    it would be superseded, and lost, when the user restates the goal (found in review)."""
+    for first, rule in (
+        ("We must never force-push to main.", "We must never force-push to main."),
+        ("Please get the tests green, and never touch the migrations folder.", "never touch the migrations folder"),
+        ("Morning! I need the invoicing service moved to the new queue today. Never drop the orders table.", "Never drop the orders table."),
+    ):
+        led = L.update(ledger_of(first), "Change of plan: the goal is to fix the signup page.")
+        live = [e for e in L.active(led) if rule in e.text]
+        assert live and all(e.kind == "safety" for e in live), (first, [(e.kind, e.text) for e in L.active(led)])
+        assert [e.kind for e in L.active(led)].count("goal") == 1

@@ -78,7 +78,11 @@ def scrub(text: str, stale: Iterable[str]) -> str:
 def to_json(ledger: Iterable[Constraint]) -> list[dict[str, object]]:
     return [
         {"text": c.text, "key": c.subject, "kind": c.kind, "value": c.value, "values": list(c.values), "source": c.source,
-         "active": c.active, "updated_to": c.updated_to, "signature": c.signature}
+         "active": c.active, "updated_to": c.updated_to, "signature": c.signature,
+         # what a later correction or update is read against (folding/corrections.py): kept only when set
+         **({"replaces": list(c.replaces)} if c.replaces else {}), **({"correction": True} if c.correction else {}),
+         **({"resolved": True} if c.resolved else {}), **({"context": c.context} if c.context else {}),
+         **({"loose": True} if c.loose else {})}
         for c in ledger
     ]
 
@@ -97,7 +101,8 @@ def from_json(items: object) -> list[Constraint]:
             out.append(Entry(
                 text, str(d["kind"]), str(d.get("key", "")), str(d.get("value", "+")),
                 tuple(str(v) for v in values) if isinstance(values, list) else (), source, active, str(d.get("updated_to", "")),
-                str(d.get("signature", "")),
+                str(d.get("signature", "")), tuple(str(v) for v in replaces) if isinstance(replaces := d.get("replaces"), list) else (),
+                bool(d.get("correction", False)), bool(d.get("resolved", False)), str(d.get("context", "")), bool(d.get("loose", False)),
             ))
             continue
         parsed = _ledger.parse(text, source)

@@ -256,6 +256,9 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
     return relation, subject, val_list
 
 
+_BINDING = frozenset({"safety", "constraint", "preference"})
+
+
 def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]:
     """Entries the person's own words in ``text`` state (environment blocks never count). A clause
     that says two things ("X is A, and Y is B") gives one entry per part. ``opening``: ``text`` is the
@@ -270,12 +273,14 @@ def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]
         end = clause.rstrip()[-1:] if len(parts) > 1 and clause.rstrip()[-1:] in ".!" else ""
         for part in parts:
             read = part if part.rstrip()[-1:] in ".!?" else part + end
-            out += [replace(e, text=part) if e.text == read else e for e in _parse_with_pronoun(read, prev, source)]
+            got = [replace(e, text=part) if e.text == read else e for e in _parse_with_pronoun(read, prev, source)]
+            out += got
+            binds = any(e.kind in _BINDING for e in got)  # a rule is never made the goal (it would go when the goal changes)
             said = _LEAD.sub("", part)
             lead = _LEAD_TIME.match(said)
             said = lead.group("r") if lead else said  # "Today we want the X service on the new scheduler."
             polite = _POLITE.match(said)  # "Could you help me move the X …?" asks for what it names
-            if opening and not request and ((_REQUEST.match(said) and not part.rstrip().endswith("?")) or (polite and _REQUEST.match(said[polite.end() :]))):
+            if opening and not request and not binds and ((_REQUEST.match(said) and not part.rstrip().endswith("?")) or (polite and _REQUEST.match(said[polite.end() :]))):
                 request = part
             prev = part
     if request and not any(e.kind == "goal" for e in out) and len(request) <= MAX_CLAUSE_CHARS:
