@@ -47,3 +47,12 @@ def test_no_accept_encoding_or_user_agent_is_added() -> None:
         _post(host, port, {"Accept-Encoding": "identity", "User-Agent": "agent/1.0"})
     assert "accept-encoding" not in seen[0] and "user-agent" not in seen[0]
     assert seen[1]["accept-encoding"] == "identity" and seen[1]["user-agent"] == "agent/1.0"  # the client's own, kept
+
+
+def test_no_cache_breakpoints_of_its_own_whatever_config_it_is_given() -> None:
+    """The proxy relays its clients' own cache_control marks and adds none, also when the caller
+    passes a SessionConfig of its own (whose default places them; found in review)."""
+    from contextwindow.session import SessionConfig
+
+    assert Conversations(open_store("memory://")).config.cache_marks == "off"
+    assert Conversations(open_store("memory://"), config=SessionConfig()).config.cache_marks == "off"

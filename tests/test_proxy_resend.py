@@ -295,3 +295,38 @@ def test_a_second_messages_key_after_the_shared_bytes_is_read_whole() -> None:
     assert json.loads(raw)["messages"] == other
     p = read(convs, CHAT, raw)
     assert p.fingerprints == whole(CHAT, raw)
+
+
+def test_a_system_prompt_that_comes_or_goes_after_the_messages_takes_over_no_fingerprint() -> None:
+    """With the conversation named by a header (so the system prompt is not part of its identity),
+    a body whose system prompt, written after the messages, appears or disappears shares the
+    previous body's first messages byte for byte but not the fingerprints' positions (found in review)."""
+    style = {"separators": (",", ":")}
+    msgs = [{"role": "user", "content": "task"}, {"role": "assistant", "content": "looking"}, {"role": "user", "content": "go on"},
+            {"role": "assistant", "content": "done"}, {"role": "user", "content": "thanks"}]
+    headers = {"x-ctxw-conversation": "sys-comes-and-goes"}
+    for first, second in ((True, False), (False, True)):
+        convs = Conversations(open_store("memory://"))
+        for n, with_system in ((3, first), (5, second)):
+            body: dict[str, Any] = {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": msgs[:n]}
+            if with_system:
+                body["system"] = "You are careful."
+            raw = encode(body, style)
+            p = read(convs, MESSAGES, raw, headers)
+            assert p.fingerprints == whole(MESSAGES, raw), (first, second, n)
+
+
+def test_the_conversation_found_is_the_one_a_whole_read_finds_when_tool_results_open_the_history() -> None:
+    """An Anthropic user turn of tool results alone is not the user's message once converted: the
+    fast read looks as far as identity.py does for the head that names the conversation (found in review)."""
+    from contextwindow.proxy.identity import identify
+
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": [
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t0", "content": "ok"}]},
+        {"role": "assistant", "content": "noted"},
+        {"role": "user", "content": "Now fix the parser."},
+    ]}
+    raw = encode(body, {"separators": (",", ":")})
+    p = read(Conversations(open_store("memory://")), MESSAGES, raw)
+    history, fps, _ = normalize(json.loads(raw), "anthropic")
+    assert p.identity.key == identify({}, json.loads(raw), history, fps, "anthropic").key

@@ -135,7 +135,7 @@ class Conversations:
         # a relay, not an agent: the client's own loop decides when to stop, and a live Session here
         # outlives the default 30-minute / 1M-token session limits, so none apply unless configured
         # and the client's own cache breakpoints are relayed as they came: the proxy adds none of its own
-        self.config = replace(config or SessionConfig(limits=Limits(), cache_marks="off"), clip_budget_tokens=clip_budget)
+        self.config = replace(config or SessionConfig(limits=Limits()), clip_budget_tokens=clip_budget, cache_marks="off")
         self.max_live = max_live
         self._live: OrderedDict[str, Session] = OrderedDict()
         self._index: dict[str, str] | None = None  # key → newest conversation id
@@ -260,10 +260,12 @@ class Conversations:
         items = stripped["messages"]
         system = stripped.get("system") if fmt == "anthropic" else None
         lead = [] if system is None else [hash_json({"system": system})]
-        n = resend.head_length(items, HEAD_LOOKUP - len(lead))
+        history = LazyHistory(fmt, items, system)
+        # up to the first message that is the user's once converted, as identity.py reads it (an
+        # Anthropic user turn of tool results alone is a tool message, not the user's)
+        n = next((i + 1 for i in range(min(len(items), HEAD_LOOKUP - len(lead))) if history[len(lead) + i].role == "user"), None)
         if n is None:
             return None
-        history = LazyHistory(fmt, items, system)
         fps = lead + [hash_json(d) for d in items[:n]]
         ident = identify(req.headers, req.body, history, fps, fmt)
         with self._guard:
@@ -281,7 +283,8 @@ class Conversations:
                 ends = resend.message_ends(req.raw, wire, sp.prev.start, sp.prev.ends)
         elif prev is not None and prev.ends is not None:  # the previous body's first messages, then others
             reused, at = resend.prefix(prev, req.raw)
-            reused = min(reused, len(wire))
+            # a system prompt that came or went after the messages moves every fingerprint by one: none taken over
+            reused = min(reused, len(wire)) if prev.lead == len(lead) else 0
             # a digit run crossing the shared prefix's end has 19 digits from 19 bytes before it on
             clean = reused > 0 and prev.clean and not long_number(req.raw[max(0, at - 19) :])
             ends = resend.message_ends(req.raw, wire, prev.start, prev.ends[:reused]) if reused else resend.message_ends(req.raw, wire)
@@ -302,7 +305,7 @@ class Conversations:
         fps.extend(hash_json(d) for d in items[len(fps) - len(lead) :])
         anchor = sp.at if sp is not None else ends[1][-1] if ends is not None and ends[1] else None
         sent = resend.Sent(req.raw, len(items), tuple(fps), clean, anchor,
-                           start=ends[0] if ends is not None else 0, ends=ends[1] if ends is not None else None)
+                           start=ends[0] if ends is not None else 0, ends=ends[1] if ends is not None else None, lead=len(lead))
         self.reread[0 if reused else 1] += 1
         self._remember(ident.key, sent)
         marks = breakpoints.marks_by_fingerprint(history, fps, found, fmt)

@@ -57,6 +57,7 @@ class Sent:
     tools: list[Any] | None = None  # its tools as ToolSpecs (the next body that extends it has the same bytes there)
     start: int = 0  # where its first message begins (with ``ends``)
     ends: list[int] | None = None  # where each message ends, where the body is written as orjson writes (:func:`message_ends`)
+    lead: int = 0  # fingerprints before the messages' (Anthropic: 1 with a system prompt, else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,15 +116,6 @@ def confirm(sp: Splice, messages: list[Any]) -> bool:
         return False
     k = sp.prev.count
     return bool(new) and all(isinstance(m, dict) for m in new) and len(messages) == k + len(new) and messages[k:] == new
-
-
-def head_length(items: list[Any], cap: int) -> int | None:
-    """Messages up to and including the first user message (what identifies a conversation), or
-    None when there is none among the first ``cap``."""
-    for i, m in enumerate(items[:cap]):
-        if isinstance(m, dict) and m.get("role") == "user":
-            return i + 1
-    return None
 
 
 def call_ids(messages: list[Any]) -> list[Any]:

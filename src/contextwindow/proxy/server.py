@@ -32,7 +32,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from ..errors import ConfigError, ContextWindowError, PayloadError
+from ..errors import ConfigError, ContextWindowError, PayloadError, StoreError
 from ..llm.overflow import describe_error
 from ..store.base import GroupCommits, background_checkpoints_of, group_commits_of
 from .conversations import Answer, Conversations, Prepared, Quick, Request
@@ -337,8 +337,10 @@ class ProxyServer:
                         fwd = await self._forward_first(request, req, quick, (lock, parsed, key), started)
                         log.debug("conversation %s: forwarded as sent, its new messages stored in %.1f ms", quick.session.id, 1000 * (time.perf_counter() - t0))
                     else:
-                        prepared = await asyncio.to_thread(self.conversations.prepare, parsed)
-                        stored = Stored(self._written(), done=True)
+                        try:
+                            prepared = await asyncio.to_thread(self.conversations.prepare, parsed)
+                        finally:  # what prepare wrote before it failed is committed too, not left in an open group
+                            stored = Stored(self._written(), done=True)
                 except PayloadError as exc:
                     return self._error(proto, 400, str(exc), param=_field_path(proto, exc))
                 except ContextWindowError as exc:
@@ -375,7 +377,10 @@ class ProxyServer:
                 prepared.known, prepared.added, prepared.tokens = done.known, done.added, done.tokens
                 stored.group = self._written()
                 if self._inflight <= 1:  # alone: made durable now, while the upstream works
-                    self._durable(stored.group)
+                    # a failure here is _forward's to report (it commits again before relaying): raised
+                    # from here, after the body went out, the request would be forwarded a second time
+                    with contextlib.suppress(StoreError):
+                        self._durable(stored.group)
             finally:
                 stored.set()
         return fwd
