@@ -83,15 +83,15 @@ def test_the_render_memo_reuses_only_the_same_objects_and_keeps_one_round() -> N
         return m.text.upper()
 
     a, b = user("a"), user("b")
-    assert [memo.get(m, render) for m in (a, b)] == ["A", "B"]
-    memo.next_round()
+    assert memo.map([a, b], render) == ["A", "B"]
     equal_not_same = user("a")
-    assert [memo.get(m, render) for m in (a, equal_not_same)] == ["A", "A"]
+    assert memo.map([a, equal_not_same], render) == ["A", "A"]
     assert made == ["a", "b", "a"]  # `a` reused; an equal but other object rendered again
-    memo.next_round()
-    memo.next_round()  # a round that rendered nothing: the older renders are gone
-    memo.get(a, render)
-    assert made == ["a", "b", "a", "a"]
+    assert memo.map([a, b, user("c")], render) == ["A", "B", "C"]  # `b` was not in the last round: made again
+    assert made == ["a", "b", "a", "b", "c"]
+    memo.map([], render)  # a round that rendered nothing: the older renders are gone
+    memo.map([a], render)
+    assert made == ["a", "b", "a", "b", "c", "a"]
 
 
 def test_the_text_memo_answers_what_the_counter_answers_and_stays_bounded() -> None:

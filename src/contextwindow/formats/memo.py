@@ -29,21 +29,11 @@ def same_prefix(old: Sequence[object], new: Sequence[object]) -> bool:
 
 
 class RenderMemo(Generic[K, V]):
-    """``get(obj, make)`` = ``make(obj)``, reused when the previous round held the same object."""
+    """``map(objs, make)`` = ``[make(o) for o in objs]``, reusing the last round's value of each same object."""
 
     def __init__(self, *, by_position: bool = True) -> None:
         self._by_position = by_position  # False: map() looks every object up (checks the positional path)
-        self._prev: dict[int, tuple[K, V]] = {}
-        self._cur: dict[int, tuple[K, V]] = {}
         self._seq: tuple[list[K], list[V]] = ([], [])  # the last round made by map(), in order
-
-    def get(self, obj: K, make: Callable[[K], V]) -> V:
-        key = id(obj)
-        hit = self._cur.get(key) or self._prev.get(key)
-        if hit is None or hit[0] is not obj:
-            hit = (obj, make(obj))
-        self._cur[key] = hit
-        return hit[1]
 
     def map(self, objs: Sequence[K], make: Callable[[K], V]) -> list[V]:
         """``[make(o) for o in objs]``, reusing the last ``map`` round's value of each same object:
@@ -62,10 +52,5 @@ class RenderMemo(Generic[K, V]):
         self._seq = (objs, out)
         return out
 
-    def next_round(self) -> None:
-        """The renders of this round become the ones the next round may reuse (older ones go)."""
-        self._prev, self._cur = self._cur, {}
-
     def clear(self) -> None:
-        self._prev, self._cur = {}, {}
         self._seq = ([], [])
