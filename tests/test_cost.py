@@ -242,3 +242,7 @@ def test_a_rollout_that_names_no_model_is_counted_as_codex(transcripts_dir: Path
     doc = _inspect(path)
     assert doc["model"] is None and doc["tokenizer"] == "o200k_base"
     assert doc["cost_usd"] is None  # no model named and no usage: nothing to price, and it says so
+    # no window stated either: Codex's own (what its other rollouts state), not the generic 128k this
+    # rollout's history (~131k) would overflow
+    assert (doc["window"], doc["window_source"]) == (258_400, "assumed")
+    assert doc["gauge"]["percent"] < 100

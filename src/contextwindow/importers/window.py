@@ -6,6 +6,10 @@
   prompt is above 200k, or a logged compaction whose ``preTokens`` is, means the larger (1M) window
   was in use → the registry's window of the model, source ``log``. Otherwise 200,000 → ``assumed``
   (the registry lists 1,000,000 for some Claude models, which Claude Code only uses when asked).
+- A Codex rollout that states no window and names no model (Codex Desktop writes such rollouts, with
+  no ``turn_context`` and no ``token_count``) ran on one of Codex's GPT-5 models, whose window every
+  Codex rollout that states one gives as 258,400 (272,000 at Codex's 95% effective share) → ``assumed``
+  (before: the default 128,000, which such a rollout's own history can exceed).
 - Other logs: the registry's window of the model the log names → ``registry``; an unknown model →
   the default window → ``assumed``.
 """
@@ -17,6 +21,8 @@ from ..models import DEFAULT_WINDOW, get_model
 from .model import ImportedSession
 
 CLAUDE_CODE_WINDOW = 200_000
+#: What Codex states as ``model_context_window`` for its GPT-5 models (272,000 x 95%).
+CODEX_WINDOW = 258_400
 
 
 def _registry_window(model: str | None) -> int | None:
@@ -43,6 +49,8 @@ def session_window(s: ImportedSession) -> tuple[int, str]:
         return CLAUDE_CODE_WINDOW, "assumed"
     if reg is not None:
         return reg, "registry"
+    if s.format == "codex":
+        return CODEX_WINDOW, "assumed"
     return DEFAULT_WINDOW, "assumed"
 
 
