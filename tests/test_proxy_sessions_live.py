@@ -62,6 +62,11 @@ def test_sessions_show_and_the_tui_follow_a_conversation_the_proxy_is_serving(tm
         shown = [t for s in doc["segments"] for t in s["turns"]]
         human = CliRunner().invoke(cli, ["sessions", "show", conv["id"], "--store", url]).stdout
         assert f"window {WINDOW:,} (given to ctxw proxy), at the end 6,000 = 12.0% of it" in human
+        # the list says the same gauge and dollars per conversation, without opening each one
+        assert conv["gauge"] == doc["gauge"] and conv["window_source"] == "proxy --window" and conv["calls"] == 3
+        assert conv["cost_usd"] == doc["cost_by_role"]["main"]["cost_usd"]
+        line = CliRunner().invoke(cli, ["sessions", "list", "--store", url]).stdout
+        assert f"6,000 / {WINDOW:,} ( 12.0%)" in line and f"${conv['cost_usd']:,.4f}" in line
 
         # the proxy keeps serving; the TUI, open on the same file, shows the new calls on reload
         from textual.widgets import Static

@@ -34,6 +34,9 @@ def handle_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except ContextWindowError as exc:
             fail(f"{type(exc).__name__}: {exc}")
+        except BrokenPipeError:  # `ctxw ... | head`: the reader left; nothing to say, and nowhere to say it
+            _quiet_stdout()
+            sys.exit(141)
         except (OSError, UnicodeError) as exc:
             fail(f"{type(exc).__name__}: {exc}")
         except KeyboardInterrupt:
@@ -46,6 +49,15 @@ def handle_errors(fn: F) -> F:
             fail(f"internal error: {type(exc).__name__}: {exc} (a bug in ctxw; rerun with CTXW_DEBUG=1 for the traceback)")
 
     return wrapper  # type: ignore[return-value]
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush of a closed pipe stays silent."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def emit_json(obj: Any) -> None:

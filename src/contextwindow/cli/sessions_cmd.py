@@ -5,18 +5,19 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 import click
 
-from ..cost import role_totals
+from ..cost import CostTotal, role_totals, usage_total
 from ..curation import Segment, build_from_selection, segments
 from ..errors import ConfigError
 from ..importers.stored import reported_input, stored_window
 from ..importers.window import window_text
 from ..messages import Message, message_to_dict
-from ..store import ConversationStore, open_store
+from ..store import ConversationInfo, ConversationStore, open_store
 from ..sync_state import superseded_count
 from .common import default_store_url, emit_json, handle_errors, json_option, open_existing_store, store_option
 
@@ -58,6 +59,39 @@ def parse_numbers(text: str | None, what: str) -> list[int]:
             raise ConfigError(f"--{what}: {item!r} selects more than {MAX_SELECTED:,} numbers; name the turns you mean")
         out.extend(range(a, b + 1))
     return out
+
+
+@dataclass
+class _Account:
+    """What ``sessions list`` and ``show`` both say of a conversation: its window and where that comes
+    from, the last reported prompt against it, its dollars per role, the rows a later history superseded."""
+
+    model: str | None
+    window: int
+    source: str
+    used: int | None
+    dollars: dict[str, CostTotal]
+    total: CostTotal
+    gone: int
+
+    @classmethod
+    def of(cls, store: ConversationStore, info: ConversationInfo) -> _Account:
+        usages = store.list_usage(info.id)
+        model, window, source = stored_window(info.metadata)
+        return cls(model, window, source, reported_input(info.metadata, usages), role_totals(usages), usage_total(usages),
+                   superseded_count(store, info.id))
+
+    def gauge(self) -> dict[str, Any] | None:
+        return None if self.used is None else {"used": self.used, "window": self.window, "percent": round(100 * self.used / self.window, 1)}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"window": self.window, "window_source": self.source, "gauge": self.gauge(),
+                "calls": self.total.priced_calls + self.total.unpriced_calls + self.total.no_usage_calls, **self.total.to_dict()}
+
+    def columns(self) -> str:
+        """``  43,861 / 200,000 ( 21.9%)  $0.5196`` — fixed widths, so a list of them lines up."""
+        g = f"{self.used:>9,} / {self.window:,} ({100 * self.used / self.window:5.1f}%)" if self.used is not None else f"{'-':>9} / {self.window:,}"
+        return f"{g:<30} {self.total.text() if self.dollars else 'no calls':<12}"
 
 
 def _segment_json(seg: Segment) -> dict[str, Any]:
@@ -105,18 +139,17 @@ def register(group: click.Group) -> None:
         """List conversations, newest first, with their titles."""
         with _store(store_url) as store:
             infos = store.list_conversations(limit)
-            # rows a client's later history superseded (sync.py) are in the store, not in the conversation
-            gone = [superseded_count(store, i.id) for i in infos]
+            rows = [_Account.of(store, i) for i in infos]
         if as_json:
-            emit_json([{"id": i.id, "title": i.title, "parent_id": i.parent_id, "messages": i.message_count - g, "superseded": g,
-                        "created_at": i.created_at, "metadata": i.metadata} for i, g in zip(infos, gone, strict=True)])
+            emit_json([{"id": i.id, "title": i.title, "parent_id": i.parent_id, "messages": i.message_count - a.gone, "superseded": a.gone,
+                        "created_at": i.created_at, "metadata": i.metadata, **a.to_dict()} for i, a in zip(infos, rows, strict=True)])
             return
         if not infos:
             click.echo("no conversations in this store")
             return
-        for i, g in zip(infos, gone, strict=True):
+        for i, a in zip(infos, rows, strict=True):
             fork = f"  (fork of {i.parent_id})" if i.parent_id else ""
-            click.echo(f"{i.id}  {_when(i.created_at)}  {i.message_count - g:>6} msgs  {i.title or '(untitled)'}{fork}")
+            click.echo(f"{i.id}  {_when(i.created_at)}  {i.message_count - a.gone:>6} msgs  {a.columns()}  {i.title or '(untitled)'}{fork}")
 
     @sessions.command("show")
     @click.argument("conversation_id")
@@ -129,18 +162,14 @@ def register(group: click.Group) -> None:
             info = store.get_conversation(conversation_id)
             segs = segments(store, conversation_id)
             usage = store.usage_by_role(conversation_id)
-            usages = store.list_usage(conversation_id)
-            dollars = role_totals(usages)
-            gone = superseded_count(store, conversation_id)
-        model, window, source = stored_window(info.metadata)
-        used = reported_input(info.metadata, usages)
+            acc = _Account.of(store, info)
+        dollars, gone, used, window = acc.dollars, acc.gone, acc.used, acc.window
         if as_json:
             emit_json({"id": info.id, "title": info.title, "parent_id": info.parent_id, "metadata": info.metadata,
                        "created_at": info.created_at, "messages": info.message_count - gone, "superseded": gone,
                        "segments": [_segment_json(s) for s in segs], "usage_by_role": usage,
                        "cost_by_role": {r: t.to_dict() for r, t in dollars.items()},
-                       "window": window, "window_source": source,
-                       "gauge": None if used is None else {"used": used, "window": window, "percent": round(100 * used / window, 1)}})
+                       "window": window, "window_source": acc.source, "gauge": acc.gauge()})
             return
         folds = sum(1 for s in segs if s.kind == "archived")
         click.echo(f"{info.id}  {info.title or '(untitled)'}")
@@ -161,7 +190,7 @@ def register(group: click.Group) -> None:
                 click.echo(f"  turn {t.index:>3}{tag}  seqs {t.first_seq}-{t.last_seq}  "
                            f"{len(t.messages)} msgs, {calls} tool calls  {t.headline}")
         gauge_text = f", at the end {used:,} = {100 * used / window:.1f}% of it" if used is not None else ""
-        click.echo(f"\nmodel {model or '(not recorded)'}, {window_text(window, source)}{gauge_text}")
+        click.echo(f"\nmodel {acc.model or '(not recorded)'}, {window_text(window, acc.source)}{gauge_text}")
         for role, tot in sorted(usage.items()):
             money = dollars.get(role)
             click.echo(f"usage[{role}]: {tot['calls']} calls, {tot['input_tokens']} in / {tot['output_tokens']} out tokens, "
