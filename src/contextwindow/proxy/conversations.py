@@ -107,6 +107,12 @@ class Prepared:
     notes: list[str] = field(default_factory=list)
 
 
+class LockMoved(ContextWindowError):
+    """The request's conversation is not the one its lock is for any more (another request made
+    the identity an alias of a conversation it created, or the index was reloaded after a lost
+    group commit): nothing was written; the server forwards the request as sent."""
+
+
 def check_history(req: Request) -> None:
     """A :class:`PayloadError` naming the field when the body holds no conversation."""
     body = req.body
@@ -139,6 +145,10 @@ class Conversations:
         self.max_live = max_live
         self._live: OrderedDict[str, Session] = OrderedDict()
         self._index: dict[str, str] | None = None  # key → newest conversation id
+        # conversation id → the key of the lock its requests take (server.py): the identity key of the
+        # request that created it (held while it did), a fork's parent's; for one found in the store,
+        # its own key. Never changed once set: every request of a conversation takes one lock
+        self._lock_of: dict[str, str] = {}
         self._guard = threading.Lock()
         self._default_out: dict[str, int] = {}  # conversation id → output reserve when a request names none
         self._pristine: set[str] = set()  # conversations whose last build was the client's own history
@@ -172,20 +182,30 @@ class Conversations:
                 meta = info.metadata.get(META_KEY) if isinstance(info.metadata, dict) else None
                 if isinstance(meta, dict) and isinstance(meta.get("key"), str):
                     index.setdefault(meta["key"], info.id)
+                    self._lock_of.setdefault(info.id, meta["key"])
                     aliases.extend((a, info.id) for a in meta.get("aliases") or () if isinstance(a, str))
             for a, cid in aliases:  # a conversation's own key wins over another's alias
                 index.setdefault(a, cid)
             self._index = index
         return self._index
 
-    def conversation_id(self, key: str) -> str | None:
+    def lock_key(self, key: str) -> str:
+        """The key of the lock a request of identity ``key`` takes: its conversation's, where the
+        identity names one, else the identity itself (the conversation the request may create
+        takes that key as its lock's). One conversation, one lock, whichever identity a request
+        comes under (a first request's head and the alias its later requests use; an identity
+        whose conversation was created while the request waited)."""
         with self._guard:
-            return self._load_index().get(key)
+            cid = self._load_index().get(key)
+            return key if cid is None else self._lock_of.get(cid, cid)
 
-    def _session(self, ident: Identity, req: Request, history: Sequence[Message], *, new: bool = False, parent: str | None = None) -> Session:
+    def _session(self, ident: Identity, req: Request, history: Sequence[Message], *, new: bool = False, parent: str | None = None,
+                 lock: str | None = None) -> Session:
         with self._guard:
             index = self._load_index()
             cid = None if new else index.get(ident.key)
+            if lock is not None and not new and (ident.key if cid is None else self._lock_of.get(cid, cid)) != lock:
+                raise LockMoved(f"conversation of {ident.key[:24]} moved to another lock while the request waited")
             if cid is not None and cid in self._live:
                 self._live.move_to_end(cid)
                 return self._live[cid]
@@ -211,6 +231,8 @@ class Conversations:
                 if model:
                     meta["model"] = model
                 cid = self.store.create_conversation(title=title, metadata=meta, parent_id=parent)
+                # a fork keeps its parent's lock (the request forking it holds that one)
+                self._lock_of[cid] = self._lock_of.get(parent, parent) if parent is not None else lock or ident.key
                 index[ident.key] = cid
                 for a in ident.aliases:
                     index.setdefault(a, cid)
@@ -321,7 +343,7 @@ class Conversations:
                 _, gone = self._sent.popitem(last=False)
                 self._sent_bytes -= len(gone.raw)
 
-    def quick(self, parsed: Parsed) -> Quick | None:
+    def quick(self, parsed: Parsed, lock: str | None = None) -> Quick | None:
         """The request goes upstream as sent, with no build, decided without writing anything; or
         None (then :meth:`prepare`). It holds when the conversation's Session is live and its last
         build was the client's own history (nothing clipped or compacted, no repair), the history
@@ -330,11 +352,12 @@ class Conversations:
         messages counted, stays under 90% of the compaction trigger, and the client's body passes
         the provider rules. :meth:`commit` then stores the new messages (the server runs it once
         the request is on its way upstream). The Session is not told about such a request's
-        usage (its calibration learns from builds only); the store is."""
+        usage (its calibration learns from builds only); the store is. ``lock``: the key of the
+        lock the caller holds; None (then :meth:`prepare`) when the conversation is not its."""
         self._after_losses()
         with self._guard:
             cid = (self._index or {}).get(parsed.identity.key)
-            session = self._live.get(cid) if cid is not None else None
+            session = self._live.get(cid) if cid is not None and (lock is None or self._lock_of.get(cid, cid) == lock) else None
             if session is not None:
                 self._live.move_to_end(session.id)
         if session is None or session.id not in self._pristine or session.id not in self._reported:
@@ -426,11 +449,13 @@ class Conversations:
         sent.call_ids = frozenset(resend.call_ids(msgs))
         return True
 
-    def prepare(self, parsed: Parsed, *, force: bool = False) -> Prepared:
-        """What goes upstream for ``parsed`` (blocking; may compact: the server runs it in a worker thread)."""
+    def prepare(self, parsed: Parsed, *, force: bool = False, lock: str | None = None) -> Prepared:
+        """What goes upstream for ``parsed`` (blocking; may compact: the server runs it in a worker
+        thread). ``lock``: the key of the lock the caller holds (:meth:`lock_key`); a conversation
+        that is no longer that lock's raises :class:`LockMoved` before anything is written."""
         req, history, fps, marks, ident = parsed.request, parsed.history, parsed.fingerprints, parsed.marks, parsed.identity
         self._after_losses()
-        session = self._session(ident, req, history)
+        session = self._session(ident, req, history, lock=lock)
         restarted = False
         res = session.sync(history, fps)
         if res.diverged_at is not None:

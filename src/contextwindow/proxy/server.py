@@ -50,7 +50,6 @@ OWN_HEADERS = ("x-ctxw-token", "x-ctxw-conversation")
 TOKEN_HEADER = "x-ctxw-token"
 DEFAULT_MAX_BODY = 32 * 1024 * 1024  # Anthropic's own request limit
 RETRY_STATUSES = frozenset({400, 413, 422})
-CONVERSATION_LOCK = "conv:"  # lock keys by conversation id (identity keys start x:, c: or h:)
 #: group commits' window (SQLite store): a write is committed at most about this long after it (at
 #: once when a request alone in the proxy stores its messages); an answer waits for its request's
 #: writes to be (docs/proxy.md)
@@ -256,12 +255,39 @@ class ProxyServer:
             except ContextWindowError as exc:  # counted in the store's losses: Conversations reloads
                 log.error("%s", exc)
 
-    def _lock_key(self, identity_key: str) -> str:
-        """The key of a request's lock: its conversation where the proxy knows it (identities that
-        differ can name one conversation: a first request's head and the alias its later requests
-        use), else its identity (a conversation the request may start)."""
-        cid = self.conversations.conversation_id(identity_key)
-        return identity_key if cid is None else CONVERSATION_LOCK + cid
+    async def _acquire(self, identity_key: str) -> tuple[str, asyncio.Lock]:
+        """Take the lock of a request's conversation (``Conversations.lock_key``): a request's lock
+        is looked up before it waits and again once it holds it. A request that waited under its
+        identity while another created the conversation holds that conversation's lock (the
+        creator took the identity's key as the conversation's); one that waited under an identity
+        that became an alias of another conversation meanwhile moves to that one's lock. Returns
+        the key (its reference held: released by ``_unlock``) and the acquired lock."""
+        key = self.conversations.lock_key(identity_key)
+        while True:
+            lock = self._lock(key)
+            try:
+                if lock.locked():
+                    log.debug("conversation %s: waits for the request or answer record before it", key[:24])
+                await lock.acquire()
+            except BaseException:
+                self._unlock(key)
+                raise
+            try:
+                now = self.conversations.lock_key(identity_key)
+            except BaseException:
+                lock.release()
+                self._unlock(key)
+                raise
+            if now == key:
+                return key, lock
+            lock.release()
+            self._unlock(key)
+            log.debug("conversation %s: its conversation is %s's now; takes that lock", key[:24], now[:24])
+            key = now
+
+    def locks_in_use(self) -> int:
+        """Entries of the lock table: one per conversation a request or an answer's record holds or waits for."""
+        return len(self._locks)
 
     def _lock(self, key: str) -> asyncio.Lock:
         lock, n = self._locks.get(key, (None, 0))
@@ -321,24 +347,21 @@ class ProxyServer:
         except PayloadError as exc:
             field = _field_path(proto, exc)
             return self._error(proto, 400, f"{field}: {exc}" if field else str(exc), param=field)
-        key = self._lock_key(parsed.identity.key)
-        lock = self._lock(key)
+        key, lock = await self._acquire(parsed.identity.key)
         stored: Stored | None = None
         try:
-            if lock.locked():
-                log.debug("conversation %s: waits for the request or answer record before it", key[:24])
-            async with lock:
+            try:
                 t0 = time.perf_counter()
                 try:
                     # the common case (nothing to build) is decided here, on the loop, and forwarded
                     # before its new messages are stored; a build, which may compact, runs in a worker thread
-                    quick = self.conversations.quick(parsed)
+                    quick = self.conversations.quick(parsed, key)
                     if quick is not None:
                         fwd = await self._forward_first(request, req, quick, (lock, parsed, key), started)
                         log.debug("conversation %s: forwarded as sent, its new messages stored in %.1f ms", quick.session.id, 1000 * (time.perf_counter() - t0))
                     else:
                         try:
-                            prepared = await asyncio.to_thread(self.conversations.prepare, parsed)
+                            prepared = await asyncio.to_thread(self.conversations.prepare, parsed, lock=key)
                         finally:  # what prepare wrote before it failed is committed too, not left in an open group
                             stored = Stored(self._written(), done=True)
                 except PayloadError as exc:
@@ -346,6 +369,8 @@ class ProxyServer:
                 except ContextWindowError as exc:
                     log.warning("request not managed (%s); forwarded as sent", exc)
                     quick, prepared = None, None
+            finally:
+                lock.release()
             if quick is not None:
                 return await _joined(fwd)
             if prepared is not None:
@@ -507,9 +532,9 @@ class ProxyServer:
         the conversation's next request must still find the lock the record holds, not a new one."""
         if status != 200 or prepared is None or ctx is None:
             return None
-        # the handler's lock (its reference is still held here: the same lock as ctx[0]), and the
-        # conversation's where the request started it (its later requests lock that one)
-        keys = list(dict.fromkeys((ctx[2], CONVERSATION_LOCK + prepared.conversation_id)))
+        # the handler's lock (its reference is still held here: the same lock as ctx[0]), which is
+        # the conversation's (Conversations.prepare and quick checked it under the lock)
+        keys = [ctx[2]]
         locks = [self._lock(k) for k in keys]
         done = asyncio.ensure_future(self._record(locks, keys, req, tap, prepared, time.monotonic() - started, relayed))
         self._tasks.add(done)
