@@ -43,7 +43,8 @@ from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, m
 from .compaction.cache import CacheConfig, clear_for_cache
 from .compaction.candidates import GrowingCandidates
 from .compaction.degrade import degrade
-from .compaction.economics import Growth, cost_budget
+from .compaction.economics import FoldNow, Growth, cost_budget, fold_now
+from .compaction.policy import fold_first
 from .compaction.sticky import EMPTY_STATE, StickyViews, sticky_state, sticky_view
 from .compaction.view import is_synthetic, leading_markers, split_pinned
 from .cost import usage_cost
@@ -220,6 +221,8 @@ class Session:
         self._rearm: int | None = None  # after a pass, the next one waits for this many tokens
         self._cache_cfg = _cache_config(self.config.cache, model)
         self._growth = Growth()  # history growth per call: when and how deep a pass pays (compaction/economics.py)
+        self._fold_now: FoldNow | None = None  # what a fold of the oldest turns would keep (the last build's view)
+        self._fold_first = False  # the cost-aware pass due is a fold of the oldest turns
         self._built_keys: list[str] = []  # the view items of the last build (what the provider has cached)
         self._last_sent: tuple[list[Message], str] | None = None  # the last build's messages and rules (a summary rides its cache; its tokens: _last_prompt_estimate)
         self._turns = 0
@@ -654,13 +657,16 @@ class Session:
         if self._view_tokens is None:
             self._view_tokens = total(self.view())
         last = None if self._last_reported is None else self._last_reported + self._appended_since
-        budget = self.budget() if self._cache_cfg is None else self._cost_budget(self.budget())
+        budget = self.budget() if self._cache_cfg is None else self._cost_budget(self.budget(), self._fold_now)
         return should_compact(self._calibration.apply(self._view_tokens), last, budget)
 
-    def _cost_budget(self, budget: Budget) -> Budget:
-        """The budget with the cost-aware trigger and target (compaction/economics.py)."""
+    def _cost_budget(self, budget: Budget, fold: FoldNow | None) -> Budget:
+        """The budget with the cost-aware trigger and target (compaction/economics.py); ``fold``:
+        what a fold of the oldest turns would keep now. Keeps the pass's kind in ``_fold_first``."""
         assert self._cache_cfg is not None
-        return cost_budget(budget, self._growth, self._cache_cfg, self.config.compaction.summary_budget(budget.history_budget))[0]
+        out, th = cost_budget(budget, self._growth, self._cache_cfg, self.config.compaction.summary_budget(budget.history_budget), fold)
+        self._fold_first = th.fold_first
+        return out
 
     def _apply(self, result: CompactionResult) -> None:
         """Persist a compaction result: a fold becomes a checkpoint row, the rest sticky state."""
@@ -710,7 +716,8 @@ class Session:
         budget = self.budget()
         if self._cache_cfg is not None:
             self._growth.before(total(items))
-            budget = self._cost_budget(budget)
+            self._fold_now = fold_now(items)
+            budget = self._cost_budget(budget, self._fold_now)
         if not force and self._cache_cfg is not None:
             items = self._clear_for_cache(items, budget)
         hist = total(items)
@@ -741,7 +748,7 @@ class Session:
                     budget=max(0, int(budget.history_budget * scale) - extra),
                     target=max(0, int(budget.target_tokens * scale) - extra),
                     count=self._count,
-                    config=self.config.compaction,
+                    config=fold_first(self.config.compaction) if self._fold_first and not force else self.config.compaction,
                     summarizer=_Accounted(self._guarded(), self._record_summarizer_usage, self._cached_prefix(items)),
                     constraints=ledger_mod.texts(self.constraints()),
                     superseded=ledger_mod.superseded(self.constraints()),

@@ -42,10 +42,13 @@ budget's trigger and target into the cost-aware ones. The knobs live in
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..budget import Budget
+from ..turns import _starts_turn
 from .cache import CacheConfig
+from .view import ViewItem, is_synthetic
 
 
 @dataclass(slots=True)
@@ -91,10 +94,52 @@ def pass_cost(trigger: float, kept: float, *, read: float, write: float, summary
 
 
 @dataclass(frozen=True, slots=True)
+class FoldNow:
+    """What a fold of every turn but the newest would keep if a pass made it now: ``kept`` tokens
+    besides the new summary (the leading system messages and the newest turn, which a fold never
+    takes), and ``summary``, the tokens of the view's fold summary (the last one written; the next,
+    cumulative, is about as large), None before the first."""
+
+    kept: int
+    summary: int | None
+
+
+def fold_now(items: Sequence[ViewItem]) -> FoldNow | None:
+    """:class:`FoldNow` for ``items``, or None when a fold would have nothing to take (fewer than
+    two turns after the fold summary: the newest turn is never folded). Reads from the end back to
+    the second-newest turn start (the whole view only in a one-turn session)."""
+    newest = None
+    for i in range(len(items) - 1, -1, -1):
+        it = items[i]
+        if _starts_turn(it.message) and not is_synthetic(it):
+            if newest is not None:
+                break
+            newest = i
+    else:
+        return None  # (the loop ran out: at most one turn)
+    assert newest is not None
+    head = 0
+    while head < len(items) and items[head].message.role == "system" and not is_synthetic(items[head]):
+        head += 1
+    summary = items[head].tokens if head < len(items) and items[head].key.startswith("fold:") else None
+    return FoldNow(sum(it.tokens for it in items[:head]) + sum(it.tokens for it in items[newest:]), summary)
+
+
+@dataclass(frozen=True, slots=True)
 class Thresholds:
     trigger: int
     target: int
     reason: str
+    fold_first: bool = False  # the pass folds the oldest turns first (a fold is what pays, not a clear)
+
+
+def cycle_cost(trigger: float, kept: float, growth: float, *, read: float, write: float, summary_in: float = 0.0, summary: float = 0.0) -> float:
+    """``cost(T, s)`` of the module docstring: per call, over one cycle of passes at ``trigger``
+    down to ``kept`` (input-price tokens; ``inf`` when the trigger is not above what is kept)."""
+    if trigger <= kept:
+        return math.inf
+    per_pass = max(0.0, write - read) * kept + max(0.0, summary)
+    return read * (trigger + kept) / 2 + per_pass * growth / (trigger - kept) + summary_in * growth
 
 
 def thresholds(
@@ -110,12 +155,22 @@ def thresholds(
     max_trigger: float = 0.0,
     summary_in: float = 0.0,
     summary: float = 0.0,
+    fold: FoldNow | None = None,
+    sigma: int = 0,
 ) -> Thresholds:
     """The cost-aware trigger and target (tokens of history) for a budget whose own are
     ``trigger``/``target``: the target never above the budget's, the trigger never above the
     larger of the budget's and ``max_trigger`` of the history budget (the budget still binds).
     ``summary_in``/``summary``: the summary call's price per token folded and its fixed part
-    (``u`` and ``o * sigma`` of the module docstring; 0 and 0 price passes as rewrites only)."""
+    (``u`` and ``o * sigma`` of the module docstring; 0 and 0 price passes as rewrites only).
+
+    ``fold`` (what a fold of the oldest turns would keep if it ran now) and ``sigma`` (the summary
+    budget, tokens) price a second kind of pass beside the one that aims at ``deep_target``: a
+    fold of every turn but the newest, which keeps ``s = fold.kept + sigma_hat`` (``sigma_hat``:
+    the view's last summary, else ``sigma``). Where its cycle costs less, its trigger and a
+    target that folds every older turn are used, with ``fold_first``: that pass summarizes before
+    it truncates. ``fold.kept`` is small at a turn's start and grows with the newest turn, so this
+    kind of pass comes at turn starts, and never where one long turn is the whole history."""
     trigger = max(trigger, min(history_budget, int(history_budget * max_trigger)))
     deep = min(target, max(1, int(history_budget * deep_target)))
     kept = max(deep, growth.reached or 0)
@@ -123,22 +178,44 @@ def thresholds(
     t_star = eoq_trigger(kept, g, read, write, summary)
     if not math.isfinite(t_star):
         return Thresholds(trigger, deep, "no growth measured yet: the latest trigger")
+    low = int(history_budget * min_trigger)
     cost = pass_cost(t_star, kept, read=read, write=write, summary_in=summary_in, summary=summary)
     saved = read * (t_star - kept) * growth.calls
     if saved < cost:
-        return Thresholds(
+        chosen = Thresholds(
             trigger, deep, f"a pass would save {saved:,.0f} over {growth.calls} calls to come, less than its cost {cost:,.0f} (it would not pay back): the latest trigger"
         )
-    low = int(history_budget * min_trigger)
-    t = int(min(trigger, max(low, t_star)))
-    if t <= deep:
-        return Thresholds(trigger, deep, "the cost-aware trigger would not be above the target: the latest trigger")
-    return Thresholds(t, deep, f"T*={t_star:,.0f} for kept {kept:,} and growth {g:,.0f}/call, held in [{low:,}, {trigger:,}]")
+    else:
+        t = int(min(trigger, max(low, t_star)))
+        if t <= deep:
+            chosen = Thresholds(trigger, deep, "the cost-aware trigger would not be above the target: the latest trigger")
+        else:
+            chosen = Thresholds(t, deep, f"T*={t_star:,.0f} for kept {kept:,} and growth {g:,.0f}/call, held in [{low:,}, {trigger:,}]")
+    if fold is None or sigma <= 0:
+        return chosen
+    per_token = summary / sigma  # the summary's price per output token (o)
+    own = cycle_cost(chosen.trigger, kept, g, read=read, write=write, summary_in=summary_in, summary=summary)
+    sigma_hat = min(sigma, fold.summary) if fold.summary else sigma
+    s = fold.kept + sigma_hat
+    t_fold = eoq_trigger(s, g, read, write, per_token * sigma_hat)
+    if not math.isfinite(t_fold):
+        return chosen
+    k_fold = pass_cost(t_fold, s, read=read, write=write, summary_in=summary_in, summary=per_token * sigma_hat)
+    if read * (t_fold - s) * growth.calls < k_fold:
+        return chosen
+    t = int(min(trigger, max(low, t_fold)))
+    aim = min(target, fold.kept + sigma)  # folds every turn but the newest (compaction/summarize.py)
+    if t <= aim or cycle_cost(t, s, g, read=read, write=write, summary_in=summary_in, summary=per_token * sigma_hat) >= own:
+        return chosen
+    return Thresholds(t, aim, f"a fold now keeps {s:,} ({fold.kept:,} + a summary of {sigma_hat:,}): T*={t_fold:,.0f}, held in [{low:,}, {trigger:,}]", fold_first=True)
 
 
-def cost_budget(budget: Budget, growth: Growth, config: CacheConfig, summary_tokens: int = 0) -> tuple[Budget, Thresholds]:
+def cost_budget(
+    budget: Budget, growth: Growth, config: CacheConfig, summary_tokens: int = 0, fold: FoldNow | None = None
+) -> tuple[Budget, Thresholds]:
     """``budget`` with the cost-aware trigger and target of :func:`thresholds` (and why);
-    ``summary_tokens``: a summary's size when ``config`` does not say (the summary budget)."""
+    ``summary_tokens``: a summary's size when ``config`` does not say (the summary budget);
+    ``fold``: what a fold of the oldest turns would keep now (:func:`fold_now`)."""
     sigma = config.summary_tokens if config.summary_tokens is not None else summary_tokens
     th = thresholds(
         budget.history_budget, budget.trigger_tokens, budget.target_tokens, growth,
@@ -146,5 +223,7 @@ def cost_budget(budget: Budget, growth: Growth, config: CacheConfig, summary_tok
         max_trigger=config.max_trigger,
         summary_in=config.read_weight if config.summary_input_weight is None else config.summary_input_weight,
         summary=config.summary_output_weight * sigma,
+        fold=fold,
+        sigma=sigma,
     )
     return replace(budget, trigger_tokens=th.trigger, target_tokens=th.target), th

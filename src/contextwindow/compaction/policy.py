@@ -9,7 +9,7 @@ says, with the numbers, why it cannot.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import CompactionError
 from ..folding.base import Summarizer
@@ -69,6 +69,15 @@ class CompactionResult:
             "fold": None if self.fold is None else {"upto": self.fold.upto_key, "method": self.fold.method, "ok": self.fold.ok},
             "duration_s": round(self.duration_s, 6),
         }
+
+
+def fold_first(config: CompactionConfig) -> CompactionConfig:
+    """``config`` with ``summarize`` (fold the oldest turns) moved first: for a pass whose cost
+    model chose a fold (compaction/economics.py), truncating or masking what the fold then takes
+    would rewrite it for nothing, and truncating what it keeps would lose detail for nothing."""
+    if "summarize" not in config.strategies:
+        return config
+    return replace(config, strategies=("summarize", *(s for s in config.strategies if s != "summarize")))
 
 
 def _squeeze(items: list[ViewItem], goal: int, budget: int, count: Count) -> tuple[list[ViewItem], dict[str, object]] | None:
