@@ -34,6 +34,17 @@ formula. Per call, over one such cycle::
   sizes; riding the cache (``u = read``) it takes about one, plus what the rewrite and the summary's
   output cost.
 
+Two kinds of pass. The one above aims at ``deep_target`` and prices a summary of the whole summary
+budget; on agent sessions it mostly clears and truncates. Where the history is mostly finished
+turns (the model's own prose, little tool output to clear), what a pass keeps is a summary and the
+newest turn, and both are known before it runs (:func:`fold_now`: the newest turn's tokens, the
+last summary's size): the same cycle cost, with ``s = newest turn + sigma_hat`` and the summary at
+``sigma_hat`` (the last summary's size, else the budget), prices a fold of every turn but the
+newest. When its cycle costs less, its trigger is used and the pass folds first
+(``Thresholds.fold_first``: summarize before truncating what it folds or keeps). ``s`` is least
+at a turn's start and grows with the turn, so these folds come at turn starts; at a turn's start,
+if the budget's own trigger would force a pass before the next turn starts, the fold comes now.
+
 :class:`Growth` measures ``g`` from the builds a Session makes; :func:`thresholds` turns the
 budget's trigger and target into the cost-aware ones. The knobs live in
 :class:`~contextwindow.compaction.cache.CacheConfig` (fitted: docs/replay.md).
@@ -98,10 +109,14 @@ class FoldNow:
     """What a fold of every turn but the newest would keep if a pass made it now: ``kept`` tokens
     besides the new summary (the leading system messages and the newest turn, which a fold never
     takes), and ``summary``, the tokens of the view's fold summary (the last one written; the next,
-    cumulative, is about as large), None before the first."""
+    cumulative, is about as large), None before the first. ``steps``: the model's calls in the
+    newest turn so far (0 at a turn's start); ``turn_calls``: in the turn before it (how long the
+    next turn is taken to be)."""
 
     kept: int
     summary: int | None
+    steps: int = 0
+    turn_calls: int = 1
 
 
 def fold_now(items: Sequence[ViewItem]) -> FoldNow | None:
@@ -109,12 +124,15 @@ def fold_now(items: Sequence[ViewItem]) -> FoldNow | None:
     two turns after the fold summary: the newest turn is never folded). Reads from the end back to
     the second-newest turn start (the whole view only in a one-turn session)."""
     newest = None
+    steps = calls = 0
     for i in range(len(items) - 1, -1, -1):
         it = items[i]
-        if _starts_turn(it.message) and not is_synthetic(it):
+        if it.message.role == "assistant":
+            calls += 1
+        elif _starts_turn(it.message) and not is_synthetic(it):
             if newest is not None:
                 break
-            newest = i
+            newest, steps, calls = i, calls, 0
     else:
         return None  # (the loop ran out: at most one turn)
     assert newest is not None
@@ -122,7 +140,8 @@ def fold_now(items: Sequence[ViewItem]) -> FoldNow | None:
     while head < len(items) and items[head].message.role == "system" and not is_synthetic(items[head]):
         head += 1
     summary = items[head].tokens if head < len(items) and items[head].key.startswith("fold:") else None
-    return FoldNow(sum(it.tokens for it in items[:head]) + sum(it.tokens for it in items[newest:]), summary)
+    kept = sum(it.tokens for it in items[:head]) + sum(it.tokens for it in items[newest:])
+    return FoldNow(kept, summary, steps, max(1, calls))
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,11 +222,17 @@ def thresholds(
     k_fold = pass_cost(t_fold, s, read=read, write=write, summary_in=summary_in, summary=per_token * sigma_hat)
     if read * (t_fold - s) * growth.calls < k_fold:
         return chosen
+    why = f"T*={t_fold:,.0f}"
+    if fold.steps == 0 and g > 0 and trigger - g * fold.turn_calls < t_fold:
+        # at a turn's start, when the budget's own trigger would force a pass before the next
+        # turn starts (in the middle of it, keeping its steps), the fold is cheaper now
+        t_fold = trigger - g * fold.turn_calls
+        why = f"the next turn ({fold.turn_calls} calls) would cross {trigger:,}"
     t = int(min(trigger, max(low, t_fold)))
     aim = min(target, fold.kept + sigma)  # folds every turn but the newest (compaction/summarize.py)
     if t <= aim or cycle_cost(t, s, g, read=read, write=write, summary_in=summary_in, summary=per_token * sigma_hat) >= own:
         return chosen
-    return Thresholds(t, aim, f"a fold now keeps {s:,} ({fold.kept:,} + a summary of {sigma_hat:,}): T*={t_fold:,.0f}, held in [{low:,}, {trigger:,}]", fold_first=True)
+    return Thresholds(t, aim, f"a fold now keeps {s:,} ({fold.kept:,} + a summary of {sigma_hat:,}): {why}, held in [{low:,}, {trigger:,}]", fold_first=True)
 
 
 def cost_budget(
