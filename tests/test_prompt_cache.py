@@ -27,7 +27,7 @@ from contextwindow.session import SessionConfig
 from contextwindow.store.memory import MemoryStore
 from contextwindow.tools import ToolSpec
 
-MODEL = "claude-sonnet-4-5"
+MODEL = "claude-sonnet-4-6"
 SYSTEM = "You are a careful coding agent working in a Python repository.\n" + "".join(
     f"Rule {i}: read the file before editing it, keep the diff small, run the tests of module m{i}.\n" for i in range(90)
 )

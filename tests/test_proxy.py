@@ -100,7 +100,7 @@ def test_stream_is_relayed_event_by_event_and_accounted() -> None:
         assert "".join(ch.choices[0].delta.content or "" for ch in chunks if ch.choices) == text
         assert len(chunks) > 5  # event by event, not one buffered blob
         a = ant(px)
-        with a.messages.stream(model="claude-sonnet-4-5", max_tokens=64, messages=[{"role": "user", "content": "go"}]) as st:
+        with a.messages.stream(model="claude-sonnet-4-6", max_tokens=64, messages=[{"role": "user", "content": "go"}]) as st:
             events = [ev.type for ev in st]
             final = st.get_final_message()
         assert final.content[0].text == text
@@ -112,7 +112,7 @@ def test_stream_is_relayed_event_by_event_and_accounted() -> None:
 
 def test_stream_bytes_reach_the_client_unaltered_pings_included() -> None:
     with stack(lambda r: Reply(text="abc" * 10, input_tokens=50, output_tokens=3)) as (up, px, _):
-        body = {"model": "claude-sonnet-4-5", "max_tokens": 10, "stream": True, "messages": [{"role": "user", "content": "hi"}]}
+        body = {"model": "claude-sonnet-4-6", "max_tokens": 10, "stream": True, "messages": [{"role": "user", "content": "hi"}]}
         via = httpx.post(f"{px.url}/v1/messages", json=body, headers={"x-api-key": "k", "anthropic-version": "2023-06-01"})
         direct = httpx.post(f"{up.base_url}/v1/messages", json=body)
         assert via.headers["content-type"] == "text/event-stream"
@@ -147,7 +147,7 @@ def test_unknown_paths_and_methods_pass_through() -> None:
     with stack(["unused"]) as (up, px, _):
         models = oai(px).models.list()
         assert [m.id for m in models.data] == ["local"]
-        n = ant(px).messages.count_tokens(model="claude-sonnet-4-5", messages=[{"role": "user", "content": "count me"}])
+        n = ant(px).messages.count_tokens(model="claude-sonnet-4-6", messages=[{"role": "user", "content": "count me"}])
         assert n.input_tokens > 0
         r = httpx.post(f"{px.url}/v1/embeddings?x=1", content=b"not even json")
         assert r.status_code == 404 and r.json()["error"]["message"] == "no route /v1/embeddings"
@@ -307,17 +307,17 @@ def test_identity_from_header_client_session_and_head() -> None:
         c.chat.completions.create(model="gpt-4o-mini", messages=msgs, user="u1")
         c.chat.completions.create(model="gpt-4o-mini", messages=msgs, user="u2")
         a = ant(px)
-        a.messages.create(model="claude-sonnet-4-5", max_tokens=5, messages=msgs, extra_headers={"x-claude-code-session-id": "S1"})
+        a.messages.create(model="claude-sonnet-4-6", max_tokens=5, messages=msgs, extra_headers={"x-claude-code-session-id": "S1"})
         # a side request under the same client session with another system prompt is another conversation
         a.messages.create(model="claude-haiku-4-5", max_tokens=5, system="Write a title.", messages=msgs,
                           extra_headers={"x-claude-code-session-id": "S1"})
-        a.messages.create(model="claude-sonnet-4-5", max_tokens=5, messages=[*msgs, {"role": "assistant", "content": "ok"},
+        a.messages.create(model="claude-sonnet-4-6", max_tokens=5, messages=[*msgs, {"role": "assistant", "content": "ok"},
                           {"role": "user", "content": "more"}], extra_headers={"x-claude-code-session-id": "S1"})
         keys = sorted(c.metadata["proxy"]["key"] for c in store.list_conversations())
         assert len(keys) == 6
         assert any(k == "x:alpha" for k in keys) and any(k.startswith("c:u1:") for k in keys)
         assert "x-ctxw-conversation" not in up.requests[0].headers
-        s1 = [c for c in store.list_conversations() if c.metadata["proxy"]["key"].startswith("c:S1:") and c.metadata["model"] == "claude-sonnet-4-5"]
+        s1 = [c for c in store.list_conversations() if c.metadata["proxy"]["key"].startswith("c:S1:") and c.metadata["model"] == "claude-sonnet-4-6"]
         px.wait_idle()
         # the 3 messages sent, then the model's last reply (the "ok" the client re-sent as a string
         # stands in the view for the provider's block-list copy)
@@ -417,7 +417,7 @@ def anthropic_agent(a: Any, rounds: int, output: Callable[[int], str]) -> list[d
         sent = json.loads(json.dumps(history))
         last = sent[-1]["content"][-1]
         last["cache_control"] = {"type": "ephemeral"}
-        m = a.messages.create(model="claude-sonnet-4-5", max_tokens=1024, system=system, messages=sent,
+        m = a.messages.create(model="claude-sonnet-4-6", max_tokens=1024, system=system, messages=sent,
                               extra_headers={"x-claude-code-session-id": "sess-1", "anthropic-beta": "interleaved-thinking-2025-05-14"})
         blocks = [{"type": "thinking", "thinking": f"step {i}", "signature": f"sig+/{i}=="}, *[b.model_dump(exclude_none=True) for b in m.content]]
         history.append({"role": "assistant", "content": blocks})

@@ -31,7 +31,7 @@ from contextwindow.formats import get_format
 from contextwindow.llm.localserver import LocalProviderServer, ReceivedRequest, Reply, ToolCallSpec
 from contextwindow.store import open_store
 
-MODELS = {"openai": "gpt-4.1-mini", "anthropic": "claude-sonnet-4-5"}
+MODELS = {"openai": "gpt-5.4-mini", "anthropic": "claude-sonnet-4-6"}
 PROXY_CLIP = 1_000  # tokens; below the agent's own clip budget (4,000), so the proxy's clipping shows
 STEPS = (  # one model response per step: the bash calls it makes
     (("b1", "seq 1 50000"), ("b2", "seq -f 'src/app/module.py:%g: retry(request)' 1 50000")),

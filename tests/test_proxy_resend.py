@@ -159,7 +159,7 @@ def test_anthropic_system_and_moving_breakpoints() -> None:
         marked = json.loads(json.dumps(h))
         if i % 2:  # the newest message marked, as Claude Code does: the previous one's bytes change
             marked[-1]["content"][-1]["cache_control"] = {"type": "ephemeral"}
-        raw = encode({"model": "claude-sonnet-4-5", "max_tokens": 50, "system": [{"type": "text", "text": "sys"}], "messages": marked}, {})
+        raw = encode({"model": "claude-sonnet-4-6", "max_tokens": 50, "system": [{"type": "text", "text": "sys"}], "messages": marked}, {})
         p = read(convs, MESSAGES, raw)
         assert p.fingerprints == whole(MESSAGES, raw), i
         assert p.reused == (len(h) - 2 if i % 2 else 0)  # unmarked before a marked request: it extends; the mark gone: not
@@ -194,7 +194,7 @@ def test_a_client_that_edits_its_last_messages_keeps_the_ones_before_when_it_wri
         marked[-1]["content"][-1]["cache_control"] = {"type": "ephemeral"}  # the newest message marked, every time
         if i % 3 == 2:
             marked[-1]["content"].append({"type": "text", "text": f"<system-reminder>{i}</system-reminder>"})
-        raw = encode({"model": "claude-sonnet-4-5", "max_tokens": 50, "system": [{"type": "text", "text": "sys"}], "messages": marked}, style)
+        raw = encode({"model": "claude-sonnet-4-6", "max_tokens": 50, "system": [{"type": "text", "text": "sys"}], "messages": marked}, style)
         p = read(convs, MESSAGES, raw)
         assert p.fingerprints == whole(MESSAGES, raw), i
         assert list(p.marks) == [p.fingerprints[-1]]
@@ -219,7 +219,7 @@ def test_a_compact_client_whose_first_message_lost_its_mark_is_located_again() -
     h: list[dict[str, Any]] = [{**first, "content": [{**first["content"][0], "cache_control": mark}]}]
     got = []
     for i in range(4):
-        raw = encode({"max_tokens": 50, "messages": h, "model": "claude-sonnet-4-5"}, compact)
+        raw = encode({"max_tokens": 50, "messages": h, "model": "claude-sonnet-4-6"}, compact)
         p = read(convs, MESSAGES, raw)
         assert p.fingerprints == whole(MESSAGES, raw)
         got.append(p.reused)
@@ -268,7 +268,7 @@ def test_the_official_sdks_through_the_proxy_have_their_re_sent_histories_taken_
         mark = {"type": "ephemeral"}
         h = [{"role": "user", "content": [{"type": "text", "text": "Find it.", "cache_control": mark}]}]
         for i in range(5):
-            r = a.messages.create(model="claude-sonnet-4-5", max_tokens=50, messages=h)
+            r = a.messages.create(model="claude-sonnet-4-6", max_tokens=50, messages=h)
             h = [{**m, "content": [{k: v for k, v in b.items() if k != "cache_control"} for b in m["content"]]} for m in h]
             h += [{"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in r.content]},
                   {"role": "user", "content": [{"type": "tool_result", "tool_use_id": r.content[-1].id, "content": f"out {i}", "cache_control": mark}]}]
@@ -308,7 +308,7 @@ def test_a_system_prompt_that_comes_or_goes_after_the_messages_takes_over_no_fin
     for first, second in ((True, False), (False, True)):
         convs = Conversations(open_store("memory://"))
         for n, with_system in ((3, first), (5, second)):
-            body: dict[str, Any] = {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": msgs[:n]}
+            body: dict[str, Any] = {"model": "claude-sonnet-4-6", "max_tokens": 64, "messages": msgs[:n]}
             if with_system:
                 body["system"] = "You are careful."
             raw = encode(body, style)
@@ -321,7 +321,7 @@ def test_the_conversation_found_is_the_one_a_whole_read_finds_when_tool_results_
     fast read looks as far as identity.py does for the head that names the conversation (found in review)."""
     from contextwindow.proxy.identity import identify
 
-    body = {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": [
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 64, "messages": [
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t0", "content": "ok"}]},
         {"role": "assistant", "content": "noted"},
         {"role": "user", "content": "Now fix the parser."},

@@ -107,7 +107,7 @@ def anthropic_agent(a: Any, rounds: int, output: Any, *, stream: bool) -> list[d
     for i in range(rounds):
         sent = json.loads(json.dumps(history))
         sent[-1]["content"].append({"type": "text", "text": reminder(i, len(history)), "cache_control": {"type": "ephemeral"}})
-        kw: dict[str, Any] = {"model": "claude-sonnet-4-5", "max_tokens": 1024, "system": "You are Claude Code.", "messages": sent,
+        kw: dict[str, Any] = {"model": "claude-sonnet-4-6", "max_tokens": 1024, "system": "You are Claude Code.", "messages": sent,
                               "extra_headers": {"x-claude-code-session-id": "sess-rem"}}
         if stream:
             with a.messages.stream(**kw) as st:
@@ -159,8 +159,8 @@ def test_replies_are_stored_from_streamed_and_whole_answers_in_each_protocol() -
         c, a = oai(px), ant(px)
         c.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": "q1"}])
         list(c.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": "q2"}], stream=True))
-        a.messages.create(model="claude-sonnet-4-5", max_tokens=50, messages=[{"role": "user", "content": "q3"}])
-        with a.messages.stream(model="claude-sonnet-4-5", max_tokens=50, messages=[{"role": "user", "content": "q4"}]) as st:
+        a.messages.create(model="claude-sonnet-4-6", max_tokens=50, messages=[{"role": "user", "content": "q3"}])
+        with a.messages.stream(model="claude-sonnet-4-6", max_tokens=50, messages=[{"role": "user", "content": "q4"}]) as st:
             st.get_final_message()
         c.responses.create(model="gpt-4o-mini", input="q5")
         with c.responses.stream(model="gpt-4o-mini", input=[{"role": "user", "content": "q6"}]) as rs:
@@ -179,7 +179,7 @@ def test_a_reply_the_client_sends_back_unchanged_is_not_stored_twice() -> None:
         a = ant(px)
         history: list[dict[str, Any]] = [{"role": "user", "content": "one"}]
         for q in ("two", "three"):
-            m = a.messages.create(model="claude-sonnet-4-5", max_tokens=50, messages=history)
+            m = a.messages.create(model="claude-sonnet-4-6", max_tokens=50, messages=history)
             history += [{"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in m.content]}, {"role": "user", "content": q}]
         px.wait_idle()
         (conv,) = store.list_conversations()
@@ -203,7 +203,7 @@ def test_cache_breakpoints_stay_where_the_client_put_them_on_trimmed_and_confirm
             for m in sent[-3:]:
                 m["content"][-1]["cache_control"] = {"type": "ephemeral"}
             sent_marks.append(marked({"messages": sent}))
-            m = a.messages.create(model="claude-sonnet-4-5", max_tokens=512, messages=sent, extra_headers={"x-claude-code-session-id": "bp"})
+            m = a.messages.create(model="claude-sonnet-4-6", max_tokens=512, messages=sent, extra_headers={"x-claude-code-session-id": "bp"})
             blocks = [b.model_dump(exclude_none=True) for b in m.content]
             history.append({"role": "assistant", "content": blocks})
             history.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": b["id"], "content": big_output(200, i)}

@@ -14,9 +14,8 @@ its alias and vice versa. Unknown → :class:`~contextwindow.errors.UnknownModel
 
 Everything loads on first use (``import contextwindow`` stays fast).
 
-Minimum cacheable prompt (``min_cacheable_tokens``), from the providers' docs: Anthropic 1024
-(4096 for Opus 4.5/4.6 and Haiku 4.5, 2048 for the Haiku 3.x models), OpenAI 1024, Gemini 1024 (Flash) / 2048 (Pro) for implicit caching;
-others 1024.
+Minimum cacheable prompt (``min_cacheable_tokens``): see :func:`min_cacheable` (each number with
+its source). Retirement dates (``retires``): ``lifecycle.py``.
 """
 
 from __future__ import annotations
@@ -27,11 +26,12 @@ import os
 import re
 import threading
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeGuard
 
 from .errors import ConfigError, UnknownModelError
+from .lifecycle import bundled_retirements, parse_date
 from .tokens.select import tokenizer_family
 
 #: Window assumed for an unknown model when the caller allows a fallback: 128k is what most
@@ -70,6 +70,7 @@ class ModelSpec:
     supports_images: bool = False
     name: str | None = None
     known: bool = True
+    retires: str | None = None  # YYYY-MM-DD: the provider retires the model that day (lifecycle.py)
 
     @property
     def qualified(self) -> str:
@@ -86,13 +87,27 @@ class ModelSpec:
 
 
 def min_cacheable(provider: str, model_id: str) -> int:
+    """The shortest prompt prefix the provider caches, in tokens (checked 2026-11-24, issue 11).
+
+    Anthropic, prompt caching docs ("Cache limitations"): 4,096 for Opus 4.7, 4.6, 4.5 and Haiku
+    4.5; 2,048 for Haiku 3.5 and 3; 1,024 for Opus 4.8, Sonnet 4.6 and 4.5, Opus 4.1 and 4, Sonnet
+    4 and 3.7 (and older). Opus 4.7 was kept at 1,024 as "unknown" before; one third-party post
+    says 2,048, the docs as quoted by others say 4,096. Gemini API, context caching docs (implicit
+    caching table, updated 2026-07-07): 2,048 for 2.5 Flash and 2.5 Pro; 4,096 for 3.1 Pro Preview
+    and 3.5 Flash; the table's May 2026 version: 4,096 for 3 Pro Preview, 1,024 for 3 Flash
+    Preview; models the tables do not list keep 1,024. OpenAI, prompt caching docs: prompts of
+    1,024 tokens or more, every model. Others: 1,024 (not documented)."""
     m = model_id.lower()
     if provider in ("anthropic", "google-vertex-anthropic", "amazon-bedrock") and "claude" in m:
-        if "haiku-4" in m or "opus-4-5" in m or "opus-4-6" in m:
+        if "haiku-4" in m or any(f"opus-4-{minor}" in m for minor in (5, 6, 7)):
             return 4096
         return 2048 if "haiku" in m else 1024
     if provider in ("google", "google-vertex") or m.startswith("gemini"):
-        return 2048 if "pro" in m else 1024
+        if "gemini-2.5" in m:
+            return 2048
+        if re.search(r"gemini-3(\.\d+)?-pro|gemini-3\.[5-9]", m):
+            return 4096
+        return 1024
     return 1024
 
 
@@ -118,6 +133,7 @@ def spec_from_entry(provider: str, d: Mapping[str, Any], where: str = "models da
     min_cache = d.get("min_cacheable_tokens")
     if min_cache is not None and not _positive_int(min_cache):
         raise ConfigError(f"{where}: model {mid!r}: min_cacheable_tokens must be a positive integer, got {min_cache!r}")
+    retires = parse_date(d["retires"], f"{where}: model {mid!r}") if d.get("retires") is not None else None
     fam = d.get("tokenizer") or tokenizer_family(mid if provider in ("openai", "azure") else f"{provider}/{mid}")
 
     def price(k: str) -> float | None:
@@ -137,6 +153,7 @@ def spec_from_entry(provider: str, d: Mapping[str, Any], where: str = "models da
         min_cacheable_tokens=min_cache if min_cache is not None else min_cacheable(provider, mid),
         supports_images=bool(d.get("supports_images", images)),
         name=d.get("name") if isinstance(d.get("name"), str) else None,
+        retires=retires,
     )
 
 
@@ -172,6 +189,15 @@ class Registry:
             if old is not None and old in dated:
                 dated.remove(old)
             dated.append(s)
+
+    def swap(self, new: ModelSpec) -> None:
+        """Put ``new`` where the spec of the same provider/id is (same place among same-id models)."""
+        old = self.by_qualified[new.qualified.lower()]
+        self.by_qualified[new.qualified.lower()] = new
+        for lst in (self.by_id.get(new.id.lower(), []), self.by_undated.get(_undated(new.id.lower()), [])):
+            for i, s in enumerate(lst):
+                if s is old:
+                    lst[i] = new
 
     def __len__(self) -> int:
         return len(self.by_qualified)
@@ -238,6 +264,14 @@ def _prefer(bare: str, hits: list[ModelSpec]) -> ModelSpec:
 
 _lock = threading.Lock()
 _registry: Registry | None = None
+_retirement_dates: dict[tuple[str, str], str] | None = None
+
+
+def _retirements() -> dict[tuple[str, str], str]:
+    global _retirement_dates
+    if _retirement_dates is None:
+        _retirement_dates = bundled_retirements()
+    return _retirement_dates
 
 
 def _load_models_dev() -> list[ModelSpec]:
@@ -301,6 +335,10 @@ def registry() -> Registry:
                 if bundled.exists():
                     for s in load_override_file(bundled):
                         reg.add(s, front=True)
+                for (provider, mid), day in _retirements().items():
+                    dated = reg.by_qualified.get(f"{provider}/{mid}")
+                    if dated is not None and dated.retires is None:
+                        reg.swap(replace(dated, retires=day))
                 _registry = reg
     user = os.environ.get(ENV_FILE)
     if user:
@@ -325,7 +363,8 @@ def _with_user_file(base: Registry, path: str) -> Registry:
         return cached[1]
     reg = Registry(list(base))
     for s in load_override_file(path):
-        reg.add(s, front=True)
+        day = _retirements().get((s.provider.lower(), s.id.lower())) if s.retires is None else None
+        reg.add(replace(s, retires=day) if day else s, front=True)
     if key is not None:
         _user_cache = (key, reg)
     return reg

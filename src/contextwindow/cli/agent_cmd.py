@@ -13,7 +13,7 @@ from .common import emit_json, fail, handle_errors, json_option, store_option
 def agent_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The options of every agent command (``run``, ``chat``)."""
     opts = [
-        click.option("--model", "model", required=True, metavar="M", help="Model name, e.g. gpt-4.1-mini, claude-sonnet-4-5, qwen2.5:7b."),
+        click.option("--model", "model", required=True, metavar="M", help="Model name, e.g. gpt-5.4-mini, claude-sonnet-4-6, qwen2.5:7b."),
         click.option("--base-url", default=None, metavar="URL", help="Any OpenAI-compatible server (vLLM, llama.cpp, Ollama, LiteLLM) or the Anthropic API URL."),
         click.option("--provider", type=click.Choice(["openai", "anthropic"]), default="openai", show_default=True, help="Wire protocol: OpenAI chat completions or Anthropic Messages."),
         click.option("--api-key-env", default=None, metavar="VAR", help="Environment variable holding the key (default OPENAI_API_KEY / ANTHROPIC_API_KEY; a local --base-url needs none)."),

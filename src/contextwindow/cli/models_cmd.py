@@ -26,7 +26,10 @@ def register(group: click.Group) -> None:
     @json_option
     @handle_errors
     def show(model: str, as_json: bool) -> None:
-        """Print MODEL's window, max output and prices per 1M tokens."""
+        """Print MODEL's window, max output, prices per 1M tokens and lifecycle (retirement date)."""
+        from datetime import date
+
+        from ..lifecycle import status
         from ..models import get_model
 
         spec = get_model(model)
@@ -44,6 +47,7 @@ def register(group: click.Group) -> None:
             f"tokenizer        {spec.tokenizer}",
             f"min cacheable    {spec.min_cacheable_tokens:,}",
             f"images           {'yes' if spec.supports_images else 'no'}",
+            f"status           {status(spec.retires, date.today())}",
         ]
         click.echo("\n".join(lines))
 

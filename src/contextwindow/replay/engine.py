@@ -152,7 +152,7 @@ def resolve_model(name: str | None, window: int | None) -> ModelSpec:
             if window is None:
                 raise ConfigError(
                     f"the model {name!r} is not known, so its window and prices are not either: "
-                    "pass --model with a known model (e.g. --model claude-sonnet-4-5) or --window N"
+                    "pass --model with a known model (e.g. --model claude-sonnet-4-6) or --window N"
                 ) from None
             return get_model(name, default=True)
     if window is None:

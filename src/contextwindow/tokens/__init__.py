@@ -2,7 +2,7 @@
 everything else, calibration from provider usage, and incremental accounting.
 
     from contextwindow.tokens import counter_for
-    c = counter_for("claude-sonnet-4-5")
+    c = counter_for("claude-sonnet-4-6")
     c.count_messages(messages), c.count_message(m), c.count_tools(tools), c.count_text(s)
 """
 
