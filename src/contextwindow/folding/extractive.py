@@ -47,11 +47,30 @@ def _first_line(text: str, limit: int = 160) -> str:
     return ""
 
 
+# The same pattern, case-sensitive, for lowercased text: ~7x faster than IGNORECASE on a tool
+# output (sre tries every alternative case-folded at every position). Exact where lowercasing is
+# what IGNORECASE does for this pattern's letters: everywhere except the non-ASCII letters it
+# folds to them (dotless i, dotted capital I, long s; tests/test_exit_code.py derives this set).
+_EXIT_LOWER = re.compile(_EXIT_RE.pattern)
+_FOLDS_TO_PATTERN = ("\u0130", "\u0131", "\u017f")
+_HEAD, _TAIL = 4000, 2000  # where an exit code is looked for: the output's start and its end
+
+
+def _exit_match(window: str) -> re.Match[str] | None:
+    if not window.isascii() and any(c in window for c in _FOLDS_TO_PATTERN):
+        return _EXIT_RE.search(window)
+    low = window.lower()  # same length and positions: only İ lowercases to two characters
+    if "exit" not in low and "return" not in low:  # every alternative holds one of the two
+        return None
+    return _EXIT_LOWER.search(low)
+
+
 @lru_cache(maxsize=1024)
 def exit_code(text: str) -> int | None:
     """The exit code a tool output reports (``Exit code: 1``, ``"exit_code": 2``, ``exited with 127``).
-    Pure, and remembered: a brief asks it of each result more than once, and every fold again."""
-    m = _EXIT_RE.search(text[:4000]) or _EXIT_RE.search(text[-2000:])
+    Pure, and remembered: a brief asks it of each result more than once, and every fold again.
+    Looked for in the first 4,000 and the last 2,000 characters, case-insensitively."""
+    m = _exit_match(text[:_HEAD]) or _exit_match(text[-_TAIL:])
     return int(m.group(1)) if m else None
 
 
