@@ -21,7 +21,9 @@ tokens), stored with their token counts as a Session's adds store them. Each rou
 process (imports and the tokenizer loaded first by a tiny build: fixed costs, not history): cold =
 a new store object and Session build with ``force=True`` — nothing decoded or counted in memory;
 warm = the same pass on a second conversation with the same content after reading it once in
-that process. ``--compaction-repeats`` rounds; medians and the spread of the per-round ratios.
+that process. ``--compaction-repeats`` rounds; medians and the spread of the per-round ratios,
+and per pass its CPU time (this process + the PostgreSQL server process, as in part 1) and its time
+in the garbage collector: a loaded machine's waiting shows in the wall ratio, not in the CPU one.
 
 PostgreSQL: a throwaway server is started the way the tests do (``--pg-url`` to use yours).
 Timings are medians; the machine is shared, so compare ratios measured in the same run.
@@ -167,10 +169,12 @@ def fill_counted(store: Any, lines: int, pairs: int) -> str:
     return cid
 
 
-def bench_cold_warm(url: str, tokens: int, repeats: int) -> tuple[list[float], list[float], int]:
+def bench_cold_warm(url: str, tokens: int, repeats: int, extra: dict[str, list[float]]) -> tuple[list[float], list[float], int]:
     """``repeats`` rounds, each in a new process (nothing of the writer's decoded messages, counts
     or memos in memory): a compaction pass on one conversation (cold), then on another with the
-    same content after reading it once in that process (warm)."""
+    same content after reading it once in that process (warm). ``extra`` gets, per round, each
+    pass's CPU time (this process + the PostgreSQL server process) and its time in the garbage
+    collector."""
     import json
     import subprocess
 
@@ -190,29 +194,49 @@ def bench_cold_warm(url: str, tokens: int, repeats: int) -> tuple[list[float], l
         got = json.loads(out.stdout.strip().splitlines()[-1])
         cold.append(got["cold"])
         warm.append(got["warm"])
+        for k in ("cold_cpu", "warm_cpu", "cold_gc", "warm_gc"):
+            extra.setdefault(k, []).append(got[k])
     return cold, warm, pairs * per
 
 
 def child_pass(url: str, cold_cid: str, warm_cid: str, window: int) -> None:
     """In a fresh process: imports and the tokenizer loaded by a tiny build first (fixed costs,
-    not history), then the cold pass, then the warm one; prints {"cold": s, "warm": s}."""
+    not history), then the cold pass, then the warm one; prints each one's wall time, CPU time
+    (this process + the PostgreSQL server process serving it: time on a core, which waiting for
+    one does not inflate) and time in the garbage collector, in seconds."""
+    import gc
     import json
 
     from contextwindow.store.memory import MemoryStore
+
+    in_gc = [0.0, 0.0]  # seconds in collections so far, the start of the current one
+
+    def collecting(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            in_gc[1] = time.perf_counter()
+        else:
+            in_gc[0] += time.perf_counter() - in_gc[1]
 
     tiny = Session(MemoryStore(), model="claude-sonnet-4-5", window=2_000, max_output=500)
     tiny.add(user("warm up"), call(0), result(0, 200))
     tiny.build(force=True)
     store = open_store(url)
-    t = time.perf_counter()
-    Session(store, cold_cid, model="claude-sonnet-4-5", window=window, max_output=8000).build(force=True)
-    cold = time.perf_counter() - t
+    backend = _backend_pid(store)
+    gc.callbacks.append(collecting)
+
+    def timed(cid: str) -> tuple[float, float, float]:
+        gc0, cpu0, srv0, t = in_gc[0], time.process_time(), _sched(backend)[0] if backend else 0, time.perf_counter()
+        Session(store, cid, model="claude-sonnet-4-5", window=window, max_output=8000).build(force=True)
+        wall = time.perf_counter() - t
+        srv = ((_sched(backend)[0] if backend else 0) - srv0) / 1e9
+        return wall, time.process_time() - cpu0 + srv, in_gc[0] - gc0
+
+    cold, cold_cpu, cold_gc = timed(cold_cid)
     Session(store, warm_cid, model="claude-sonnet-4-5", window=window, max_output=8000).view()  # read and counted once
-    t = time.perf_counter()
-    Session(store, warm_cid, model="claude-sonnet-4-5", window=window, max_output=8000).build(force=True)
-    warm = time.perf_counter() - t
+    warm, warm_cpu, warm_gc = timed(warm_cid)
+    gc.callbacks.remove(collecting)
     store.close()
-    print(json.dumps({"cold": cold, "warm": warm}))
+    print(json.dumps({"cold": cold, "warm": warm, "cold_cpu": cold_cpu, "warm_cpu": warm_cpu, "cold_gc": cold_gc, "warm_gc": warm_gc}))
 
 
 STEP_SQL = {  # the statements one step runs on a SQL store (store/sql.py), with stand-in values
@@ -293,10 +317,11 @@ def main() -> None:
             per = bench_steps([(n, url(f"steps{n}")) for n in sizes], args.rounds, args.steps)
             cold: list[float] = []
             warm: list[float] = []
+            extra: dict[str, list[float]] = {}
             hist = 0
             if b != "memory":  # a memory store cannot be reopened cold
-                cold, warm, hist = bench_cold_warm(url("cold"), args.compaction_tokens, args.compaction_repeats)
-            rows.append((b, per, cold, warm, hist))
+                cold, warm, hist = bench_cold_warm(url("cold"), args.compaction_tokens, args.compaction_repeats, extra)
+            rows.append((b, per, cold, warm, hist, extra))
             print(f"[{b}] done", file=sys.stderr, flush=True)
     finally:
         if server is not None:
@@ -332,11 +357,16 @@ def main() -> None:
         print(f"{b:10}" + "".join(f"{c:>34}" for c in cells)
               + f"{f'{statistics.median(cpu[hi]) / statistics.median(cpu[lo]):.2f} [{spread(rounds)}]':>24}")
     print(f"\ncompaction pass over stored history (build(force=True) on a reopened conversation), {args.compaction_repeats} rounds")
-    print(f"{'store':10}{'history':>12}{'cold':>10}{'warm':>10}{'ratio':>8}{'per-round ratios':>20}  goal <= 2 (medians)")
-    for b, _, cold, warm, hist in rows:
+    print("wall: medians, their ratio and the per-round ratios (goal <= 2); CPU (this process + the PostgreSQL server")
+    print("process): median ratio [per-round min-max]; gc: median ms in the garbage collector during each pass")
+    print(f"{'store':10}{'history':>12}{'cold':>10}{'warm':>10}{'ratio':>8}{'per-round ratios':>20}{'CPU ratio':>20}{'gc cold/warm':>16}")
+    for b, _, cold, warm, hist, extra in rows:
         if hist:
             c, w = statistics.median(cold), statistics.median(warm)
-            print(f"{b:10}{hist:>12,}{c:>9.2f}s{w:>9.2f}s{c / w:>8.2f}{spread([x / y for x, y in zip(cold, warm, strict=True)]):>20}")
+            cpu = [x / y for x, y in zip(extra["cold_cpu"], extra["warm_cpu"], strict=True) if y > 0]
+            gcs = f"{statistics.median(extra['cold_gc']) * 1e3:.0f}/{statistics.median(extra['warm_gc']) * 1e3:.0f} ms"
+            print(f"{b:10}{hist:>12,}{c:>9.2f}s{w:>9.2f}s{c / w:>8.2f}{spread([x / y for x, y in zip(cold, warm, strict=True)]):>20}"
+                  f"{f'{statistics.median(cpu):.2f} [{spread(cpu)}]':>20}{gcs:>16}")
 
 
 if __name__ == "__main__":
