@@ -87,3 +87,30 @@ def test_the_tui_lists_the_same_count(tmp_path: Path) -> None:
     finally:
         store.close()
     assert f"{shown} msgs ·" in label
+
+
+def test_what_each_sync_says_it_superseded_adds_up_to_what_sessions_report(tmp_path: Path) -> None:
+    # a client (ctxw run over Anthropic) that merges its runtime block into its last message and
+    # keeps only the leading parts next time: those rows are *trimmed* (still shown, cut), the replies
+    # it re-sends in its own words are *superseded* (not shown). The syncs' own counts, the CLI's and
+    # the turns must tell one story; before, a sync counted a trimmed row as superseded
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    store = open_store(url)
+    s = session(store)
+    task = Message("user", (TextPart("Fix the flaky test."),))
+    superseded = trimmed = 0
+    history: list[Message] = []
+    for i in range(4):
+        last = Message("user", (TextPart(f"Step {i}."), TextPart(f"# Runtime {i}")))  # the block merged into the last message
+        got = s.sync([task, *history, last] if i else [Message("user", (*task.parts, TextPart("# Runtime 0")))])
+        superseded, trimmed = superseded + got.superseded, trimmed + got.trimmed
+        s.add(reply(Message("assistant", (TextPart(f"answer {i}"),))))
+        if i:
+            history.append(Message("user", (TextPart(f"Step {i}."),)))  # kept without its block
+        history.append(Message("assistant", (TextPart(f"Answer {i}."),)))  # the reply, in the client's words
+    shown = sum(len(t.messages) for seg in segments(store, s.id) for t in seg.turns)
+    stored = store.get_conversation(s.id).message_count
+    store.close()
+    assert (superseded, trimmed) == (3, 3)  # three replies re-sent reworded; the first message and two steps cut
+    (listed,) = json.loads(_run("sessions", "list", "--store", url, "--json"))
+    assert (listed["messages"], listed["superseded"]) == (shown, superseded) == (stored - superseded, superseded)

@@ -68,13 +68,13 @@ def test_a_block_merged_into_the_last_message_is_trimmed_and_the_clipped_results
     s.add(reply(CALL))
     results = Message("tool", (ToolResultPart("c1", (TextPart(big),)), TextPart("# Runtime 2")))
     got = s.sync([Message("user", (TextPart("Fix the flaky test."),)), CALL, results])
-    assert got.superseded == 1 and got.known == 2
+    assert (got.superseded, got.trimmed, got.known) == (0, 1, 2)  # the first message cut to the part the client kept
     clipped = s.view()[2].message.parts[0]
     assert isinstance(clipped, ToolResultPart) and "ofl_" in clipped.text and len(clipped.text) < len(big) // 4
     later = Message("tool", (ToolResultPart("c1", (TextPart(big),)),))
     s.add(reply(Message("assistant", (TextPart("done"),))))
     again = s.sync([Message("user", (TextPart("Fix the flaky test."),)), CALL, later, Message("assistant", (TextPart("done"),))])
-    assert again.superseded == 1 and again.added == []  # the results message trimmed, the reply confirmed
+    assert (again.superseded, again.trimmed, again.added) == (0, 1, [])  # the results message trimmed, the reply confirmed
     items = s.view()
     assert items[2].message.parts == (clipped,)  # the same clipped text (the same offload ref), byte for byte
     assert [len(it.message.parts) for it in items] == [1, 1, 1, 1]

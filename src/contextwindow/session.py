@@ -141,7 +141,8 @@ class SyncResult:
     known: int  # leading messages of the history the store already held
     added: list[StoredMessage]
     diverged_at: int | None = None  # where the history stops extending the store (nothing appended then)
-    superseded: int = 0  # provisional rows (an earlier request's tail, a reply) this history left out or trimmed
+    superseded: int = 0  # provisional rows (an earlier request's tail, a reply) this history left out
+    trimmed: int = 0  # provisional rows it kept only the leading parts of (still in the view, cut)
 
 
 FINGERPRINT_KEY = "fp"  # meta key: the content hash a message had when sync first added it (before clipping)
@@ -422,7 +423,8 @@ class Session:
         else:
             self._sync_start = len(rows)
         self._aligned = (rows, fps, got.rows_for + list(range(len(rows) - len(added), len(rows))))
-        return SyncResult(known, added, None, superseded=len(got.decided))
+        gone, cut = resync.left_out(got.decided.values())
+        return SyncResult(known, added, None, superseded=gone, trimmed=cut)
 
     def _sync_rows(self) -> list[resync.Row]:
         if self._rows is None:

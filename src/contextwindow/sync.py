@@ -23,7 +23,7 @@ rewrite: the caller continues in a new conversation, as before.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -145,6 +145,20 @@ def match(
         return Match(j, j)  # a confirmed row the client no longer holds: nothing decided
     out.known = j
     return out
+
+
+def left_out(decisions: Iterable[Any]) -> tuple[int, int]:
+    """How many of ``decisions`` (each ``(keep, fp, extra)``, a list once stored) *superseded* their
+    row (keep 0: the view leaves it out) and how many *trimmed* it (cut to its first ``keep`` parts,
+    still shown). The one count of both: a sync's result, ``ctxw sessions`` and the TUI use it."""
+    gone = cut = 0
+    for d in decisions:
+        if isinstance(d, (list, tuple)) and d and isinstance(d[0], int):
+            if d[0] == 0:
+                gone += 1
+            else:
+                cut += 1
+    return gone, cut
 
 
 def trimmed(sm: StoredMessage, keep: int, extra: Any = None) -> StoredMessage:

@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from .store.base import ConversationStore
-from .sync import STATE_KEY
+from .store.base import ConversationInfo, ConversationStore
+from .sync import STATE_KEY, left_out
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,21 @@ def load_decisions(store: ConversationStore, conversation_id: str) -> dict[str, 
     return SyncDecisions(store, conversation_id).all
 
 
-def superseded_count(store: ConversationStore, conversation_id: str) -> int:
-    """How many of a conversation's rows a client's later history superseded (kept in the store, left
-    out of its view and its turns): what ``ctxw sessions`` takes off the stored row count."""
-    return sum(1 for d in load_decisions(store, conversation_id).values() if isinstance(d, list) and d and d[0] == 0)
+@dataclass(frozen=True, slots=True)
+class RowCounts:
+    """A conversation's rows: ``stored`` in all, ``superseded`` by a client's later history (kept in
+    the store, left out of its view and its turns), and ``shown`` (the others: what ``ctxw sessions``
+    and the TUI count as its messages)."""
+
+    stored: int
+    superseded: int
+
+    @property
+    def shown(self) -> int:
+        return self.stored - self.superseded
+
+
+def row_counts(store: ConversationStore, info: ConversationInfo) -> RowCounts:
+    """:class:`RowCounts` of the conversation ``info`` describes (its sync decisions read once)."""
+    gone, _ = left_out(load_decisions(store, info.id).values())
+    return RowCounts(info.message_count, gone)

@@ -18,7 +18,7 @@ from ..importers.stored import reported_input, stored_window
 from ..importers.window import window_text
 from ..messages import Message, message_to_dict
 from ..store import ConversationInfo, ConversationStore, open_store
-from ..sync_state import superseded_count
+from ..sync_state import RowCounts, row_counts
 from .common import default_store_url, emit_json, handle_errors, json_option, open_existing_store, store_option
 
 
@@ -72,14 +72,14 @@ class _Account:
     used: int | None
     dollars: dict[str, CostTotal]
     total: CostTotal
-    gone: int
+    rows: RowCounts
 
     @classmethod
     def of(cls, store: ConversationStore, info: ConversationInfo) -> _Account:
         usages = store.list_usage(info.id)
         model, window, source = stored_window(info.metadata)
         return cls(model, window, source, reported_input(info.metadata, usages), role_totals(usages), usage_total(usages),
-                   superseded_count(store, info.id))
+                   row_counts(store, info))
 
     def gauge(self) -> dict[str, Any] | None:
         return None if self.used is None else {"used": self.used, "window": self.window, "percent": round(100 * self.used / self.window, 1)}
@@ -141,7 +141,7 @@ def register(group: click.Group) -> None:
             infos = store.list_conversations(limit)
             rows = [_Account.of(store, i) for i in infos]
         if as_json:
-            emit_json([{"id": i.id, "title": i.title, "parent_id": i.parent_id, "messages": i.message_count - a.gone, "superseded": a.gone,
+            emit_json([{"id": i.id, "title": i.title, "parent_id": i.parent_id, "messages": a.rows.shown, "superseded": a.rows.superseded,
                         "created_at": i.created_at, "metadata": i.metadata, **a.to_dict()} for i, a in zip(infos, rows, strict=True)])
             return
         if not infos:
@@ -149,7 +149,7 @@ def register(group: click.Group) -> None:
             return
         for i, a in zip(infos, rows, strict=True):
             fork = f"  (fork of {i.parent_id})" if i.parent_id else ""
-            click.echo(f"{i.id}  {_when(i.created_at)}  {i.message_count - a.gone:>6} msgs  {a.columns()}  {i.title or '(untitled)'}{fork}")
+            click.echo(f"{i.id}  {_when(i.created_at)}  {a.rows.shown:>6} msgs  {a.columns()}  {i.title or '(untitled)'}{fork}")
 
     @sessions.command("show")
     @click.argument("conversation_id")
@@ -163,17 +163,17 @@ def register(group: click.Group) -> None:
             segs = segments(store, conversation_id)
             usage = store.usage_by_role(conversation_id)
             acc = _Account.of(store, info)
-        dollars, gone, used, window = acc.dollars, acc.gone, acc.used, acc.window
+        dollars, rows, used, window = acc.dollars, acc.rows, acc.used, acc.window
         if as_json:
             emit_json({"id": info.id, "title": info.title, "parent_id": info.parent_id, "metadata": info.metadata,
-                       "created_at": info.created_at, "messages": info.message_count - gone, "superseded": gone,
+                       "created_at": info.created_at, "messages": rows.shown, "superseded": rows.superseded,
                        "segments": [_segment_json(s) for s in segs], "usage_by_role": usage,
                        "cost_by_role": {r: t.to_dict() for r, t in dollars.items()},
                        "window": window, "window_source": acc.source, "gauge": acc.gauge()})
             return
         folds = sum(1 for s in segs if s.kind == "archived")
         click.echo(f"{info.id}  {info.title or '(untitled)'}")
-        click.echo(f"  {info.message_count - gone} messages" + (f" (and {gone} a later history superseded, kept in the store)" if gone else "")
+        click.echo(f"  {rows.shown} messages" + (f" (and {rows.superseded} a later history superseded, kept in the store)" if rows.superseded else "")
                    + f", {folds} folds, created {_when(info.created_at)}"
                    + (f", fork of {info.parent_id}" if info.parent_id else ""))
         for seg in segs:

@@ -102,7 +102,6 @@ class Prepared:
     tokens: int = 0  # the history as sent, estimated
     restarted: bool = False  # the client rewrote its history: a new store conversation
     fast: bool = False  # forwarded as sent without a build (see Conversations.prepare)
-    superseded: int = 0  # stored provisional rows (an earlier tail, a reply) the client no longer holds
     id_map: dict[str, str] = field(default_factory=dict)  # call ids as sent upstream -> as stored (Build.id_map)
     notes: list[str] = field(default_factory=list)
 
@@ -382,7 +381,7 @@ class Conversations:
             log.warning("conversation %s: the store changed under a request forwarded as sent; the next one is built", session.id)
             self._pristine.discard(session.id)
         return Prepared(data=parsed.request.raw, changed=False, conversation_id=session.id, identity=parsed.identity, known=res.known,
-                        added=len(res.added), tokens=session.gauge().used, fast=True, superseded=res.superseded)
+                        added=len(res.added), tokens=session.gauge().used, fast=True)
 
     def _configure(self, session: Session, parsed: Parsed) -> None:
         """The request's own output reserve and tools, for the budget."""
@@ -466,7 +465,7 @@ class Conversations:
         self._configure(session, parsed)
         if not force and not restarted and self._quiet(session, parsed, res):
             return Prepared(data=req.raw, changed=False, conversation_id=session.id, identity=ident, known=res.known,
-                            added=len(res.added), tokens=session.gauge().used, fast=True, superseded=res.superseded)
+                            added=len(res.added), tokens=session.gauge().used, fast=True)
         built = session.build(req.protocol.name, force=force, decorate=lambda ms: breakpoints.apply(ms, marks, req.protocol.name))
         body = dict(req.body)
         for k in req.protocol.history_keys:
@@ -484,7 +483,7 @@ class Conversations:
             self._pristine.discard(session.id)
         return Prepared(
             data=data, changed=not same, conversation_id=session.id, identity=ident, known=res.known, added=len(res.added),
-            clipped=clipped, compacted=compacted, tokens=built.tokens, restarted=restarted, superseded=res.superseded,
+            clipped=clipped, compacted=compacted, tokens=built.tokens, restarted=restarted,
             id_map=dict(built.id_map),
         )
 

@@ -23,7 +23,7 @@ from ..curation import CuratedTurn, Segment, build_from_selection, segments
 from ..errors import ContextWindowError
 from ..folding.transcript import render_flat
 from ..store.base import Checkpoint, ConversationInfo, ConversationStore
-from ..sync_state import superseded_count
+from ..sync_state import row_counts
 from ..tokens import counter_for
 from . import view
 from .record_option import record_option, record_prompt
@@ -90,13 +90,13 @@ class CurateApp(App[None]):
         """Refill the conversation list; highlight ``select`` (else keep the current one)."""
         try:
             infos = self.store.list_conversations()
-            gone = [superseded_count(self.store, i.id) for i in infos]
+            shown = [row_counts(self.store, i).shown for i in infos]
         except ContextWindowError as exc:
             self.say(f"{type(exc).__name__}: {exc}", error=True)
             return
         box = self.query_one("#conversations", OptionList)
         box.clear_options()
-        box.add_options([Option(Content(view.conversation_label(i, g)), id=i.id) for i, g in zip(infos, gone, strict=True)])
+        box.add_options([Option(Content(view.conversation_label(i, n)), id=i.id) for i, n in zip(infos, shown, strict=True)])
         if not infos:
             self.say("this store holds no conversations yet")
             return

@@ -36,7 +36,7 @@ from ..events import Event, EventBus
 from ..llm.base import Completion
 from ..messages import Message, ToolResultPart
 from ..store.base import ConversationStore
-from ..sync_state import superseded_count
+from ..sync_state import row_counts
 from ..usage import Usage
 from . import chat_view
 from .context_screen import ContextScreen
@@ -101,7 +101,7 @@ class SessionsScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         infos = self.store.list_conversations(limit=200)
-        opts = [Option(("● " if i.id == self.current else "  ") + f"{i.title or '(untitled)'} · {i.message_count - superseded_count(self.store, i.id)} msgs · {i.id}", id=i.id) for i in infos]
+        opts = [Option(("● " if i.id == self.current else "  ") + f"{i.title or '(untitled)'} · {row_counts(self.store, i).shown} msgs · {i.id}", id=i.id) for i in infos]
         yield OptionList(*opts, id="sessions-list")
 
     def on_mount(self) -> None:

@@ -33,11 +33,11 @@ class Row:
     indent: bool = False
 
 
-def conversation_label(info: ConversationInfo, superseded: int = 0) -> str:
-    """``title`` (or the id when untitled), its message count (not the ``superseded`` rows a later
-    history of the client's replaced: sync_state.superseded_count) and creation date."""
+def conversation_label(info: ConversationInfo, shown: int) -> str:
+    """``title`` (or the id when untitled), its message count (``shown``: not the rows a later
+    history of the client's superseded, sync_state.row_counts) and creation date."""
     when = datetime.fromtimestamp(info.created_at, tz=UTC).strftime("%Y-%m-%d %H:%M")
-    return f"{info.title or info.id}\n  {info.message_count - superseded} msgs · {when}"
+    return f"{info.title or info.id}\n  {shown} msgs · {when}"
 
 
 def turn_tokens(turn: CuratedTurn, counter: TokenCounter) -> int:
