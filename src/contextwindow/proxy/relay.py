@@ -9,7 +9,6 @@ stream, at most ``MAX_BODY`` bytes are kept, to read its usage and the model's r
 
 from __future__ import annotations
 
-import json
 import zlib
 from typing import Any
 
@@ -18,6 +17,12 @@ from .history import parse_body  # orjson where it reads JSON as the stdlib does
 MAX_EVENT = 1 << 20
 MAX_BODY = 16 << 20
 END_MARKS = (b"data: [DONE]", b"event: message_stop", b"event: response.completed", b'"type":"message_stop"', b'"type": "message_stop"')
+
+
+def event_data(event: bytes) -> bytes | None:
+    """The ``data`` of one server-sent event (its ``data:`` lines joined), or None when it has none."""
+    lines = [line[5:].lstrip() for line in event.split(b"\n") if line.startswith(b"data:")]
+    return b"\n".join(lines) if lines else None
 
 
 class UsageTap:
@@ -76,9 +81,9 @@ class UsageTap:
             self.finished = True
         if b'"usage"' not in ev or len(ev) > MAX_EVENT:
             return
-        data = b"\n".join(line[5:].lstrip() for line in ev.split(b"\n") if line.startswith(b"data:"))
+        data = event_data(ev)
         try:
-            self.events.append(json.loads(data))
+            self.events.append(parse_body(data or b"", answer=True))
         except ValueError:
             self.skipped += 1
 
@@ -88,7 +93,7 @@ class UsageTap:
             return None
         if self._parsed is None:
             try:
-                self._parsed = (parse_body(b"".join(self._body)),)
+                self._parsed = (parse_body(b"".join(self._body), answer=True),)
             except ValueError:
                 self._parsed = (None,)
         return self._parsed[0]

@@ -10,7 +10,6 @@ error, a cut stream, a shape we do not know) gives None and a reason: the usage 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,37 +18,19 @@ from ..formats import get_format
 from ..llm.anthropic import assemble_stream as anthropic_stream
 from ..llm.openai_compat import assemble_stream as openai_stream
 from ..messages import Message
-from .history import long_number
-
-try:
-    import orjson
-except ImportError:  # the proxy extra installs it
-    orjson = None  # type: ignore[assignment]
-
-
-def _event_json(payload: bytes) -> Any:
-    """One event's JSON, read by orjson where it reads it as the stdlib does (no 19+ digit run),
-    else by the stdlib (which also takes what orjson refuses)."""
-    if orjson is not None and not long_number(payload):
-        try:
-            return orjson.loads(payload)
-        except orjson.JSONDecodeError:
-            pass
-    return json.loads(payload)
+from .history import parse_body
+from .relay import event_data
 
 
 def sse_events(data: bytes) -> list[Any]:
     """The parsed ``data`` objects of a server-sent event stream (``[DONE]`` and non-JSON skipped)."""
     out: list[Any] = []
     for block in data.replace(b"\r\n", b"\n").split(b"\n\n"):
-        lines = [line[5:].lstrip() for line in block.split(b"\n") if line.startswith(b"data:")]
-        if not lines:
-            continue
-        payload = b"\n".join(lines)
-        if payload.strip() == b"[DONE]":
+        payload = event_data(block)
+        if payload is None or payload.strip() == b"[DONE]":
             continue
         try:
-            out.append(_event_json(payload))
+            out.append(parse_body(payload, answer=True))
         except ValueError:
             continue
     return out
