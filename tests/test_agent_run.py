@@ -19,7 +19,7 @@ from contextwindow.cli.main import cli
 from contextwindow.llm import LocalProviderServer, ReceivedRequest, Reply, ToolCallSpec
 from contextwindow.store import open_store
 
-MODEL = "gpt-4.1-mini"
+MODEL = "gpt-5.4-mini"  # no retirement date (gpt-4.1-mini retires 2027-01-14: `ctxw run` would say so on stderr)
 
 
 @pytest.fixture

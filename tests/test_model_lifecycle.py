@@ -14,6 +14,7 @@ from contextwindow.cli.main import cli
 from contextwindow.errors import ConfigError
 from contextwindow.formats.cache_marks import min_cacheable_tokens
 from contextwindow.lifecycle import LIFECYCLE_FILE, bundled_retirements, retirements, status
+from contextwindow.llm import LocalProviderServer
 from contextwindow.models import get_model, load_override_file, min_cacheable, registry
 
 
@@ -102,3 +103,16 @@ def test_minimum_cacheable_prompt_from_the_providers_docs() -> None:
     assert min_cacheable("google", "gemini-3.1-pro-preview") == 4096 and min_cacheable("google", "gemini-3.5-flash") == 4096
     assert min_cacheable("google", "gemini-3-flash-preview") == 1024
     assert min_cacheable("openai", "gpt-5.5") == 1024
+
+
+@pytest.mark.parametrize("model", ["claude-sonnet-4-5", "claude-sonnet-4-6"])
+def test_ctxw_run_says_when_its_model_retires(tmp_path, model: str) -> None:  # type: ignore[no-untyped-def]
+    """A one-line note on stderr, stdout (the --json run) untouched; nothing for a current model."""
+    with LocalProviderServer(["done"]) as srv:
+        r = CliRunner().invoke(cli, ["run", "t", "--model", model, "--provider", "anthropic", "--base-url", srv.base_url, "--json",
+                                     "--store", f"sqlite:///{tmp_path / 's.db'}", "--cwd", str(tmp_path)],
+                               env={"ANTHROPIC_API_KEY": "", "OPENAI_API_KEY": "", "HOME": str(tmp_path)})
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["answer"] == "done"
+    note = f"note: anthropic/{model} is {status('2026-11-30', date.today())}"
+    assert (note in r.stderr) == (model == "claude-sonnet-4-5"), r.stderr

@@ -60,6 +60,23 @@ def _usage_dict(u: Any) -> dict[str, Any]:
     }
 
 
+def say_lifecycle(model: str) -> None:
+    """One line on stderr when the registry knows a retirement date for ``model`` (the provider's
+    own API refuses it from that day; a local server may still serve the name)."""
+    from datetime import date
+
+    from ..errors import UnknownModelError
+    from ..lifecycle import status
+    from ..models import get_model
+
+    try:
+        spec = get_model(model)
+    except UnknownModelError:
+        return
+    if spec.retires is not None:
+        click.echo(f"note: {spec.qualified} is {status(spec.retires, date.today())} (ctxw models show {spec.id})", err=True)
+
+
 def register(group: click.Group) -> None:
     @group.command("run")
     @click.argument("task")
@@ -71,7 +88,9 @@ def register(group: click.Group) -> None:
         """Run the agent on TASK until it answers; print the answer (or --json: the whole run)."""
         from ..agent import open_agent
 
-        agent = open_agent(options_from(kw, max_steps=max_turns))
+        opts = options_from(kw, max_steps=max_turns)
+        agent = open_agent(opts)
+        say_lifecycle(opts.model)
         try:
             result = agent.run(task)
             if as_json:
