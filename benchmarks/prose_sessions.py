@@ -1,4 +1,4 @@
-"""The prose-heavy sessions: where `default` still bills more than `claude-code` (docs/replay.md).
+"""The prose-heavy sessions: where `default` billed more than `claude-code` (docs/replay.md).
 
     python benchmarks/prose_sessions.py                 # seeds 0-49 (FIT) and 100-149 (HELD OUT)
     python benchmarks/prose_sessions.py --seeds 7 8 --decisions
