@@ -682,7 +682,10 @@ def generate(seed: int, family: str, *, tool_tokens: int = 260, turns: int = 34)
         if rng.random() < 0.6:
             updates.append((update_t, p, make()))
     for plant_t, update_t in PREFERENCE[family]:
-        make = vals.lang if re.search(r"answers|repl|docs", plant_t) else (lambda: vals.number("seconds"))
+        # a template about replies/answers/docs takes a language, whatever its case ("Answers in {v} …": before, probe5's
+        # got a number of seconds); `lead` (held out) keeps the sessions of its earlier runs until the lead decides otherwise
+        about_language = re.search(r"answers|repl|docs", plant_t, 0 if family == "lead" else re.IGNORECASE)
+        make = vals.lang if about_language else (lambda: vals.number("seconds"))
         v = make()
         p = Plant("preference", v)
         statements.append(plant_t.format(v=v))

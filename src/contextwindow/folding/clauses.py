@@ -145,6 +145,8 @@ _VALUE_PATTERNS: list[tuple[str, str]] = [
     ("host", r"\b[a-z0-9][\w-]*(?:\.[\w-]+){2,}\b(?<!\.\d)"),
     ("id", r"\b[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\b|\b(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{7,40}\b"),
     ("port", r"\bport\s+\d{2,5}\b"),  # "listens on port 8443": the port, not a bare number
+    # a rate of any countable thing ("2.5k events per minute", "40 builds a day"): one value, the thing counted included
+    ("number", r"(?<![\w.])\d[\d,]*(?:\.\d+)?[km]?\s[a-z]{3,}s\s(?:per|a|an)\s(?:second|minute|hour|day|week|month|year)\b"),
     ("number", rf"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:[km](?=\s+(?:{_UNITS})))?\s?(?:{_UNITS})?(?:\s(?:per|a|an)\s(?:second|minute|hour|day|week|month|year|request|user))?(?![\w.]\w)"),
     ("number", rf"\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:{_UNITS})\b|\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:hundred|thousand)\b"),
     ("quoted", r"`[^`\n]{1,80}`|\"[^\"\n]{1,80}\"|(?<!\w)'[^'\n]{2,60}'(?!\w)"),

@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from .clauses import find_values, sentences, split_environment
 from .entries import DROP_ORDER, KINDS, MAX_CLAUSE_CHARS, Entry
@@ -126,6 +127,9 @@ def scrub(text: str, ledger: Sequence[Entry]) -> str:
     for e in sorted((e for e in ledger if e.active and e.text.strip()), key=lambda e: len(e.text), reverse=True):
         if e.text in text:
             text = text.replace(e.text, hold(_without_replaced(e, olds, live)))
+        elif _ASIDE_MARK.search(text) and e.text[:12] in text:
+            # read with an aside set apart ("Never delete X (for context, Y is V) without asking."): held as written, aside included
+            text = _aside_pattern(e.text).sub(lambda m, e=e: hold(_kept_around_asides(m.group(0), e, ledger, live)), text)
     for e in olds:
         note = f"[updated later: {e.updated_to}]"
         if e.text in text:
@@ -141,6 +145,40 @@ def scrub(text: str, ledger: Sequence[Entry]) -> str:
                 continue
             text = _sub_in_sentences(text, pat, hold(note), set(e.subject.split()))
     return re.sub("\x00([\U000f0000-\U000fffff])\x00", lambda m: notes[ord(m.group(1)) - 0xF0000], text) if notes else text
+
+
+_ASIDE_MARK = re.compile(r"\s\(|\s[—–]\s|\s--\s")
+# an aside ``clauses.asides`` set apart from the rest of a sentence, at a place where the rest now has a space or a punctuation mark
+_ASIDE_GAP = r"(?:\s\([^()]{12,300}\)|\s[—–]\s[^—–]{12,300}?\s[—–]|\s--\s.{12,300}?\s--)?"
+
+
+@lru_cache(maxsize=512)
+def _aside_pattern(said: str) -> re.Pattern[str]:
+    """``said`` (a sentence read with its asides set apart) as it may stand in the text, asides in place."""
+    out = []
+    for ch in said:
+        if ch.isspace():
+            out.append(_ASIDE_GAP + r"\s+")
+        elif ch in ",.;:!?":
+            out.append(_ASIDE_GAP + re.escape(ch))
+        else:
+            out.append(re.escape(ch))
+    return re.compile("".join(out) + _ASIDE_GAP)
+
+
+def _kept_around_asides(found: str, e: Entry, ledger: Sequence[Entry], live: set[str]) -> str:
+    """The sentence ``found`` holding ``e``: its own words kept; its asides, statements of their own, scrubbed like any text."""
+    olds = stale(ledger)
+    asides = list(re.finditer(_ASIDE_GAP[3:-2], found))
+    if not asides:
+        return _without_replaced(e, olds, live)
+    out, at = [], 0
+    for m in asides:
+        out.append(found[at : m.start()])
+        out.append(scrub(m.group(0), ledger))
+        at = m.end()
+    out.append(found[at:])
+    return "".join(out)
 
 
 def _without_replaced(e: Entry, olds: Sequence[Entry], live: set[str]) -> str:

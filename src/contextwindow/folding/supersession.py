@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from . import corrections
+from . import corrections, pronouns
 from .clauses import find_values, frame, normalize_value
 from .entries import Entry
 from .subjects import align, caps, same_subject, subject_words
@@ -73,9 +73,20 @@ def _named_as(entry: Entry, old: Entry) -> str:
 
 
 def _repeated(ledger: Sequence[Entry], entry: Entry) -> bool:
-    """``entry`` (read by no relation) only repeats values some other subject's entry states or stated."""
-    held = {normalize_value(v) for e in ledger if e.subject != entry.subject for v in e.values}
-    return bool(entry.values) and all(normalize_value(v) in held for v in entry.values)
+    """``entry`` (read by no relation) only repeats values some other subject's entry states or stated,
+    and names no thing of its own: no noun phrase ("Thanks, I double-checked V"), or words of a holder's
+    subject ("The X pods peak well below V"). A value said for another thing ("Expect the launch on V"
+    after "The demo is on V") is a statement of its own."""
+    if not entry.values:
+        return False
+    norms = {normalize_value(v) for v in entry.values}
+    holders = [e for e in ledger if e.subject != entry.subject and norms & {normalize_value(v) for v in e.values}]
+    if norms - {normalize_value(v) for e in holders for v in e.values}:
+        return False
+    if pronouns.antecedent(entry.text) is None:
+        return True
+    said = set(subject_words(entry.context + " " + entry.text))
+    return any((set(e.subject.split()) - _ROLE_WORDS) & said for e in holders)
 
 
 def _person_and_thing(a: Entry, b: Entry) -> bool:
