@@ -58,8 +58,10 @@ def block_label(block: str) -> str:
 
 
 # --- sentences -----------------------------------------------------------------------------------
-_ABBREV = re.compile(r"\b(e\.g|i\.e|etc|vs|approx|mr|mrs|ms|dr|no|st|jr|sr)\.$", re.IGNORECASE)
-_BOUNDARY = re.compile(r"(?<=[.!?;\]])\s+(?=[\"'(]?[A-Z0-9`$€£~/\[])")
+_ABBREV = re.compile(r"\b(e\.g|i\.e|etc|vs|approx|mr|mrs|ms|dr|no|st|jr|sr|a\.m|p\.m|cf|incl|esp|resp)\.$", re.IGNORECASE)
+# a sentence may start in lower case after a full stop ("… a single red run. parcel-router needs 10 replicas."): names of
+# services, tools and packages are often written so
+_BOUNDARY = re.compile(r"(?<=[.!?;\]])\s+(?=[\"'(]?[A-Z0-9`$€£~/\[])|(?<=[a-z)][.!?])\s+(?=[a-z][\w-]*\s+[a-z])")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
 
@@ -140,7 +142,7 @@ _VALUE_PATTERNS: list[tuple[str, str]] = [
     ("date", rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b(?:,?\s+\d{{4}})?"),
     ("date", rf"\b(?:next|this|coming)\s+(?:{_DAYS}|week|month|quarter|sprint)\b|\b(?:{_DAYS})\b|\bend of (?:the )?(?:day|week|month|quarter|year|sprint)\b|\b(?:tomorrow|tonight|eod|eow)\b|\bq[1-4](?:\s+\d{{4}})?\b"),
     ("time", r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b(?:\s?(?:utc|gmt|[a-z]{2,4}t))?"),
-    ("money", r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?(?:\s?(?:a|per|/)\s?(?:month|week|day|year|hour)\b)?"),
+    ("money", r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?(?:\s?(?:a|per|/)\s?(?:month|week|day|year|hour)\b|\s(?:monthly|weekly|daily|yearly|annually)\b)?"),
     ("version", r"\bv?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?\b|\bv\d+(?:\.\d+)?\b|\b(?:python|node|postgres(?:ql)?|java|go|ruby|php|rust|django|react)\s+\d+(?:\.\d+)*\b"),
     ("host", r"\b[a-z0-9][\w-]*(?:\.[\w-]+){2,}\b(?<!\.\d)"),
     ("id", r"\b[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\b|\b(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{7,40}\b"),

@@ -24,10 +24,20 @@ from .subjects import align, caps, subject_words
 LEAD = re.compile(
     r"^(?:(?:sorry|oops|whoops|apologies|my bad|ugh)\b[\s,!.:;-]*)*"
     r"(?:i\s+meant(?:\s+to\s+say)?|i\s+mean|no\s*,?\s+wait|wait\s*,?\s+no|typo(?:\s+(?:in\s+what\s+i\s+(?:wrote|said)|earlier|before|above|there|in\s+my\s+last\s+message))?|"
-    r"let me correct (?:that|myself)|to correct (?:that|myself)|correction(?:\s+(?:on|to|about)\s+[^:,<]{2,40})?|i got (?:that|it) wrong)\b[\s,:;!.-]*",
+    r"let me correct (?:that|myself)|to correct (?:that|myself)|correction(?:\s+(?:on|to|about)\s+[^:,<]{2,40})?|i got (?:that|it) wrong|scratch that|"
+    # a lead that says what was wrong: "Wrong pin, my bad:", "I gave you the wrong port:", "Wrong ticket for the X, sorry:",
+    # "I misread the calendar,", "I mixed people up earlier:"
+    r"(?:i\s+(?:gave|told|sent)\s+you\s+)?(?:the\s+)?wrong\s+[a-z]+(?:\s+for\s+[^,:<]{2,40})?(?:\s*,\s*(?:sorry|my bad|oops|apologies))?\s*(?=:)|"
+    r"i\s+(?:misread|misremembered|misspoke about|mixed\s+(?:[a-z]+\s+)?up)(?:\s+(?:the|my)\s+[a-z]+)?(?:\s+(?:earlier|before|there))?\s*(?=[:,]))\b[\s,:;!.-]*",
     re.IGNORECASE,
 )
-REMARK = re.compile(r"\s*[,;(-]\s*(?:i had it wrong|i got it wrong|my (?:bad|mistake)|sorry(?: about that)?|i mixed (?:it|them) up|i misspoke|i misremembered)\s*\)?(?=[.!]?$)", re.IGNORECASE)
+REMARK = re.compile(
+    r"\s*[,;(-]\s*(?:i had it wrong|i got it wrong|my (?:bad|mistake)|sorry(?: about that)?|i mixed (?:it|them) up|i misspoke|"
+    # what the speaker got wrong, said after the value: "…, I was thinking of something else", "…, I said the wrong number before"
+    r"i was thinking of (?:something|someone) else|i said the wrong [a-z]+(?: (?:before|earlier))?|i misremembered(?: [^,.;!]{1,40})?|i misread(?: [^,.;!]{1,30})?)"
+    r"\s*\)?(?=[.!]?$)",
+    re.IGNORECASE,
+)
 _CONTRAST = re.compile(r"(?:\s*[,;]\s*(?:and\s+|but\s+)?not|(?:\s*[,;]\s*|\s+)(?:instead of|rather than))\s+(?:the\s+)?(?P<old>[^,;]{1,80}?)\s*(?=[.!]?$)", re.IGNORECASE)
 # what may surround the value of a clause that names no subject
 _FILLER = re.compile(
@@ -54,8 +64,17 @@ def is_correction(clause: str) -> bool:
     return has_lead(s) or REMARK.search(s) is not None or bool(split_contrast(s)[1])
 
 
+_LEADING_CONTRAST = re.compile(r"^not\s+(?P<old>[^:;,]{1,80}?)\s*[:;]\s+(?P<r>\S.*)$", re.IGNORECASE)
+
+
 def split_contrast(body: str) -> tuple[str, list[str]]:
-    """(``body`` without a trailing contrast that holds a value, the old values it names)."""
+    """(``body`` without a trailing contrast that holds a value, the old values it names); a leading one
+    ("Not U: the X is in V") the same."""
+    lead = _LEADING_CONTRAST.match(body.strip())
+    if lead:
+        olds = [v.text for v in find_values(lead.group("old"))]
+        if olds and not re.search(r"[A-Za-z]{2,}", frame(lead.group("old"), find_values(lead.group("old"))).replace("<v>", " ")):
+            return lead.group("r"), olds
     m = _CONTRAST.search(body)
     if not m:
         return body, []

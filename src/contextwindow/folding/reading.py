@@ -64,13 +64,15 @@ def _restore(fr_part: str, vals: Sequence[Value]) -> str:
 
 # a rule that fences something off without a negation word: "Hands off X unless I …", "X is off limits"
 _GUARDED = re.compile(r"\bhands[- ]off\b|\boff[- ]limits\b|\bunless (?:i|we|you get my|someone)\b", re.IGNORECASE)
+# a verb of a bound, not of destruction: "Coverage can't drop below V", "never cut under V"
+_BOUND_VERB = re.compile(r"\b(?:drop\w*|cut\w*|remov\w*)\s+(?=(?:below|under|beneath|past|beyond|lower than|less than)\b)", re.IGNORECASE)
 _POLITE = re.compile(r"^(?:could|can|would|will)\s+(?:you|we)\s+(?:please\s+)?(?:help\s+(?:me|us)\s+(?:to\s+)?)?", re.IGNORECASE)
 
 
 def _kind(clause: str, relation: str | None, subject: list[str], values: Sequence[Value] = ()) -> str | None:
     masked = frame(clause, find_values(clause))  # "May 2" is a date, not the modal "may"
     neg = bool(_NEG.search(masked) or _NO.search(masked) or _GUARDED.search(masked))
-    if (neg and _SAFETY_WORDS.search(clause)) or _SAFETY_POS.search(masked):
+    if (neg and _SAFETY_WORDS.search(_BOUND_VERB.sub(" ", clause))) or _SAFETY_POS.search(masked):
         return "safety"
     head = subject[-1] if subject else ""
     if relation == "goal" or (relation and set(subject) & _GOAL_HEAD and not any(_typed(v) for v in values)):
@@ -177,6 +179,7 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
     if g:
         return "goal", ["goal"], [Value("goal", g.group("v").strip(), 0, 0)]
     vals = find_values(body)
+    deltas = _deltas(body, vals)
     fr = frame(body, vals).lower().rstrip(".! ")
     # a sentence-initial word read as a name is the subject when the predicate holds values itself
     if vals and vals[0].kind == "name" and vals[0].start == 0 and any(v.kind != "date" for v in vals[1:]):
@@ -191,6 +194,7 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
         fr = re.sub(r"\s+(?:since|as of|starting|effective|beginning)\s+<v>$", "", fr)
         vals = vals[:-1]
     fr = re.sub(r",?\s*(?:from now on|going forward|from here on|instead|now|please|for now|these days|nowadays|at the moment|currently)\s*$", "", fr)
+    fr = _plain_frame(fr)
     # the same frame with its case (an acronym such as "US" names a region, not "us")
     cased = frame(body, vals)
     at = cased.lower().find(fr)
@@ -207,7 +211,8 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
             continue
         s_part = cased[m.start("s") : m.end("s")]
         v_vals = _values_in(fr, m.start("v"), m.end("v"), vals)
-        s_vals = _values_in(fr, m.start("s"), m.end("s"), vals)
+        v_vals = [v for v in v_vals if v not in deltas] or v_vals
+        s_vals = [v if v not in deltas else replace(v, text="") for v in _values_in(fr, m.start("s"), m.end("s"), vals)]
         if name != "who" and not subject_words(re.sub(r"<v>", " ", s_part)):
             continue  # the subject is a bare value ("Dana is on call"): the "who" reading below
         if pat is _POINT_AT and any(v.kind == "name" for v in v_vals):
@@ -248,12 +253,48 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
     if relation is None:
         # a rule: quantities are its value; a path, host or id is part of what it is about
         ident = [v for v in vals if v.kind in _IDENTITY]
-        val_list = [v for v in vals if v.kind not in _IDENTITY]
+        val_list = [v for v in vals if v.kind not in _IDENTITY and v not in deltas] or [v for v in vals if v.kind not in _IDENTITY]
         subj_text = re.sub(r"<v>", " ", fr) + " " + " ".join(v.text for v in ident)
     subject = subject_words(subj_text)
     if relation is None and len(subject) > 14:
         subject = subject[:14]
     return relation, subject, val_list
+
+
+# a relative change that states its result: "Raise X by D, to V", "Add D to X, so V in total", "We got D of extension, so V",
+# "Finance trimmed X by D, so V a month now", "X slipped by D, to V": D is how much it moved, V what it is
+_DELTA_BEFORE = re.compile(r"\b(?:by|add|added|adding|gained|got|get|give|gave|another|extra|trimmed|cut|knock(?:ed)?|shave[d]?)\s+(?:(?:a|an)\s+)?(?:extra\s+|more\s+|further\s+)?$", re.IGNORECASE)
+_DELTA_AFTER = re.compile(r"^\s*(?:of\s+(?:extension|extra|slack|headroom|room|more)|extra|more)\b", re.IGNORECASE)
+_RESULT = re.compile(r"(?:\b(?:so|to|making it|making|which makes it|i\.e\.|meaning|now|it's|it is|total|all)\b|[:,;])", re.IGNORECASE)
+
+
+def _deltas(body: str, vals: Sequence[Value]) -> list[Value]:
+    """The values of ``body`` that say how much something moved, when a later value says what it is now."""
+    out = []
+    for i, v in enumerate(vals[:-1]):
+        if not (_DELTA_BEFORE.search(body[max(0, v.start - 30) : v.start]) or _DELTA_AFTER.match(body[v.end :])):
+            continue
+        if any(_RESULT.search(body[v.end : w.start]) for w in vals[i + 1 :]):
+            out.append(v)
+    return out
+
+
+# the same statement in a plainer frame (found on `field`): a bound is a floor or a limit ("X can't drop below <v>" → "X
+# floor is <v>"), an amount of something is that thing ("X gets <v> of memory" → "X memory is <v>"), where a thing reads its
+# settings is where its settings are, "has to be <done> by <v>" is a deadline
+_PLAIN = (
+    (re.compile(r"^(?P<s>.+?)\s+(?:can't|cannot|can not|mustn't|must not|shouldn't|should not|may not|won't|never)\s+(?:drop|fall|go|dip|sink)\s+(?:below|under|beneath|lower than)\s+(?P<v><v>)"), r"\g<s> floor is \g<v>"),
+    (re.compile(r"^(?P<s>.+?)\s+(?:stays?|remains?|is|are)\s+(?:at\s+)?(?P<v><v>)\s+or\s+(?:better|more|higher|above)\b.*$"), r"\g<s> floor is \g<v>"),
+    (re.compile(r"^(?P<s>.+?)\s+(?:gets?|has|have|runs? with|needs?|uses?|is given|are given|get given)\s+(?P<v><v>)\s+of\s+(?P<n>[a-z]+)\b(?:\s+(?:after|since|following)\s+.*)?$"), r"\g<s> \g<n> is \g<v>"),
+    (re.compile(r"^(?P<s>[\w.-]+)\s+(?:reads|loads|takes|gets|pulls|fetches)\s+(?:its|their)\s+(?P<n>settings|config\w*|credentials|secrets|env\w*)\s+from\s+(?P<v><v>)"), r"the \g<s> \g<n> are in \g<v>"),
+    (re.compile(r"^(?P<s>.+?)\s+(?:has|have|needs?|must)\s+to\s+be\s+(?P<d>merged|shipped|released|finished|done|landed|delivered|submitted)\s+by\s+(?P<v><v>)"), r"the \g<d> deadline for \g<s> is \g<v>"),
+)
+
+
+def _plain_frame(fr: str) -> str:
+    for pat, repl in _PLAIN:
+        fr = pat.sub(repl, fr, count=1)
+    return fr
 
 
 _BINDING = frozenset({"safety", "constraint", "preference"})
@@ -317,11 +358,17 @@ def compound(clause: str) -> list[str]:
                 and re.match(r"\s+(?:for|in|on|at)\s", clause[rv[0].end :]) and re.match(r"\s+(?:for|in|on|at)\s", clause[lv[-k].end :]):
             right = left[: lv[-k].start] + right  # "… is A for m and B for n": B takes A's place
         end = clause.rstrip()[-1:] if clause.rstrip()[-1:] in ".!" else ""
-        # read as a statement of its own ("When polling, wait V between tries." is no question)
-        if parse(left + end) is None or parse(right) is None:
+        # read as a statement of its own ("When polling, wait V between tries." is no question); after a turn to
+        # another topic ("…; also, Y is B", "…, and by the way Y is B") the part before may be anything: a task, a
+        # correction ("Scratch that: V, I was thinking of something else; also, …")
+        turn = _TOPIC_TURN.search(m.group(0)) or _TOPIC_TURN.match(right)
+        if parse(right) is None or (parse(left + end) is None and not turn):
             continue
         return [left, *compound(right)]
     return [clause]
+
+
+_TOPIC_TURN = re.compile(r"\b(?:also|plus|by the way|btw|separately|unrelated(?:ly)?|on another note)\b", re.IGNORECASE)
 
 
 def _unframe(body: str) -> str:

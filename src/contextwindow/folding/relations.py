@@ -95,18 +95,33 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
         rf"(?:(?:by\s+)?(?:a|an|one|two|three|another|a few|a couple of)\s+(?:more\s+)?(?:days?|weeks?|months?|hours?|bit)\s*,?\s+)?"
         rf"(?:from\s+{_V}\s+)?(?:to|onto|into|until|till|at|on|for)\s+(?P<v>.*{_V}.*)$"
     )),
+    # someone else changed it: "Ops moved the X to <v>", "Release management pushed the X back to <v>", "Product loosened the X to <v>"
+    ("change", re.compile(
+        rf"^(?:{_V}|[a-z]+(?:\s+[a-z]+)?)\s+(?:have\s+|has\s+|'ve\s+|just\s+|finally\s+)*(?:moved|pushed|shifted|changed|switched|bumped|updated|adjusted|revised|"
+        rf"postponed|delayed|rescheduled|raised|lowered|extended|loosened|tightened|relaxed|trimmed|cut|increased|decreased|reduced|lifted|capped)\s+"
+        rf"(?P<s>(?:the|our|my|this|their)\s+[^<]+?)\s+(?:back\s+|out\s+|forward\s+|up\s+|down\s+)?(?:to|onto|until|till|at|on)\s+(?P<v>.*{_V}.*)$"
+    )),
+    # when a thing happens: "Code freeze for the X starts <v>", "the rollout now begins <v>"
+    ("when", re.compile(rf"^(?P<s>[a-z][^<]*?)\s+(?:now\s+)?(?:starts|begins|kicks off|ends|closes|opens|takes effect|goes live)\s+(?:on\s+|at\s+|in\s+|from\s+)?(?P<v>{_V})$")),
+    # where or how a thing is found: "The X lives in <v>", "the X settings come from <v>", "The X listens on <v>"
+    ("is", re.compile(rf"^(?P<s>(?:(?:the|our|my|this)\s+|(?!(?:let|it|that|what|here|there|who)'s)[a-z][\w.-]*'s\s+)[^<]+?)\s+(?:now\s+)?(?:lives?|sits?|comes?|resides?|listens?|answers?|loads?|is read|are read|is kept|are kept)\s+(?:now\s+)?(?:in|on|at|from|under)\s+(?P<v>{_V})$")),
+    # an id a thing is kept under: "Log everything for the X under <v>", "<v> replaces the old ticket for the X"
+    ("is", re.compile(rf"^(?:please\s+)?(?:log|file|track|record|put|book)\s+(?:everything|it|all|work|all work|anything)\s+(?:for|on|about)\s+(?P<s>(?:the|our|my|this)\s+[^<]+?)\s+(?:under|in|as|to)\s+(?P<v>{_V})$")),
+    ("is", re.compile(rf"^(?P<v>{_V})\s+(?:now\s+)?(?:replaces|supersedes|takes over from)\s+(?:the\s+)?(?:old|previous|earlier|original|first)\s+(?:ticket|issue|id|one|number|epic)\s+(?:for|of)\s+(?P<s>.+)$")),
     # "the idle timeout turned into <v>", "the quota became <v>"
     ("change", re.compile(rf"^(?P<s>.+?)\s+(?:has\s+|have\s+|now\s+)*(?:became|become|becomes|turned into|turns into|has turned into)\s+(?P<v>.*{_V}.*)$")),
     # "Commit titles top out at <v>": a limit
     ("set", re.compile(rf"^(?P<s>.+?)\s+(?:tops?|maxe?s?|caps?|peaks?)\s+out\s+at\s+(?P<v>.*{_V}.*)$")),
     # "The image store is marketed as <v>", "the X ships under the name <v>", "the public name of X is <v>"
-    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|gets|now)?\s*(?:marketed|sold|branded|released|shipped|published|ships|sells|goes out)\s+(?:as|under the name)\s+(?P<v>{_V}.*)$")),
+    ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|are|was|will be|will|gets|now)?\s*(?:marketed|sold|branded|released|shipped|published|ships|ship|sells|sell|goes out|go out|launches|launch)\s+(?:as|under the name)\s+(?P<v>{_V}.*)$")),
+    # a page or a catalogue names it: "Our pricing page lists X as <v>"
+    ("rename", re.compile(rf"^(?:(?:the|our|my)\s+[a-z]+(?:\s+[a-z]+)?\s+)?(?:lists|list|shows|show|presents|markets|sells|bills)\s+(?P<s>.+?)\s+as\s+(?P<v>{_V}.*)$")),
     ("rename", re.compile(rf"^(?:the\s+)?(?:[a-z]+\s+)?(?:name|codename|label|nickname|alias)\s+(?:of|for)\s+(?P<s>.+?)\s+(?:is|will be|becomes|is now)\s+(?P<v>{_V}.*)$")),
     ("set", re.compile(
         rf"^(?:please\s+)?(?:let's\s+|let us\s+|we should\s+|we'll\s+)?(?:set|cap|limit|keep|hold|pin|fix|move|change|switch|raise|lower|bump|reduce|increase|restrict|make|push|slip)\s+"
         rf"(?P<s>.+?)\s+(?:at|to|under|below|above|within|at most|at least|no more than|no higher than|no lower than|as|back to)\s+(?P<v>.*{_V}.*)$"
     )),
-    ("set", re.compile(rf"^(?:please\s+)?(?:(?:we|i|let's|let us)(?:'ll|'d| will| should| can)?\s+)?(?:use|prefer|pick|choose|go with|stick with|stick to|target|run|treat|take|count|assume|settle on)\s+(?P<v>{_V})\s+(?:for|when|in|on|as)\s+(?P<s>.+)$")),
+    ("set", re.compile(rf"^(?:please\s+)?(?:(?:we|i|let's|let us)(?:'ll|'d| will| should| can| have)?\s+)?(?:use|prefer|pick|choose|go with|stick with|stick to|target|run|treat|take|count|assume|settle on|settled on|agreed on|landed on)\s+(?P<v>{_V})\s+(?:for|when|in|on|as)\s+(?P<s>.+)$")),
     # "We refer to X by its codename, V"; "(In the new docs) the X appears as V"
     ("rename", re.compile(rf"^(?:(?:we|i|they|you|people|everyone|everybody|the team)\s+(?:now\s+)?(?:refer to|know|call|mean)\s+)?(?P<s>.+?)\s+by\s+(?:its|their|the|a)\s+(?:new\s+)?(?:codename|name|nickname|alias|label)\s*,?\s+(?P<v>{_V}.*)$")),
     ("rename", re.compile(rf"^(?:.*\s)?(?P<s>(?:the|our|my)\s+(?:(?!(?:the|our|my)\b)[^<])+?)\s+(?:now\s+)?(?:appears|shows up|is listed|is shown|is displayed|is labell?ed)\s+as\s+(?P<v>{_V}.*)$")),
@@ -139,7 +154,7 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("is", re.compile(rf"^(?:you(?:'ll| will| can| should)?|we(?:'ll| will| can)?|one can|anyone can)\s+(?:now\s+)?(?:find|reach|get to|see|access)\s+(?P<s>(?:the|our|my|this)\s+.+?)\s+(?:at|under|in|on|via|through)\s+(?P<v>{_V}.*)$")),
     # a relative change that says its result: "Give X a bit more room, say <v>", "Add a week to X, so <v>"
     ("set", re.compile(rf"^(?:please\s+)?(?:give|allow|grant)\s+(?P<s>.+?)\s+(?:a\s+(?:bit|little|lot)\s+|some\s+|much\s+)?(?:more|less|extra)\s+(?:room|time|slack|headroom|leeway|space)\b[^<]*?(?:say|so|to|i\.e\.|meaning|making it|which makes it|that is)\s+(?P<v>{_V}.*)$")),
-    ("set", re.compile(rf"^(?:please\s+)?(?:add|tack on|knock|shave|take|subtract)\s+(?:{_V}|[a-z]+(?:\s+[a-z]+)?)\s+(?:to|onto|off|from)\s+(?P<s>.+?),?\s+(?:so|say|making it|to|i\.e\.|which makes it|that is)\s+(?P<v>{_V}.*)$")),
+    ("set", re.compile(rf"^(?:please\s+)?(?:(?:{_V}|[a-z]+)\s+(?=(?:added|knocked|shaved|took|gave)\b))?(?:add|added|tack on|knock|knocked|shave|shaved|take|took|subtract)\s+(?:{_V}|[a-z]+(?:\s+[a-z]+)?)\s+(?:to|onto|off|from)\s+(?P<s>.+?),?\s+(?:so|say|making it|to|i\.e\.|which makes it|that is)\s+(?P<v>{_V}.*)$")),
 ]
 
 
@@ -149,7 +164,7 @@ _ATTRIBUTE = re.compile(
 )
 _META_SUBJECT = {"preference", "choice", "pick", "default", "setting", "rule", "request", "plan", "idea", "suggestion", "swap", "call", "that", "it", "this", "update"}
 _FOR_PHRASE = re.compile(r"<v>[^<]*?\b(?:for|on|of)\s+(?P<p>[^<]+)$")
-_LEAD_TIME = re.compile(r"^(?P<d>(?:(?:from|starting|as of|beginning|effective)\s+)?(?:(?:this|next|coming) (?:week|month|sprint|quarter|monday|tuesday|wednesday|thursday|friday|weekend)|today|tomorrow|tonight|"
+_LEAD_TIME = re.compile(r"^(?P<d>these days|nowadays|currently|at the moment|right now|(?:(?:from|starting|as of|beginning|effective)\s+)?(?:(?:this|next|coming) (?:week|month|sprint|quarter|monday|tuesday|wednesday|thursday|friday|weekend)|today|tomorrow|tonight|"
                         r"(?:this|tomorrow|yesterday) (?:morning|afternoon|evening)|(?<=\s)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|immediately))\s*,?\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
 _LEAD_WHEN = re.compile(r"^(?P<d>(?:when|while|whenever)\s+[^,<]{2,40}?),\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
 _LEAD_FOR = re.compile(r"^(?:for|on|in) (?P<p>(?:the )?[^,<]{2,40}?),\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)

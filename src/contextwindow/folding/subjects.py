@@ -28,6 +28,10 @@ _STOP = {
     # verbs of change and bounds ("slid out to", "the cap rose to", "any pull request past V"): how it changed, not what
     "slid", "slide", "slides", "drifted", "lifted", "rose", "risen", "eased", "grew", "grown", "fell", "fallen", "expanded",
     "relaxed", "loosened", "tightened", "past", "beyond",
+    # imperative verbs of a relative change ("Raise the X by D, so V", "Finance added D to the X"): how, not what
+    "raise", "lower", "add", "added", "adding", "trim", "trimmed", "bump", "scale", "scaled",
+    # words around a value that say how it is held, not what it is about (found on `field`)
+    "hard", "extra", "resource", "resources", "duty", "relax", "settled", "settle", "rest",
     "go-to",  # "our go-to person for X" is X's person
     # relative pronouns, prepositions and placeholders that name nothing ("V is who owns X", "wait V between tries",
     # "anything meant for X"), and verbs of staying ("have to stay smaller than V")
@@ -40,6 +44,9 @@ _SYNONYMS = {
     "maintainer": "owner", "ownership": "owner", "lead": "owner", "responsible": "owner", "owns": "owner", "owned": "owner",
     "person": "owner", "codename": "name", "db": "database", "repo": "repository", "env": "environment", "config": "configuration",
     "prod": "production", "codenamed": "name", "ceiling": "limit", "cap": "limit", "maximum": "limit", "max": "limit",
+    # found on `field`: the words a paraphrase uses for the same thing
+    "settings": "configuration", "setting": "configuration", "conf": "configuration", "pager": "oncall", "rota": "oncall",
+    "killed": "timeout", "killing": "timeout", "kill": "timeout", "extension": "deadline", "merged": "merge", "retries": "retry",
 }
 
 
@@ -55,6 +62,7 @@ def _singular(w: str) -> str:
 
 def subject_words(text: str) -> list[str]:
     """Content words of a subject phrase, normalised (case, plural, a few synonyms), in order."""
+    text = re.sub(r"\b([A-Z]{2,5})s\b", r"\1", text)  # "PRs", "APIs": the acronym's plural
     acronyms = {w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", text)}  # "US" is a region here, not "us"
     t = text.lower().replace("on call", "on-call").replace("on-call", " oncall ")
     t = re.sub(r"\b[a-z]+\s+than\b", " ", t)  # "bigger than", "more than": how, not what

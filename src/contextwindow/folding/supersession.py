@@ -99,7 +99,7 @@ def _person_and_thing(a: Entry, b: Entry) -> bool:
 _ROLE_WORDS = {"owner", "name"}  # "X has a new owner: V" names X's owner, not a more specific X
 # attributes a later statement may name a thing by ("Add a week to the migration deadline" after "The migration
 # must be wrapped up by V"): the thing's, not a more specific thing
-_ATTRIBUTE_WORDS = _ROLE_WORDS | {"deadline", "date", "budget", "limit"}
+_ATTRIBUTE_WORDS = _ROLE_WORDS | {"deadline", "date", "budget", "limit", "size", "floor", "target", "length", "count", "timeout", "configuration"}
 
 
 def _other_role(a: Entry, b: Entry) -> bool:
