@@ -19,7 +19,7 @@ def test_a_value_restated_for_a_new_subject_is_a_statement_not_an_echo() -> None
     led = ledger_of("The demo is on May 15.", "Expect the launch on May 15.", "The launch moved to May 29.")
     assert live_values(led) == {"May 15", "May 29"} and stale_values(led) == {"May 15"}  # the demo's May 15 is still in force
     # an echo stays an echo: no noun phrase of its own, or one that names the holder's subject
-    for echo in ("Thanks, I double-checked May 15 and it looks right.", "The demo slot on May 15 looks fine to me."):
+    for echo in ("Thanks, I double-checked May 15 and it looks right.", "The demo slot on May 15 looks fine to me.", "Noted May 15 in my own notes too."):
         assert len(ledger_of("The demo is on May 15.", echo)) == 1, echo
 
 

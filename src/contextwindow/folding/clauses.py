@@ -128,7 +128,8 @@ _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _UNITS = (
     r"%|percent|k\b|m\b|ms|msec|s\b|secs?|seconds?|mins?|minutes?|h\b|hrs?|hours?|days?|weeks?|months?|years?|"
     r"[kmgt]i?b\b|bytes?|characters?|chars?|lines?|words?|tokens?|columns?|cols?|items?|requests?|retries|attempts?|"
-    r"users?|seats?|nodes?|replicas?|workers?|threads?|cores?|rps|qps|px|pt|points?|°[cf]|degrees?|km|kg|miles?|"
+    r"users?|seats?|nodes?|replicas?|workers?|threads?|cores?|rows?|connections?|jobs?|pods?|instances?|files?|messages?|events?|shards?|partitions?|records?|builds?|"
+    r"rps|qps|px|pt|points?|°[cf]|degrees?|km|kg|miles?|"
     r"dollars?|usd|eur(?:os?)?|gbp|pounds?|a (?:month|week|day|year)|per (?:month|week|day|year|hour)"
 )
 _NUMBER_WORD = (

@@ -75,6 +75,7 @@ def split_contrast(body: str) -> tuple[str, list[str]]:
         olds = [v.text for v in find_values(lead.group("old"))]
         if olds and not re.search(r"[A-Za-z]{2,}", frame(lead.group("old"), find_values(lead.group("old"))).replace("<v>", " ")):
             return lead.group("r"), olds
+    body = body.rstrip(" ;,:") if body.rstrip()[-1:] in ";,:" else body  # "…, not U; I misremembered the hook."
     m = _CONTRAST.search(body)
     if not m:
         return body, []

@@ -239,6 +239,9 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
             subj_text = extra if set(subject_words(subj_text)) <= _META_SUBJECT else f"{subj_text} {extra}"
         if not v_vals or not subject_words(subj_text):
             continue
+        lib = re.search(r"\b([a-z][\w.-]{2,})\s+<v>", fr[m.start("v") : m.end("v")]) if any(v.kind == "version" for v in v_vals) else None
+        if lib and subject_words(lib.group(1)) and lib.group(1) not in subj_text.lower():
+            subj_text = f"{subj_text} {lib.group(1)}"  # "X is on grpcio <v>": a version of grpcio
         relation, val_list = name, v_vals
         break
     names = [v for v in vals if v.kind == "name"]
@@ -287,13 +290,23 @@ _PLAIN = (
     (re.compile(r"^(?P<s>.+?)\s+(?:stays?|remains?|is|are)\s+(?:at\s+)?(?P<v><v>)\s+or\s+(?:better|more|higher|above)\b.*$"), r"\g<s> floor is \g<v>"),
     (re.compile(r"^(?P<s>.+?)\s+(?:gets?|has|have|runs? with|needs?|uses?|is given|are given|get given)\s+(?P<v><v>)\s+of\s+(?P<n>[a-z]+)\b(?:\s+(?:after|since|following)\s+.*)?$"), r"\g<s> \g<n> is \g<v>"),
     (re.compile(r"^(?P<s>[\w.-]+)\s+(?:reads|loads|takes|gets|pulls|fetches)\s+(?:its|their)\s+(?P<n>settings|config\w*|credentials|secrets|env\w*)\s+from\s+(?P<v><v>)"), r"the \g<s> \g<n> are in \g<v>"),
-    (re.compile(r"^(?P<s>.+?)\s+(?:has|have|needs?|must)\s+to\s+be\s+(?P<d>merged|shipped|released|finished|done|landed|delivered|submitted)\s+by\s+(?P<v><v>)"), r"the \g<d> deadline for \g<s> is \g<v>"),
+    (re.compile(r"^(?P<s>.+?)\s+(?:has|have|needs?|must)\s+to\s+be\s+(?P<d>merged|shipped|released|finished|landed|delivered|submitted)\s+by\s+(?P<v><v>)"),
+     lambda m: f"the {_DONE[m.group('d')]} deadline for {m.group('s')} is {m.group('v')}"),
 )
+_PLAIN_MORE = (
+    # what a thing is built against is the version it is on: "X has to build against lib <v>" → "X is on lib <v>"
+    (re.compile(r"^(?P<s>.+?)\s+(?:has|have|needs?|must)\s+to\s+(?:build|run|compile|link)\s+(?:against|on|with)\s+"), r"\g<s> is on "),
+    # how much was gained is no part of what it is about: "We got a week of extension on X, so <v>"
+    (re.compile(r"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of)\s+(?:more\s+|extra\s+)?(?:days?|weeks?|months?|hours?|minutes?)\s+(?=of\s+(?:extension|extra|slack|grace|headroom|more)\b)"), ""),
+    # an agreement to change is the change: "We agreed to relax X to <v>"
+    (re.compile(r"^(?:we|i|they|everyone)\s+(?:have\s+|'ve\s+)?(?:agreed|decided|chose|opted)\s+to\s+"), ""),
+)
+_DONE = {"merged": "merge", "shipped": "ship", "released": "release", "finished": "finish", "landed": "landing", "delivered": "delivery", "submitted": "submission"}
 
 
 def _plain_frame(fr: str) -> str:
-    for pat, repl in _PLAIN:
-        fr = pat.sub(repl, fr, count=1)
+    for pat, repl in (*_PLAIN, *_PLAIN_MORE):
+        fr = pat.sub(repl, fr, count=1)  # type: ignore[call-overload]
     return fr
 
 

@@ -83,8 +83,9 @@ def _repeated(ledger: Sequence[Entry], entry: Entry) -> bool:
     holders = [e for e in ledger if e.subject != entry.subject and norms & {normalize_value(v) for v in e.values}]
     if norms - {normalize_value(v) for e in holders for v in e.values}:
         return False
-    if pronouns.antecedent(entry.text) is None:
-        return True
+    np = pronouns.antecedent(entry.text)
+    if np is None or not re.match(r"(?:the|our|this)\s", np, re.IGNORECASE):
+        return True  # no thing named, or the speaker's own ("Noted V in my own notes too")
     said = set(subject_words(entry.context + " " + entry.text))
     return any((set(e.subject.split()) - _ROLE_WORDS) & said for e in holders)
 

@@ -1,0 +1,84 @@
+"""The kinds of wording the `field` family (benchmarks/memory_family_field.py, seeds 18000+, spent as held-out
+data and now tuning data) showed the ledger missing, one test per kind, each with sentences of our own (not
+the family's templates)."""
+
+from __future__ import annotations
+
+from contextwindow.folding import ledger as L
+from ledger_helpers import ledger_of, live_values, stale_values
+
+
+def test_a_correction_lead_or_remark_that_says_what_was_wrong() -> None:
+    for fix in ("I gave you the wrong host: the print spooler runs on ps-4.example.org, not ps-3.example.org.",
+                "Wrong host for the print spooler, my bad: it's ps-4.example.org.",
+                "I mixed the boxes up earlier: the print spooler is on ps-4.example.org."):
+        led = ledger_of("The print spooler runs on ps-3.example.org.", fix)
+        assert stale_values(led) == {"ps-3.example.org"} and live_values(led) == {"ps-4.example.org"}, fix
+    for fix in ("Scratch that: 45 seconds, I was thinking of something else.", "Make it 45 seconds, I said the wrong number before."):
+        led = ledger_of(f"The lint step may run for 30 seconds. {fix}")
+        assert stale_values(led) == {"30 seconds"} and "45 seconds" in live_values(led), fix
+    led = ledger_of("The spooler reads /etc/spool/a.conf.", "Not /etc/spool/a.conf: the spooler config is in /etc/spool/b.conf.")
+    assert "/etc/spool/a.conf" in stale_values(led) and "/etc/spool/b.conf" in live_values(led)
+
+
+def test_a_turn_to_another_topic_starts_a_statement_of_its_own() -> None:
+    led = ledger_of("Rerun the smoke tests; also, the print spooler runs on ps-3.example.org.")
+    assert [e.subject for e in led] == ["print spooler"]
+    led = ledger_of("Tell me when it is green, and by the way the fax relay lives on fx-1.example.org.")
+    assert live_values(led) == {"fx-1.example.org"} and "fax relay" in {e.subject for e in led}
+
+
+def test_a_sentence_may_start_in_lower_case() -> None:
+    led = ledger_of("Our staging box is slow, be patient with it. spoold needs 4 workers in production.")
+    assert [(e.subject, e.values) for e in led if "4 workers" in e.values][0][0].startswith("spoold")
+    assert not any(e.kind == "safety" for e in led)
+
+
+def test_a_bound_is_a_floor_not_a_destructive_verb() -> None:
+    led = ledger_of("Uptime can't drop below 99.5%.")
+    assert [(e.kind, e.subject) for e in led] == [("constraint", "uptime floor")]
+    led = ledger_of("Uptime can't drop below 99.5%.", "The uptime floor is 99.9% now.")
+    assert stale_values(led) == {"99.5%"}
+    assert [e.kind for e in ledger_of("Never drop the invoices table.")] == ["safety"]  # still a destructive verb
+
+
+def test_someone_else_changing_a_thing_names_the_thing() -> None:
+    led = ledger_of("The spooler upgrade window opens on Oct 3.", "Facilities moved the spooler upgrade window to Oct 10.")
+    assert stale_values(led) == {"Oct 3"} and live_values(led) == {"Oct 10"}
+
+
+def test_a_relative_change_keeps_its_result_not_its_delta() -> None:
+    for upd in ("Raise the spooler queue depth by 50 jobs, so 250 jobs in total.", "Add 50 jobs to the spooler queue depth, making it 250 jobs."):
+        led = ledger_of("The spooler queue depth is 200 jobs.", upd)
+        assert stale_values(led) == {"200 jobs"} and live_values(led) == {"250 jobs"}, upd
+    led = ledger_of("The spooler audit is due Nov 2.", "We got a week of extension on the spooler audit, so Nov 9.")
+    assert live_values(led) == {"Nov 9"}
+
+
+def test_when_a_thing_starts_is_its_date() -> None:
+    led = ledger_of("The spooler migration window starts Dec 1.", "The spooler migration window now begins Dec 8.")
+    assert stale_values(led) == {"Dec 1"} and live_values(led) == {"Dec 8"}
+    led = ledger_of("Nowadays the fax relay is on port 2525.", "The fax relay moved to port 2626.")
+    assert stale_values(led) == {"port 2525"}
+
+
+def test_plainer_frames_of_the_same_statement() -> None:
+    # an amount of a thing is that thing; a plural acronym is the acronym
+    led = ledger_of("Each spooler worker gets 300 MB of scratch.", "Spooler workers run with 600 MB of scratch after the leak fix.")
+    assert stale_values(led) == {"300 MB"} and live_values(led) == {"600 MB"}
+    led = ledger_of("Keep each MR below 300 lines.", "We relaxed the MR size limit to 450 lines.")
+    assert stale_values(led) == {"300 lines"}
+    # where a thing reads its settings; what has to be done by a date is a deadline
+    led = ledger_of("spoold reads its settings from /etc/spoold/a.toml.", "spoold's settings come from /etc/spoold/b.toml now.")
+    assert stale_values(led) == {"/etc/spoold/a.toml"}
+    led = ledger_of("This has to be shipped by Jan 12.", "The ship deadline moved to Jan 19.")
+    assert stale_values(led) == {"Jan 12"}
+
+
+def test_ids_names_and_settings_in_other_words() -> None:
+    led = ledger_of("File everything for the spooler rewrite under SPL-12.", "SPL-40 replaces the old ticket for the spooler rewrite.")
+    assert stale_values(led) == {"SPL-12"} and live_values(led) == {"SPL-40"}
+    led = ledger_of("The product sheet lists spoold as Kestrel.", "After the trademark search, spoold will ship as Merlin.")
+    assert stale_values(led) == {"Kestrel"} and live_values(led) == {"Merlin"}
+    led = ledger_of("The spooler lease is 30 seconds.", "We settled on 45 seconds as the spooler lease.")
+    assert stale_values(led) == {"30 seconds"}
