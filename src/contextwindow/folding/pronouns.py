@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 # the first noun phrase a determiner opens, up to a verb, a preposition or the clause's end
-_NP = re.compile(
+NP = re.compile(
     r"\b(?:the|our|my|their|this)\s+(?P<np>(?:[A-Za-z0-9][\w-]*\s+){0,4}?[A-Za-z0-9][\w-]*?)"
     r"(?=\s+(?:is|was|are|were|has|have|had|got|gets|will|would|can|could|should|must|may|just|now|also|"
     r"[a-z]+ed|to|at|on|in|for|from|with|by|of|and|but|over|off|out|up)\b"
@@ -28,7 +28,7 @@ SPLIT = re.compile(r";\s+|,\s+(?:and|so)\s+")
 
 def antecedent(clause: str) -> str | None:
     """The noun phrase a following "it" most likely means: the first determiner-led phrase."""
-    m = _NP.search(clause)
+    m = NP.search(clause)
     if m is None:
         return None
     np = m.group(0).strip()

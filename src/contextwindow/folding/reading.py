@@ -204,6 +204,9 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
         v_vals = _values_in(fr, mt.start("v"), mt.end("v"), vals)
         subj = subject_words(mt.group("s") or "that")
         return "set", subj, v_vals
+    owned = _ownership(fr, vals)
+    if owned is not None:
+        return owned
     relation, subj_text, val_list = None, "", list(vals)
     for name, pat in _RELATIONS:
         m = pat.search(fr)
@@ -308,6 +311,29 @@ def _plain_frame(fr: str) -> str:
     for pat, repl in (*_PLAIN, *_PLAIN_MORE):
         fr = pat.sub(repl, fr, count=1)  # type: ignore[call-overload]
     return fr
+
+
+# who a thing is with, in the words people use for it (found on `field`): "V keeps the X running", "the X sits with V",
+# "the X is in V's hands", "the X is V's", "V is the one who knows it best / the person to ask about it"
+_OWNERSHIP = re.compile(
+    r"\bkeeps?\s+(?:the|our|my|this)\s+[^<;,]+?\s+(?:running|alive|going|healthy|afloat)\b"
+    r"|\b(?:sits|stays|rests|lives|is|are|now sits)\s+(?:now\s+)?with\s+<v>(?![\w'])"
+    r"|\bin\s+<v>\s?'s\s+hands\b|\b(?:is|are)\s+(?:now\s+)?<v>\s?'s\b"
+    r"|<v>\s+is\s+(?:now\s+)?the\s+(?:one|person|people|contact|go-to)\s+(?:who\s+knows\s+(?:it|them)(?:\s+best)?|to\s+(?:ask|ping|talk to|call|page))\b"
+)
+_NOT_THINGS = {"one", "person", "people", "contact", "hand", "reshuffle", "reorg", "sprint", "week", "team", "running", "alive", "going", "healthy", "break"}
+
+
+def _ownership(fr: str, vals: Sequence[Value]) -> tuple[str | None, list[str], list[Value]] | None:
+    """("owner", ["owner", *the thing], [the person]) when ``fr`` says who a thing is with in other words than
+    "owns" (one name, one thing named by a determiner); None otherwise."""
+    names = [v for v in vals if v.kind == "name"]
+    if len(names) != 1 or any(v.kind not in ("name", "date") for v in vals) or not _OWNERSHIP.search(fr):
+        return None
+    things = [subject_words(m.group("np")) for m in pronouns.NP.finditer(fr.replace("<v>", "V"))]
+    things = [[w for w in t if w not in _NOT_THINGS] for t in things]
+    best = max(things, key=len, default=[])
+    return ("owner", ["owner", *best], names) if best else None
 
 
 _BINDING = frozenset({"safety", "constraint", "preference"})

@@ -183,7 +183,7 @@ _FRAME_CIRCUMSTANCE = re.compile(
     r",\s+(?P<r>\S.*)$"
     r"|^(?:after|following)\s+(?:[\w']+\s+){1,4}?(?=(?:the|our|my|we|they)\s)(?P<r2>.*)$"
     # a consequence after what caused it: "The failover happened, so the X is on V now"
-    r"|^[^,<]{2,70},\s+so\s+(?P<r3>(?:the|our|my|this)\s.*)$"
+    r"|^[^,<]{2,70},\s+so\s+(?P<r3>(?:the|our|my|this)\s.*|[a-z][\w.-]*\s+(?:will|is|are|goes|ships|has|now)\b.*)$"
     # a reminder inside a request: "While you're in the X code, keep in mind that …", "…, note that …"
     r"|^(?:[^,<]{2,80},\s+)?(?:please\s+)?(?:(?:keep|bear)\s+in\s+mind|note|remember)(?:\s+that)?\s+(?P<r4>\S.*)$",
     re.IGNORECASE,
