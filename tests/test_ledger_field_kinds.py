@@ -4,7 +4,6 @@ the family's templates)."""
 
 from __future__ import annotations
 
-from contextwindow.folding import ledger as L
 from ledger_helpers import ledger_of, live_values, stale_values
 
 
@@ -30,7 +29,7 @@ def test_a_turn_to_another_topic_starts_a_statement_of_its_own() -> None:
 
 def test_a_sentence_may_start_in_lower_case() -> None:
     led = ledger_of("Our staging box is slow, be patient with it. spoold needs 4 workers in production.")
-    assert [(e.subject, e.values) for e in led if "4 workers" in e.values][0][0].startswith("spoold")
+    assert next(e.subject for e in led if "4 workers" in e.values).startswith("spoold")
     assert not any(e.kind == "safety" for e in led)
 
 
@@ -82,3 +81,26 @@ def test_ids_names_and_settings_in_other_words() -> None:
     assert stale_values(led) == {"Kestrel"} and live_values(led) == {"Merlin"}
     led = ledger_of("The spooler lease is 30 seconds.", "We settled on 45 seconds as the spooler lease.")
     assert stale_values(led) == {"30 seconds"}
+
+
+def test_who_a_thing_is_with_in_other_words_is_its_owner() -> None:
+    for said in ("Ines keeps the label printer fleet running; it's hers.", "If the label printer fleet breaks, Ines is the one who knows it best.",
+                 "The label printer fleet is Ines's, so ask her first."):
+        for upd in ("After the reorg the label printer fleet sits with Tomasz.", "From next week on, the label printer fleet is in Tomasz's hands.",
+                    "There was a shuffle around the label printer fleet; Tomasz is the person to ask about it."):
+            led = ledger_of(said, upd)
+            assert stale_values(led) == {"Ines"} and live_values(led) == {"Tomasz"}, (said, upd)
+
+
+def test_what_gets_bounced_over_a_size_is_a_limit() -> None:
+    led = ledger_of("MRs over 300 lines get rejected, so keep them small.", "We relaxed the MR size limit to 450 lines.")
+    assert stale_values(led) == {"300 lines"} and live_values(led) == {"450 lines"}
+    led = ledger_of("Uptime can't drop below 99.5%.", "We agreed to relax uptime to 99%.")
+    assert stale_values(led) == {"99.5%"} and live_values(led) == {"99%"}
+
+
+def test_a_tool_named_in_lower_case_is_the_value_for_its_purpose() -> None:
+    led = ledger_of("I like ruff for the Python linting.", "Let's go with pylint for Python linting after all.")
+    assert stale_values(led) == {"ruff"} and live_values(led) == {"pylint"}
+    led = ledger_of("For snapshot tests I'd go with syrupy.", "Swap to inline-snapshot for snapshot tests, the other one is too slow.")
+    assert stale_values(led) == {"syrupy"} and live_values(led) == {"inline-snapshot"}

@@ -31,9 +31,9 @@ keeps the ledger over time, the scrubbing of superseded values and the memory bl
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from .clauses import find_values, sentences, split_environment
 from .entries import DROP_ORDER, KINDS, MAX_CLAUSE_CHARS, Entry
@@ -129,7 +129,7 @@ def scrub(text: str, ledger: Sequence[Entry]) -> str:
             text = text.replace(e.text, hold(_without_replaced(e, olds, live)))
         elif _ASIDE_MARK.search(text) and e.text[:12] in text:
             # read with an aside set apart ("Never delete X (for context, Y is V) without asking."): held as written, aside included
-            text = _aside_pattern(e.text).sub(lambda m, e=e: hold(_kept_around_asides(m.group(0), e, ledger, live)), text)
+            text = _aside_pattern(e.text).sub(partial(_hold_around_asides, hold=hold, e=e, ledger=ledger, live=live), text)
     for e in olds:
         note = f"[updated later: {e.updated_to}]"
         if e.text in text:
@@ -164,6 +164,10 @@ def _aside_pattern(said: str) -> re.Pattern[str]:
         else:
             out.append(re.escape(ch))
     return re.compile("".join(out) + _ASIDE_GAP)
+
+
+def _hold_around_asides(m: re.Match[str], *, hold: Callable[[str], str], e: Entry, ledger: Sequence[Entry], live: set[str]) -> str:
+    return hold(_kept_around_asides(m.group(0), e, ledger, live))
 
 
 def _kept_around_asides(found: str, e: Entry, ledger: Sequence[Entry], live: set[str]) -> str:

@@ -194,19 +194,27 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
         fr = re.sub(r"\s+(?:since|as of|starting|effective|beginning)\s+<v>$", "", fr)
         vals = vals[:-1]
     fr = re.sub(r",?\s*(?:from now on|going forward|from here on|instead|now|please|for now|these days|nowadays|at the moment|currently)\s*$", "", fr)
-    fr = _plain_frame(fr)
     # the same frame with its case (an acronym such as "US" names a region, not "us")
     cased = frame(body, vals)
     at = cased.lower().find(fr)
     cased = cased[at : at + len(fr)] if at >= 0 and len(cased) == len(cased.lower()) else fr
+    fr, cased = _plain_frame(fr), _plain_frame(cased)
+    cased = cased if cased.lower() == fr else fr
     mt = _MAKE_THAT.match(fr)
     if mt:
         v_vals = _values_in(fr, mt.start("v"), mt.end("v"), vals)
         subj = subject_words(mt.group("s") or "that")
         return "set", subj, v_vals
+    tool = _TOOL_FOR.match(fr) or _FOR_TOOL.match(fr)
+    if tool and all(v.kind == "name" for v in vals) and "<v>" not in tool.group("x") and tool.group("x") not in _NOT_TOOLS:
+        at = body.lower().find(tool.group("x"))
+        if at >= 0:
+            return "set", subject_words(_restore(tool.group("s"), _values_in(fr, tool.start("s"), tool.end("s"), vals))), [Value("quoted", body[at : at + len(tool.group("x"))], at, at + len(tool.group("x")))]
     owned = _ownership(fr, vals)
     if owned is not None:
         return owned
+    if _OWNERSHIP.search(fr) and pronouns.has_pronoun(fr) and not _things(fr):
+        return None  # "V is the person to ask about it": the thing is in the clause before (``_parse_with_pronoun``)
     relation, subj_text, val_list = None, "", list(vals)
     for name, pat in _RELATIONS:
         m = pat.search(fr)
@@ -285,6 +293,7 @@ def _deltas(body: str, vals: Sequence[Value]) -> list[Value]:
     return out
 
 
+_DONE = {"merged": "merge", "shipped": "ship", "released": "release", "finished": "finish", "landed": "landing", "delivered": "delivery", "submitted": "submission"}
 # the same statement in a plainer frame (found on `field`): a bound is a floor or a limit ("X can't drop below <v>" → "X
 # floor is <v>"), an amount of something is that thing ("X gets <v> of memory" → "X memory is <v>"), where a thing reads its
 # settings is where its settings are, "has to be <done> by <v>" is a deadline
@@ -294,23 +303,38 @@ _PLAIN = (
     (re.compile(r"^(?P<s>.+?)\s+(?:gets?|has|have|runs? with|needs?|uses?|is given|are given|get given)\s+(?P<v><v>)\s+of\s+(?P<n>[a-z]+)\b(?:\s+(?:after|since|following)\s+.*)?$"), r"\g<s> \g<n> is \g<v>"),
     (re.compile(r"^(?P<s>[\w.-]+)\s+(?:reads|loads|takes|gets|pulls|fetches)\s+(?:its|their)\s+(?P<n>settings|config\w*|credentials|secrets|env\w*)\s+from\s+(?P<v><v>)"), r"the \g<s> \g<n> are in \g<v>"),
     (re.compile(r"^(?P<s>.+?)\s+(?:has|have|needs?|must)\s+to\s+be\s+(?P<d>merged|shipped|released|finished|landed|delivered|submitted)\s+by\s+(?P<v><v>)"),
-     lambda m: f"the {_DONE[m.group('d')]} deadline for {m.group('s')} is {m.group('v')}"),
+     lambda m: f"the {_DONE[m.group('d').lower()]} deadline for {m.group('s')} is {m.group('v')}"),
 )
 _PLAIN_MORE = (
     # what a thing is built against is the version it is on: "X has to build against lib <v>" → "X is on lib <v>"
     (re.compile(r"^(?P<s>.+?)\s+(?:has|have|needs?|must)\s+to\s+(?:build|run|compile|link)\s+(?:against|on|with)\s+"), r"\g<s> is on "),
+    # what is bounced over a size is a limit: "PRs over <v> get bounced" → "the PR size limit is <v>"
+    (re.compile(r"^(?P<s>.+?)\s+(?:over|above|beyond|longer than|bigger than|larger than|past)\s+(?P<v><v>)\s+(?:get|gets|are|is|will be)\s+(?:bounced|rejected|refused|blocked|sent back)\b.*$"), r"the \g<s> size limit is \g<v>"),
     # how much was gained is no part of what it is about: "We got a week of extension on X, so <v>"
     (re.compile(r"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of)\s+(?:more\s+|extra\s+)?(?:days?|weeks?|months?|hours?|minutes?)\s+(?=of\s+(?:extension|extra|slack|grace|headroom|more)\b)"), ""),
     # an agreement to change is the change: "We agreed to relax X to <v>"
-    (re.compile(r"^(?:we|i|they|everyone)\s+(?:have\s+|'ve\s+)?(?:agreed|decided|chose|opted)\s+to\s+"), ""),
+    (re.compile(r"^(?:(?:we|i|they|everyone)\s+(?:have\s+|'ve\s+)?(?:agreed|decided|chose|opted)\s+)?to\s+(?=[a-z]+\s)"), ""),
 )
-_DONE = {"merged": "merge", "shipped": "ship", "released": "release", "finished": "finish", "landed": "landing", "delivered": "delivery", "submitted": "submission"}
 
 
 def _plain_frame(fr: str) -> str:
+    """``fr`` (a frame, in either case) in its plainer form."""
     for pat, repl in (*_PLAIN, *_PLAIN_MORE):
-        fr = pat.sub(repl, fr, count=1)  # type: ignore[call-overload]
+        fr = re.compile(pat.pattern, re.IGNORECASE).sub(repl, fr, count=1)
     return fr
+
+
+# a tool named in lower case for a purpose ("I like pnpm for the JS dependencies", "Swap to vcrpy for HTTP mocking, …"):
+# the tool is the value, the purpose the subject
+_TOOL_FOR = re.compile(
+    r"^(?:please\s+)?(?:i(?:'d|\s+would)?\s+(?:like|prefer|go with|use|pick|want)|use|let's\s+(?:go with|use|switch to|stick with)|go with|swap to|switch to|stick with|move to)\s+"
+    r"(?P<x>[a-z][\w.-]*[a-z0-9])\s+for\s+(?P<s>(?:[^,;<]|<v>)+?)(?:\s+(?:after all|from now on|instead|going forward|please))?(?:[,;].*)?$"
+)
+_FOR_TOOL = re.compile(
+    r"^for\s+(?P<s>(?:[^,;<]|<v>)+?),?\s+(?:i(?:'d|\s+would)?\s+(?:go with|use|pick|prefer|like)|(?:please\s+)?use|let's\s+(?:go with|use)|go with)\s+(?P<x>[a-z][\w.-]*[a-z0-9])"
+    r"(?:\s+(?:from now on|instead|going forward|please))?(?:[,;].*)?$"
+)
+_NOT_TOOLS = {"it", "that", "this", "them", "one", "something", "anything", "the", "a", "an", "more", "less"}
 
 
 # who a thing is with, in the words people use for it (found on `field`): "V keeps the X running", "the X sits with V",
@@ -321,7 +345,13 @@ _OWNERSHIP = re.compile(
     r"|\bin\s+<v>\s?'s\s+hands\b|\b(?:is|are)\s+(?:now\s+)?<v>\s?'s\b"
     r"|<v>\s+is\s+(?:now\s+)?the\s+(?:one|person|people|contact|go-to)\s+(?:who\s+knows\s+(?:it|them)(?:\s+best)?|to\s+(?:ask|ping|talk to|call|page))\b"
 )
-_NOT_THINGS = {"one", "person", "people", "contact", "hand", "reshuffle", "reorg", "sprint", "week", "team", "running", "alive", "going", "healthy", "break"}
+_NOT_THINGS = {"one", "person", "people", "contact", "hand", "reshuffle", "reorg", "sprint", "week", "team", "running", "alive", "going", "healthy", "break", "owner"}
+
+
+def _things(fr: str) -> list[list[str]]:
+    """The words of each thing a determiner names in ``fr`` (not "the one", "the person", "the reorg")."""
+    found = ([w for w in subject_words(m.group("np")) if w not in _NOT_THINGS] for m in pronouns.NP.finditer(fr.replace("<v>", "V")))
+    return [t for t in found if t]
 
 
 def _ownership(fr: str, vals: Sequence[Value]) -> tuple[str | None, list[str], list[Value]] | None:
@@ -330,9 +360,7 @@ def _ownership(fr: str, vals: Sequence[Value]) -> tuple[str | None, list[str], l
     names = [v for v in vals if v.kind == "name"]
     if len(names) != 1 or any(v.kind not in ("name", "date") for v in vals) or not _OWNERSHIP.search(fr):
         return None
-    things = [subject_words(m.group("np")) for m in pronouns.NP.finditer(fr.replace("<v>", "V"))]
-    things = [[w for w in t if w not in _NOT_THINGS] for t in things]
-    best = max(things, key=len, default=[])
+    best = max(_things(fr), key=len, default=[])
     return ("owner", ["owner", *best], names) if best else None
 
 
@@ -401,7 +429,7 @@ def compound(clause: str) -> list[str]:
         # another topic ("…; also, Y is B", "…, and by the way Y is B") the part before may be anything: a task, a
         # correction ("Scratch that: V, I was thinking of something else; also, …")
         turn = _TOPIC_TURN.search(m.group(0)) or _TOPIC_TURN.match(right)
-        if parse(right) is None or (parse(left + end) is None and not turn):
+        if parse(right) is None or (parse(left + end) is None and not turn) or pronouns.needs_antecedent(right):
             continue
         return [left, *compound(right)]
     return [clause]
