@@ -61,7 +61,9 @@ def block_label(block: str) -> str:
 _ABBREV = re.compile(r"\b(e\.g|i\.e|etc|vs|approx|mr|mrs|ms|dr|no|st|jr|sr|a\.m|p\.m|cf|incl|esp|resp)\.$", re.IGNORECASE)
 # a sentence may start in lower case after a full stop ("… a single red run. parcel-router needs 10 replicas."): names of
 # services, tools and packages are often written so
-_BOUNDARY = re.compile(r"(?<=[.!?;\]])\s+(?=[\"'(]?[A-Z0-9`$€£~/\[])|(?<=[a-z)][.!?])\s+(?=[a-z][\w-]*\s+[a-z])")
+_BOUNDARY = re.compile(r"(?<=[.!?;\]])\s+(?=[\"'(]?[A-Z0-9`$€£~/\[])"
+    # … when it opens with a hyphenated name or a word and a verb ("… red run. parcel-router needs …", "… done. spoold reads …")
+    r"|(?<=[a-z)][.!?])\s+(?=[a-z][\w]*-[\w-]+\s|[a-z][\w-]*\s+(?:is|are|was|were|has|have|needs|reads|runs|uses|gets|lives|listens|answers|keeps|takes)\b)")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
 
