@@ -76,7 +76,6 @@ def test_public_surface() -> None:
     assert sorted(llm.__all__) == sorted(name for name in dir(llm) if not name.startswith("_") and name not in {
         "annotations", "anthropic", "base", "localserver", "openai_compat", "overflow", "retry", "httpclient",
         "localstream", "sse",  # submodules the local server imports when it first answers
-        "promptcache",  # the local server's prompt cache, imported by the tests that use it
     })
     for name in llm.__all__:
         assert getattr(llm, name) is not None

@@ -1,5 +1,5 @@
 """Prompt-cache breakpoints: where the Session and our Anthropic client place ``cache_control``,
-and what a provider that caches by Anthropic's rules (llm/promptcache.py) bills for them, over
+and what a provider that caches by Anthropic's rules (tests/anthropic_cache.py) bills for them, over
 real HTTP to the local server; OpenAI's ``prompt_cache_key``."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from anthropic_cache import PromptCache, blocks
 from contextwindow import Session
 from contextwindow.admission import admit
 from contextwindow.compaction.cache import CacheConfig
@@ -21,7 +22,6 @@ from contextwindow.formats.cache_marks import count_marks, min_cacheable_tokens,
 from contextwindow.llm.anthropic import AnthropicModel
 from contextwindow.llm.localserver import LocalProviderServer, Reply, ToolCallSpec
 from contextwindow.llm.openai_compat import OpenAICompatibleModel
-from contextwindow.llm.promptcache import PromptCache, blocks
 from contextwindow.messages import Message, ToolCallPart, tool_result, user
 from contextwindow.session import SessionConfig
 from contextwindow.store.memory import MemoryStore

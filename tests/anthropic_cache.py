@@ -1,4 +1,6 @@
-"""Anthropic's prompt cache as its docs describe it, for the local server (tests, benchmarks).
+"""Anthropic's prompt cache as its docs describe it, for the local server in tests: the provider's
+side, an oracle written apart from the breakpoints our clients place (``formats/cache_marks.py``),
+so that a test checks where those marks are against what a provider caching by the rules reads.
 
 A Messages body is a sequence of blocks in cache order — each tool definition, each system
 block, each content block of each message (a string content is one block) — and a prefix is
