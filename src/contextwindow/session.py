@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from . import session_calls
 from . import sync as resync
-from . import turns
 from .admission import Admission, runtime_section, wants_batching
 from .admission.steering import SteeringQueue, can_steer
 from .budget import (
@@ -46,36 +46,31 @@ from .compaction.degrade import degrade
 from .compaction.economics import FoldNow, Growth, cost_budget, fold_now
 from .compaction.policy import fold_first
 from .compaction.sticky import EMPTY_STATE, StickyViews, sticky_state, sticky_view
-from .compaction.view import is_synthetic, leading_markers, split_pinned
+from .compaction.view import is_synthetic, split_pinned
 from .cost import usage_cost
 from .errors import (
     CompactionError,
     ConfigError,
     ContextOverflowError,
-    ContextWindowError,
-    InvalidPayloadError,
     StoreError,
 )
 from .events import ConversationEvents, Event, EventBus
 from .folding import constraints as ledger_mod
-from .folding.base import CachedPrefix, Summarizer, SummaryOutcome, SummaryRequest, fold_message, summary_text
-from .folding.disk import disk_reader
+from .folding.base import CachedPrefix, Summarizer, SummaryRequest
 from .folding.extractive import ExtractiveSummarizer
 from .folding.guard import DEFAULT_DEADLINE_S, GuardedSummarizer
-from .folding.restore import restore_section
 from .folding.scrubbing import scrub_message
-from .formats import anthropic as anthropic_format
-from .formats import cache_marks, get_format, openai_chat
+from .formats import cache_marks, get_format
 from .formats.memo import RenderMemo
-from .formats.prepare import prepare, unmap_ids
-from .formats.rules import enforce
-from .incremental import GrowingPayloadCheck, GrowingValidation
+from .formats.prepare import unmap_ids
+from .incremental import GrowingValidation
 from .messages import Message, Part, TextPart, ToolCallPart, ToolResultPart
-from .messages import dumps as dumps_message
 from .prefix import payload_units, share_and_reuse
+from .session_fold import Accounted, cached_prefix, summary_message, summary_request
+from .session_payload import Renderer, provider_rules, repair_cost, valid
+from .session_sync import FINGERPRINT_KEY, SyncResult, SyncState
 from .sink import ConversationSink
 from .store.base import Checkpoint, ConversationStore, StoredMessage, TokenCounts
-from .sync_state import SyncDecisions
 from .tokens import counter_for
 from .tokens.base import TokenCounter
 from .tokens.calibration import Calibration
@@ -134,18 +129,7 @@ class Build:
         return cache_marks.hint(self.messages, self.cache_anchors, conversation_id) if self.cache_anchors else self.messages
 
 
-@dataclass(frozen=True, slots=True)
-class SyncResult:
-    """What :meth:`Session.sync` did with a history the caller holds in full."""
-
-    known: int  # leading messages of the history the store already held
-    added: list[StoredMessage]
-    diverged_at: int | None = None  # where the history stops extending the store (nothing appended then)
-    superseded: int = 0  # provisional rows (an earlier request's tail, a reply) this history left out
-    trimmed: int = 0  # provisional rows it kept only the leading parts of (still in the view, cut)
-
-
-FINGERPRINT_KEY = "fp"  # meta key: the content hash a message had when sync first added it (before clipping)
+__all__ = ["FINGERPRINT_KEY", "Build", "Session", "SessionConfig", "SyncResult"]  # (the first and last live in session_sync.py)
 
 
 class Session:
@@ -195,26 +179,22 @@ class Session:
         self._names_loaded = False
         self._view_tokens: int | None = None  # the view's tokens at the last build, + what was added since
         self._pinned_head: list[StoredMessage] | None = None
-        self._sent_ids: dict[str, str] = {}  # call ids renamed for the provider in the last build: sent -> stored
-        self._sent_positions: list[tuple[int, int]] | None = None  # where each message ends in the last Anthropic body (None: repaired, or another format)
         self._marked_prev: list[Message] = []  # the last build's view messages, before their cache anchors
         cache_marks.check_mode(self.config.cache_marks, "SessionConfig.cache_marks")
         inc = self.config.incremental
         self._sticky_memo: dict[str, Any] = {}  # compacted messages already decoded and counted
         self._sticky_views = StickyViews(enabled=inc)  # the last view, extended when only rows were added
         self._validation = GrowingValidation(enabled=inc)  # the view's structural check, of the new tail only (incremental.py)
-        self._payload_check = GrowingPayloadCheck(enabled=inc)  # the Chat payload's rules, likewise
+        self._renderer = Renderer(incremental=inc)  # the payload, its renders reused; the call ids it renamed (session_payload.py)
         self._candidates = GrowingCandidates(enabled=inc)  # what clearing may take, found for the new items (compaction/candidates.py)
         self._last_reported: int | None = None
         self._appended_since = 0
         self._calibration = self._load_calibration()
         self._last_prompt_estimate: int | None = None
         self._prev_units: list[str] = []
-        # the previous build's renders and serialized units, reused for the same message objects
-        self._render_memo: RenderMemo[Message, list[dict[str, Any]]] = RenderMemo(by_position=inc)
+        # the previous build's serialized units, reused for the same message objects
         self._unit_memo: RenderMemo[Any, str] = RenderMemo(by_position=inc)
         self._mask_memo: dict[str, Any] = {}  # cleared results already made (compaction/cache.py)
-        self._clean_memo: dict[str, RenderMemo[Message, bool]] = {}  # per format: messages prepare leaves as they are
         self._image_memo: RenderMemo[Message, bool] = RenderMemo(by_position=inc)  # messages holding an image
         self._steering = SteeringQueue()
         self._started = self._clock()
@@ -229,15 +209,7 @@ class Session:
         self._turns = 0
         self._tool_calls = 0
         self._cost = 0.0
-        self._rows: list[resync.Row] | None = None  # what sync knows of the stored messages (sync.py)
-        self._sync_start = 0  # rows from here on may still be provisional
-        self._matched: tuple[Any, ...] | None = None  # known_prefix's match, for a sync of the same history next
-        self._aligned: tuple[Any, list[str], list[int]] | None = None  # the last synced history: rows, fingerprints, the row of each
-        self._transient: dict[str, Any] | None = None  # row id -> [keep, fp]: the view's cut of provisional rows
-        self._decisions: SyncDecisions | None = None  # where they are kept in the store (sync_state.py)
-        self._trim_counts: dict[str, int] = {}
-        self._client_fps: dict[str, str] = {}  # row id -> the client's fingerprint, where it is not the row's own
-        self._as_sent: dict[str, tuple[Any, Message]] = {}  # row id -> (its cut and fingerprint, the message the view uses)
+        self._sync = SyncState(store, self.id)  # what sync keeps between a client's requests (session_sync.py)
         self._tokens_used = 0  # input + output of every main call of this Session (the tokens limit)
         self._tools_counted: tuple[list[ToolSpec], int] | None = None  # (self.tools, its tokens)
 
@@ -328,7 +300,7 @@ class Session:
         ledger: list[ledger_mod.Constraint] | None = None  # read from the store only when a user message comes
         ledger_changed = False
         for m in messages:
-            m = unmap_ids(m, self._sent_ids)
+            m = unmap_ids(m, self._renderer.sent_ids)
             if m.role == "user" and not m.is_tool_result and len(self._steering):
                 m = replace(m, parts=(*m.parts, *(TextPart(t) for t in self._steering.drain())))
             if m.is_tool_result and self.config.clip_budget_tokens:  # wherever results are: tool or user role
@@ -354,8 +326,7 @@ class Session:
             self._tool_calls += len(sm.message.tool_calls)
             if sm.message.role == "user" and not sm.message.is_tool_result:
                 self._turns += 1
-        if self._rows is not None:
-            self._rows.extend(resync.Row.of(sm, FINGERPRINT_KEY) for sm in stored)
+        self._sync.added(stored)
         return stored
 
     def sync(self, history: Sequence[Message], fingerprints: Sequence[str] | None = None) -> SyncResult:
@@ -371,131 +342,34 @@ class Session:
         trims or supersedes them (:mod:`contextwindow.sync`), so a client that appends a changing
         block to every call stays one conversation. A history that does not extend the confirmed
         rows (rewound or rewritten) appends nothing and says where it diverged."""
-        from .store.base import content_hash
-
-        fps = list(fingerprints) if fingerprints is not None else [content_hash(dumps_message(m)) for m in history]
-        if len(fps) != len(history):
-            raise ConfigError(f"sync got {len(history)} messages but {len(fps)} fingerprints")
-        rows = self._sync_rows()
-        memo, self._matched = self._matched, None
-        if (memo is not None and memo[0] is fingerprints and memo[1] is history and memo[2] is rows and memo[3] == len(rows)
-                and memo[4] == self._sync_start):  # nothing moved since known_prefix matched this very history
-            got = memo[5]
-        else:
-            got = self._match(rows, fps, history)
-        if got.diverged_at is not None:
-            return SyncResult(got.known, [], got.diverged_at)
-        decided: dict[str, Any] = {}
-        for i, (keep, fp, extra) in got.decided.items():
-            rows[i].keep, rows[i].fp, rows[i].message = keep, fp or rows[i].fp, None
-            decided[rows[i].id] = [keep, fp, extra]
-        for i, fp in got.confirmed.items():
-            rows[i].fp, rows[i].message = fp, None
-            self._client_fps[rows[i].id] = fp
-        self._client_fps.update((rows[i].id, fp) for i, (keep, fp, _) in got.decided.items() if keep and fp)
-        for kept in (self._client_fps, self._as_sent):  # bounded: the newest rows are where breakpoints go
-            while len(kept) > 256:
-                del kept[next(iter(kept))]
-        if decided:
-            self._cuts()
-            assert self._decisions is not None
-            self._decisions.add(decided)  # what this history decided, not all decided before (sync_state.py)
+        plan = self._sync.plan(history, fingerprints, ledger_mod.user_words)
+        if plan.match.diverged_at is not None:
+            return self._sync.finish(plan, [])
+        if plan.decided:
             self._view_tokens = None
-        said_tails = [said for j in got.tails if (said := ledger_mod.user_words(history[j]))]
-        if said_tails:  # confirmed: their rules enter the ledger now (tool results alone say nothing)
+        if plan.said:  # confirmed: their rules enter the ledger now (tool results alone say nothing)
             ledger = old = self.constraints()
-            for said in said_tails:
+            for said in plan.said:
                 ledger = ledger_mod.update(ledger, said, source=str(len(ledger)))
             if ledger != old:
                 self.store.set_state(self.id, LEDGER_KEY, ledger_mod.to_json(ledger))
-        known = got.known
-        new = [replace(m, meta={**m.meta, FINGERPRINT_KEY: fp}) for m, fp in zip(history[known:], fps[known:], strict=True)]
-        last_user_side = bool(history) and history[-1].role not in ("assistant", "system")
-        if new and last_user_side:
-            tail = new[-1]
-            meta = {**tail.meta, resync.KIND_KEY: resync.TAIL}
-            if len(tail.parts) > 1:
-                meta[resync.PARTS_KEY] = list(resync.part_fingerprints(tail))
-            new[-1] = replace(tail, meta=meta)
-        added = self.add(*new) if new else []
-        if last_user_side:  # the row standing for the history's last message, and what comes after it
-            self._sync_start = len(rows) - 1 if new else got.rows_for[-1]
-        else:
-            self._sync_start = len(rows)
-        self._aligned = (rows, fps, got.rows_for + list(range(len(rows) - len(added), len(rows))))
-        gone, cut = resync.left_out(got.decided.values())
-        return SyncResult(known, added, None, superseded=gone, trimmed=cut)
-
-    def _sync_rows(self) -> list[resync.Row]:
-        if self._rows is None:
-            cuts = self._cuts()
-            stored = self.store.list(self.id)
-            self._rows = [resync.Row.of(sm, FINGERPRINT_KEY, cuts) for sm in stored]
-            self._sync_start = resync.provisional_start(self._rows)
-            self._client_fps.update((r.id, r.fp) for r, sm in zip(self._rows, stored, strict=True)
-                                    if r.fp and r.keep != 0 and r.fp != sm.message.meta.get(FINGERPRINT_KEY))
-        return self._rows
-
-    def _cuts(self) -> dict[str, Any]:
-        """Provisional rows the client's later history left out or trimmed (row id -> [keep, fp])."""
-        if self._transient is None:
-            self._decisions = SyncDecisions(self.store, self.id)
-            self._transient = self._decisions.all
-        return self._transient
+        return self._sync.finish(plan, self.add(*plan.new) if plan.new else [])
 
     def _active(self) -> list[StoredMessage]:
         """The active messages as the view uses them: provisional rows a later history superseded
         are left out, trimmed ones cut to what the client kept (:mod:`contextwindow.sync`)."""
-        active = self.store.list_active(self.id)
-        cuts = self._cuts()
-        if not cuts and not self._client_fps:
-            return active
-        out = resync.visible(active, cuts) if cuts else list(active)
-        for n, sm in enumerate(out):
-            fp = self._client_fps.get(sm.id)
-            if sm.id not in cuts and fp is None:
-                continue
-            # the client's fingerprint on it, so this request's cache breakpoints find it (proxy/breakpoints.py);
-            # made once per row and cut: the same object on every view (caches keyed by object stay warm)
-            key = (str(cuts.get(sm.id)), fp)
-            hit = self._as_sent.get(sm.id)
-            if hit is None or hit[0] != key:
-                m = sm.message if fp is None else replace(sm.message, meta={**sm.message.meta, FINGERPRINT_KEY: fp})
-                hit = self._as_sent[sm.id] = (key, m)
-                if sm.id in cuts:
-                    self._trim_counts[sm.id] = self._counts[sm.id] = self._count(m)
-            out[n] = replace(sm, message=hit[1])
-        return out
-
-    def _match(self, rows: list[resync.Row], fps: Sequence[str], history: Sequence[Message]) -> resync.Match:
-        """:func:`contextwindow.sync.match`, resumed after the leading messages the last sync lined
-        up with rows that no sync changes any more (before the provisional ones) when this history
-        starts with the same fingerprints: a client re-sending its whole history is walked for its
-        end only."""
-        al = self._aligned
-        resume: Sequence[int] = ()
-        if al is not None and al[0] is rows:
-            old, rows_for = al[1], al[2]
-            k = len(rows_for)
-            while k and rows_for[k - 1] >= self._sync_start:
-                k -= 1
-            if k and isinstance(fps, list) and len(fps) >= k and fps[:k] == old[:k]:
-                resume = rows_for[:k]
-        return resync.match(rows, self._sync_start, fps, history, resume=resume)
+        return self._sync.visible(self.store.list_active(self.id), self._count, self._counts)
 
     def known_prefix(self, fingerprints: Sequence[str], history: Sequence[Message]) -> tuple[int, bool]:
         """How many leading messages of a history the store holds (confirmed, or provisional rows
         it confirms or trims), and whether :meth:`sync` would line it up without a divergence.
         Writes nothing: the same matching as :meth:`sync` (:func:`contextwindow.sync.match`)."""
-        rows = self._sync_rows()
-        got = self._match(rows, fingerprints, history)
-        self._matched = (fingerprints, history, rows, len(rows), self._sync_start, got)  # the proxy's sync of it comes next
-        return got.known, got.diverged_at is None
+        return self._sync.known_prefix(fingerprints, history)
 
     def stores_as_given(self, m: Message) -> bool:
         """True when :meth:`add` would store ``m`` unchanged: no call id to map back, no steering
         to join, no tool result the clip budget would cut. Writes nothing."""
-        if unmap_ids(m, self._sent_ids) is not m or (m.role == "user" and not m.is_tool_result and len(self._steering)):
+        if unmap_ids(m, self._renderer.sent_ids) is not m or (m.role == "user" and not m.is_tool_result and len(self._steering)):
             return False
         if not (m.is_tool_result and self.config.clip_budget_tokens):
             return True
@@ -598,15 +472,16 @@ class Session:
         self._load_counts()
         # extended from the last view when it only grew (compaction/sticky.py); rows cut by sync are not
         active = self._active()
-        make = self._sticky_views.view if not self._transient and not self._client_fps else sticky_view
+        transient = self._sync.cuts()
+        make = self._sticky_views.view if not transient and not self._sync.client_fps else sticky_view
         if make is sticky_view:  # (its last view may not be extended after rows were cut)
             self._sticky_views.clear()
         items = make(cp.id if cp else None, cp.summary if cp else None, active, self._state(), self._count, self._count_stored, self._sticky_memo)
         if cp is not None:  # pinned means pinned: leading system messages a fold covered stay first
             items = [ViewItem(sm.id, sm.message, self._count_stored(sm)) for sm in self._pinned() if sm.seq <= cp.upto_seq] + items
         self._save_counts()
-        if self._transient:  # a compaction's replacement of a trimmed row is cut the same way
-            items = resync.cut_items(items, self._transient, self._count)
+        if transient:  # a compaction's replacement of a trimmed row is cut the same way
+            items = resync.cut_items(items, transient, self._count)
         return self._elide_answered_images(items)
 
     def _scrub_stale(self, items: list[ViewItem]) -> list[ViewItem]:
@@ -713,7 +588,7 @@ class Session:
         get_format(format or self.format)  # fail early on an unknown format
         self.check_limits()
         self._drain_steering()
-        rules = _provider_rules(format or self.format)
+        rules = provider_rules(format or self.format)
         items = self.view()
         budget = self.budget()
         if self._cache_cfg is not None:
@@ -725,7 +600,7 @@ class Session:
         hist = total(items)
         # what the provider repair will add (synthetic results for unanswered calls, a user turn first) counts too
         problems: list[Any] | None = self._validation.validate([it.message for it in items], rules)
-        extra = self._repair_cost([it.message for it in items], rules) if problems else 0
+        extra = repair_cost([it.message for it in items], rules, self._count) if problems else 0
         last = None if self._last_reported is None else self._last_reported + self._appended_since
         decision = should_compact(self._calibration.apply(hist) + extra, last, budget)
         log.debug(
@@ -751,7 +626,7 @@ class Session:
                     target=max(0, int(budget.target_tokens * scale) - extra),
                     count=self._count,
                     config=fold_first(self.config.compaction) if self._fold_first and not force else self.config.compaction,
-                    summarizer=_Accounted(self._guarded(), self._record_summarizer_usage, self._cached_prefix(items)),
+                    summarizer=Accounted(self._guarded(), self._record_summarizer_usage, self._cached_prefix(items)),
                     constraints=ledger_mod.texts(self.constraints()),
                     superseded=ledger_mod.superseded(self.constraints()),
                     instructions=instructions,
@@ -809,9 +684,9 @@ class Session:
             keep = self._cache_cfg.keep_last if self._cache_cfg is not None else 3
             anchors = cache_marks.session_anchors(messages, self._marked_prev, n_view, head, keep)
             self._marked_prev = messages[:n_view]
-        payload, id_map = self._payload(format or self.format, messages)
+        payload, id_map = self._renderer.payload(format or self.format, messages, system=self.system, tools=self.tools, model=self.model, emit=self.events.emit, conversation_id=self.id)
         units = payload_units(payload, self._unit_memo)  # before the breakpoints: what the cache matches on
-        at = self._sent_positions
+        at = self._renderer.sent_positions
         if at is not None and self.config.cache_marks != "off":
             payload = cache_marks.place(payload, self.config.cache_marks, model=self.model, anchors=[at[i] for i in anchors if at[i][0] >= 0])
         share, reuse = share_and_reuse(self._prev_units, units)
@@ -851,32 +726,8 @@ class Session:
         self.events.emit("compaction.degraded", rungs=list(dict.fromkeys(rungs)), tokens_before=before, tokens_after=count(body) + count(head), ref=ref)
         return messages
 
-    def _payload(self, name: str, messages: list[Message]) -> tuple[dict[str, Any], dict[str, str]]:
-        """Render ``messages`` for ``name`` and hold the result to the provider's rules (invariant 2):
-        ids and media types made acceptable, then :func:`formats.rules.enforce` as the last step."""
-        prep = prepare(messages, name, self._clean_memo.setdefault(name, RenderMemo(by_position=self.config.incremental)))
-        positions: list[tuple[int, int]] | None = None
-        if name == "openai":  # renders message by message: the previous build's renders are reused
-            payload = openai_chat.to_payload(prep.messages, system=self.system or None, tools=self.tools or None, model=self.model, memo=self._render_memo)
-        elif name == "anthropic":
-            positions = []
-            payload = anthropic_format.to_payload(prep.messages, system=self.system or None, tools=self.tools or None, model=self.model, positions=positions)
-        else:
-            payload = get_format(name).to_payload(prep.messages, system=self.system or None, tools=self.tools or None, model=self.model)
-        try:  # (a Chat payload that only grew and passes is not checked whole again)
-            payload, fixes = (payload, []) if name == "openai" and not self._payload_check.check(payload) else enforce(name, payload)
-        except InvalidPayloadError as exc:
-            hint = (
-                "there is nothing to send: add a user message (Session.add) and build again"
-                if exc.rule == "empty_payload"
-                else "the stored messages are intact; fold (Session.fold) or fork the conversation to go on, and report this as a bug"
-            )
-            raise InvalidPayloadError(f"conversation {self.id}: {exc}. To recover: {hint}", index=exc.index, rule=exc.rule) from exc
-        if fixes or prep.notes:
-            self.events.emit("payload.repaired", problems=prep.notes + [str(f) for f in fixes], report=f"{len(fixes) + len(prep.notes)} change(s) for {name}")
-        self._sent_ids = prep.id_map
-        self._sent_positions = None if fixes else positions  # a repaired body's messages may have moved
-        return payload, prep.id_map
+    def _valid(self, messages: list[Message], rules: str, problems: list[Any] | None = None) -> list[Message]:
+        return valid(messages, rules, self.events.emit, self.id, problems)
 
     def _clear_for_cache(self, items: list[ViewItem], budget: Budget) -> list[ViewItem]:
         """The per-call step of compaction/cache.py: clear old tool results when the reads it saves
@@ -897,35 +748,6 @@ class Session:
         self._appended_since = 0
         self.events.emit("compaction.applied", **result.report())
         return self.view()
-
-    def _repair_cost(self, messages: list[Message], rules: str) -> int:
-        """Tokens the provider repair of ``_valid`` would add to ``messages`` (0 when valid)."""
-        if not messages or not turns.validate(messages, provider=rules):
-            return 0
-        fixed, _ = turns.repair(messages)
-        head = self._count(_HEAD) if any(p.code == "first_not_user" for p in turns.validate(fixed, provider=rules)) else 0
-        return max(0, sum(map(self._count, fixed)) - sum(map(self._count, messages))) + head
-
-    def _valid(self, messages: list[Message], rules: str, problems: list[Any] | None = None) -> list[Message]:
-        """Invariant 2: the payload obeys the provider's rules, or the caller gets a typed error.
-        ``problems``: what ``turns.validate`` already said about these same messages."""
-        if problems is None:
-            problems = turns.validate(messages, provider=rules)
-        if not problems:
-            return messages
-        messages, rep = turns.repair(messages)
-        if any(p.code == "first_not_user" for p in turns.validate(messages, provider=rules)):
-            # e.g. an imported history that starts with the assistant: Anthropic and Gemini need a user turn first
-            first = next((i for i, m in enumerate(messages) if m.role != "system"), len(messages))
-            messages = [*messages[:first], _HEAD, *messages[first:]]
-        self.events.emit("payload.repaired", problems=[str(p) for p in problems], report=str(rep))
-        left = turns.validate(messages, provider=rules)
-        if left:
-            raise InvalidPayloadError(
-                f"the {rules} payload of conversation {self.id} breaks the provider's rules even after repair: "
-                + "; ".join(str(p) for p in left[:5])
-            )
-        return messages
 
     # --- after a call ------------------------------------------------------------------------
     def record(self, response: Message | Any, usage: Usage | None = None, *, auto_fold: bool = True) -> StoredMessage | None:
@@ -960,24 +782,7 @@ class Session:
 
     def call(self, model: Any, *, max_tokens: int | None = None) -> Any:
         """build → model.complete → record, compacting harder and retrying on a provider overflow."""
-        attempts = self.config.max_reactive_retries + 1
-        for attempt in range(attempts):
-            try:
-                b = self.build(force=attempt > 0)
-            except ContextWindowError:
-                self._forget_provider_count(attempt)
-                raise
-            try:
-                done = model.complete(b.sent_messages(self.id), system=self.system or None, max_tokens=max_tokens or min(self.max_output, 4096), tools=self.tools or None)
-            except ContextOverflowError as exc:
-                self._overflowed(exc, attempt)
-                if attempt + 1 >= attempts:
-                    self._forget_provider_count(attempt + 1)
-                    raise
-                continue
-            self.record(done)
-            return done
-        raise AssertionError("unreachable")  # pragma: no cover
+        return session_calls.call(self, model, max_tokens)
 
     def _forget_provider_count(self, overflows: int) -> None:
         """No sticky failure: after the reactive retries are spent (or a forced pass could not
@@ -1011,24 +816,7 @@ class Session:
 
     async def acall(self, model: Any, *, max_tokens: int | None = None) -> Any:
         """The async :meth:`call`: build off the loop, ``model.acomplete``, record, fold in the background."""
-        attempts = self.config.max_reactive_retries + 1
-        for attempt in range(attempts):
-            try:
-                b = await self.abuild(force=attempt > 0)
-            except ContextWindowError:
-                self._forget_provider_count(attempt)
-                raise
-            try:
-                done = await model.acomplete(b.sent_messages(self.id), system=self.system or None, max_tokens=max_tokens or min(self.max_output, 4096), tools=self.tools or None)
-            except ContextOverflowError as exc:
-                self._overflowed(exc, attempt)
-                if attempt + 1 >= attempts:
-                    self._forget_provider_count(attempt + 1)
-                    raise
-                continue
-            await self.arecord(done)
-            return done
-        raise AssertionError("unreachable")  # pragma: no cover
+        return await session_calls.acall(self, model, max_tokens)
 
     # --- folds -------------------------------------------------------------------------------
     def at_turn_boundary(self) -> bool:
@@ -1051,20 +839,8 @@ class Session:
         active = self.store.list_active(self.id)
         if not self.at_turn_boundary():
             raise ConfigError("a fold happens at a turn boundary: the last message must be an assistant reply with no pending tool calls")
-        _, rest = split_pinned(items)  # pinned messages stay as they are: the brief need not repeat them
-        prior = rest[0] if rest and rest[0].key.startswith("fold:") else None
-        originals = [it.source for it in rest if not it.key.startswith("fold:") and not is_synthetic(it)]
-        request = SummaryRequest(
-            messages=originals,
-            prior_summary=summary_text(prior.source) if prior else None,
-            instructions=instructions,
-            constraints=tuple(ledger_mod.texts(self.constraints())),
-            superseded=tuple(ledger_mod.superseded(self.constraints())),
-            ledger=tuple(self.constraints()),
-            budget_tokens=self.config.compaction.summary_budget(self.budget().history_budget),
-            prefix=self._cached_prefix(items),
-        )
-        return request, active[-1].seq
+        budget_tokens = self.config.compaction.summary_budget(self.budget().history_budget)
+        return summary_request(items, instructions, self.constraints(), budget_tokens, self._cached_prefix(items)), active[-1].seq
 
     def fold(self, instructions: str | None = None, *, reason: str = "manual") -> Checkpoint:
         """Fold the current view into a cumulative checkpoint (``/compact [instructions]``)."""
@@ -1105,17 +881,8 @@ class Session:
         return self.pending_fold
 
     def _cached_prefix(self, items: Sequence[ViewItem]) -> CachedPrefix | None:
-        """The last build's prompt as sent plus the view items stored since, when the view still
-        starts with what that build sent (a summary request can ride its cache: folding/cached.py)."""
-        keys = self._built_keys
-        if self._last_sent is None or self._last_prompt_estimate is None or len(items) < len(keys) or any(k != it.key for k, it in zip(keys, items, strict=False)):
-            return None
-        messages, rules = self._last_sent
-        tokens = self._last_prompt_estimate
-        new = items[len(keys) :]
-        return CachedPrefix(
-            (*messages, *(it.message for it in new)), self.system or None, tuple(self.tools) or None, rules, tokens + total(new), len(messages),
-        )
+        """The last build's prompt and what was stored since, when the view still starts with it (session_fold.py)."""
+        return cached_prefix(items, self._built_keys, self._last_sent, self._last_prompt_estimate, self.system, self.tools)
 
     def _guarded(self) -> GuardedSummarizer:
         """The summarizer as build()/fold() use it: under the total deadline, its brief held to its budget."""
@@ -1133,16 +900,8 @@ class Session:
             return None
         items = self.view()
         before = total(items)
-        files = restore_section(
-            request.messages, self._count_text, self.config.restore_files, self.config.restore_file_tokens,
-            min(self.config.restore_total_tokens, self.budget().history_budget // 4), read=disk_reader(self.config.restore_root),
-        )
         covered = [sm for sm in self.store.list_active(self.id) if sm.seq <= upto]
-        # the ref reaches back to what the prior summary (and notes before the first message) named
-        rest = split_pinned(items)[1]
-        earlier = [it.message.text for it in rest[:1] if it.key.startswith("fold:")] + leading_markers([it for it in rest if not it.key.startswith("fold:")])
-        span = markers.folded_span(markers.span_start(earlier, covered[0].id), covered[-1].id, len(covered)) if covered else ""
-        summary = scrub_message(fold_message(outcome.text, method=outcome.method, extra_sections=[files, span]), self.constraints())
+        summary = summary_message(request, outcome, items, covered, self._count_text, self.config, self.budget().history_budget, self.constraints())
         cp = self.store.checkpoint(self.id, summary, upto, {"method": outcome.method, "ok": outcome.ok, "reason": reason})
         self.store.set_state(self.id, STATE_KEY, dict(EMPTY_STATE))
         self._sticky_memo.clear()
@@ -1165,8 +924,6 @@ class Session:
     def spend(self) -> dict[str, dict[str, Any]]:
         return self.store.usage_by_role(self.id)
 
-
-_HEAD = Message("user", (TextPart("[The conversation continues from earlier context.]"),), meta={"cw": "note"})
 
 
 def _cache_config(base: CacheConfig | None, model: str | None) -> CacheConfig | None:
@@ -1191,22 +948,3 @@ def _sticky_head(items: Sequence[ViewItem]) -> int:
     return n
 
 
-def _provider_rules(fmt: str) -> str:
-    return {"openai_responses": "openai_responses", "anthropic": "anthropic", "gemini": "gemini"}.get(fmt, "openai")
-
-
-class _Accounted:
-    """A summarizer whose every call's usage lands in the spend ledger (in-flight summaries too)."""
-
-    def __init__(self, inner: Summarizer, record: Any, prefix: CachedPrefix | None = None) -> None:
-        self.inner = inner
-        self.record = record
-        self.name = inner.name
-        self.prefix = prefix  # the prompt as last sent, given to a request that has none
-
-    def summarize(self, request: SummaryRequest) -> SummaryOutcome:
-        if self.prefix is not None and request.prefix is None:
-            request = replace(request, prefix=self.prefix)
-        outcome = self.inner.summarize(request)
-        self.record(outcome.usages)
-        return outcome

@@ -1,0 +1,106 @@
+"""A build's last steps: its messages held to the provider's rules (invariant 2), then rendered.
+
+:func:`valid` repairs what the provider would refuse (a tool call without its result, a history
+that does not start with a user turn) or raises :class:`InvalidPayloadError`; :class:`Renderer`
+turns the messages into the provider's payload, reusing what the previous build rendered for the
+same message objects, and keeps what the next steps need of it: the call ids renamed for the
+provider (a reply's ids are mapped back when it is added) and where each message ends in an
+Anthropic body (where cache breakpoints go). :class:`Session` calls them from ``build``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import turns
+from .errors import InvalidPayloadError
+from .formats import anthropic as anthropic_format
+from .formats import get_format, openai_chat
+from .formats.memo import RenderMemo
+from .formats.prepare import prepare
+from .formats.rules import enforce
+from .incremental import GrowingPayloadCheck
+from .messages import Message, TextPart
+from .tools import ToolSpec
+
+HEAD = Message("user", (TextPart("[The conversation continues from earlier context.]"),), meta={"cw": "note"})
+Emit = Callable[..., Any]  # the Session's events.emit(name, **data)
+
+
+def provider_rules(fmt: str) -> str:
+    """The rules (turns.validate's provider) a payload format is held to."""
+    return {"openai_responses": "openai_responses", "anthropic": "anthropic", "gemini": "gemini"}.get(fmt, "openai")
+
+
+def repair_cost(messages: list[Message], rules: str, count: Callable[[Message], int]) -> int:
+    """Tokens the provider repair of :func:`valid` would add to ``messages`` (0 when valid)."""
+    if not messages or not turns.validate(messages, provider=rules):
+        return 0
+    fixed, _ = turns.repair(messages)
+    head = count(HEAD) if any(p.code == "first_not_user" for p in turns.validate(fixed, provider=rules)) else 0
+    return max(0, sum(map(count, fixed)) - sum(map(count, messages))) + head
+
+
+def valid(messages: list[Message], rules: str, emit: Emit, conversation_id: str, problems: list[Any] | None = None) -> list[Message]:
+    """Invariant 2: the payload obeys the provider's rules, or the caller gets a typed error.
+    ``problems``: what ``turns.validate`` already said about these same messages."""
+    if problems is None:
+        problems = turns.validate(messages, provider=rules)
+    if not problems:
+        return messages
+    messages, rep = turns.repair(messages)
+    if any(p.code == "first_not_user" for p in turns.validate(messages, provider=rules)):
+        # e.g. an imported history that starts with the assistant: Anthropic and Gemini need a user turn first
+        first = next((i for i, m in enumerate(messages) if m.role != "system"), len(messages))
+        messages = [*messages[:first], HEAD, *messages[first:]]
+    emit("payload.repaired", problems=[str(p) for p in problems], report=str(rep))
+    left = turns.validate(messages, provider=rules)
+    if left:
+        raise InvalidPayloadError(
+            f"the {rules} payload of conversation {conversation_id} breaks the provider's rules even after repair: "
+            + "; ".join(str(p) for p in left[:5])
+        )
+    return messages
+
+
+class Renderer:
+    """Renders a build's messages for a provider (see the module docstring)."""
+
+    def __init__(self, *, incremental: bool = True) -> None:
+        self.incremental = incremental
+        self.sent_ids: dict[str, str] = {}  # call ids renamed for the provider in the last build: sent -> stored
+        self.sent_positions: list[tuple[int, int]] | None = None  # where each message ends in the last Anthropic body (None: repaired, or another format)
+        # the previous build's renders, reused for the same message objects
+        self._render_memo: RenderMemo[Message, list[dict[str, Any]]] = RenderMemo(by_position=incremental)
+        self._clean_memo: dict[str, RenderMemo[Message, bool]] = {}  # per format: messages prepare leaves as they are
+        self._payload_check = GrowingPayloadCheck(enabled=incremental)  # the Chat payload's rules, of the new tail only
+
+    def payload(
+        self, name: str, messages: list[Message], *, system: str, tools: list[ToolSpec], model: str | None, emit: Emit, conversation_id: str
+    ) -> tuple[dict[str, Any], dict[str, str]]:
+        """Render ``messages`` for ``name`` and hold the result to the provider's rules (invariant 2):
+        ids and media types made acceptable, then :func:`formats.rules.enforce` as the last step."""
+        prep = prepare(messages, name, self._clean_memo.setdefault(name, RenderMemo(by_position=self.incremental)))
+        positions: list[tuple[int, int]] | None = None
+        if name == "openai":  # renders message by message: the previous build's renders are reused
+            payload = openai_chat.to_payload(prep.messages, system=system or None, tools=tools or None, model=model, memo=self._render_memo)
+        elif name == "anthropic":
+            positions = []
+            payload = anthropic_format.to_payload(prep.messages, system=system or None, tools=tools or None, model=model, positions=positions)
+        else:
+            payload = get_format(name).to_payload(prep.messages, system=system or None, tools=tools or None, model=model)
+        try:  # (a Chat payload that only grew and passes is not checked whole again)
+            payload, fixes = (payload, []) if name == "openai" and not self._payload_check.check(payload) else enforce(name, payload)
+        except InvalidPayloadError as exc:
+            hint = (
+                "there is nothing to send: add a user message (Session.add) and build again"
+                if exc.rule == "empty_payload"
+                else "the stored messages are intact; fold (Session.fold) or fork the conversation to go on, and report this as a bug"
+            )
+            raise InvalidPayloadError(f"conversation {conversation_id}: {exc}. To recover: {hint}", index=exc.index, rule=exc.rule) from exc
+        if fixes or prep.notes:
+            emit("payload.repaired", problems=prep.notes + [str(f) for f in fixes], report=f"{len(fixes) + len(prep.notes)} change(s) for {name}")
+        self.sent_ids = prep.id_map
+        self.sent_positions = None if fixes else positions  # a repaired body's messages may have moved
+        return payload, prep.id_map
