@@ -218,3 +218,57 @@ def test_a_request_queued_on_the_identity_and_one_on_the_conversation_do_not_run
         assert not errors, errors
         cid = only_conversation(store, up, px)
         assert store.texts(cid) == [[m["content"] for m in history(1)], ["Answer 1.", "Follow-up 1."], ["Answer 2.", "Follow-up 2."]]
+
+
+def test_a_request_whose_identity_becomes_another_conversations_alias_while_it_waits_moves_to_that_lock(said: Any) -> None:
+    # X starts a conversation with a per-call block in its only user message: its key is the head
+    # with the block, and the head without it becomes an alias (identity.py). Two requests come
+    # under that alias while X waits for a worker: the first holds the alias's lock, the second
+    # waits behind it. X creates the conversation, alias included. The first then finds its
+    # identity is the conversation's, whose lock it does not hold: it writes nothing and goes
+    # upstream as sent; the second, once it holds the alias's lock, moves to the conversation's.
+    others = [Gate(f"Busy conversation {i}.", by_write=False) for i in range(default_workers())]
+    store = GatedStore(open_store("memory://"), others)
+    waits = threading.Event()
+    said.on[1] = waits
+    moved, taken = Said("moved to another lock"), Said("takes that lock")
+    log = logging.getLogger("contextwindow.proxy")
+    for w in (moved, taken):
+        log.addHandler(w)
+    errors: list[BaseException] = []
+    block = {"role": "user", "content": [{"type": "text", "text": TASK["content"]}, {"type": "text", "text": "# Runtime: call 1"}]}
+    try:
+        with stack(answers, store=store, session=SessionConfig(cache=None)) as (up, px, _):  # type: ignore[arg-type]
+            busy = [send(px, [{"role": "system", "content": g.first_text}, TASK], errors) for g in others]
+            for g in others:
+                assert g.entered.wait(60)
+            read = px.server.conversations.reread
+            for body in ([SYSTEM, block], history(2)):  # X, then the first under the alias: each holds its lock
+                before = sum(read)
+                t = send(px, body, errors)
+                busy.append(t)
+                until(lambda before=before: sum(read) > before)  # type: ignore[misc]
+            last = send(px, history(3), errors)
+            assert waits.wait(60)  # the second under the alias waits for the first
+            others[0].release.set()  # one worker: X's build, then the first's, then the second's, in that order
+            last.join(60)
+            for g in others:
+                g.release.set()
+            for t in busy:
+                t.join(60)
+            assert not errors, errors
+            px.wait_idle()
+            assert (moved.n, taken.n) == (1, 1)
+            (conv,) = [c for c in store.list_conversations() if store.list(c.id)[0].message.text == SYSTEM["content"]]
+            assert px.server.conversations.lock_key(conv.metadata["proxy"]["aliases"][0]) == conv.metadata["proxy"]["key"]
+            stored = store.list(conv.id)
+            client = [sm.message.text for sm in stored if sm.message.meta.get(KIND_KEY) != REPLY]
+            # X's messages, then the last request's new ones (the one that moved stored nothing, and
+            # has no reply recorded: it went upstream unmanaged); a reply for X and for the last
+            assert client == [SYSTEM["content"], TASK["content"] + "\n# Runtime: call 1", *(m["content"] for m in history(3)[2:])]
+            assert sorted(sm.message.text for sm in stored if sm.message.meta.get(KIND_KEY) == REPLY) == ["Answer to 2 messages.", "Answer to 6 messages."]
+            assert sum(r.body["messages"] == history(2) for r in up.requests) == 1  # the one that moved: upstream as sent
+            assert px.server.locks_in_use() == 0
+    finally:
+        for w in (moved, taken):
+            log.removeHandler(w)
