@@ -16,10 +16,9 @@ the payload's prefix is byte-identical (provider prompt caches stay warm).
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from . import session_calls
@@ -28,18 +27,16 @@ from .admission import Admission, runtime_section, wants_batching
 from .admission.steering import SteeringQueue, can_steer
 from .budget import (
     Budget,
-    BudgetConfig,
     Decision,
     Gauge,
     LimitHit,
-    Limits,
     compute_budget,
     exceeded,
     gauge,
     should_compact,
     should_fold,
 )
-from .compaction import CompactionConfig, CompactionResult, ViewItem, compact, markers, total
+from .compaction import CompactionResult, ViewItem, compact, markers, total
 from .compaction.cache import CacheConfig, clear_for_cache
 from .compaction.candidates import GrowingCandidates
 from .compaction.degrade import degrade
@@ -58,15 +55,17 @@ from .events import ConversationEvents, Event, EventBus
 from .folding import constraints as ledger_mod
 from .folding.base import CachedPrefix, Summarizer, SummaryRequest
 from .folding.extractive import ExtractiveSummarizer
-from .folding.guard import DEFAULT_DEADLINE_S, GuardedSummarizer
+from .folding.guard import GuardedSummarizer
 from .folding.scrubbing import scrub_message
 from .formats import cache_marks, get_format
 from .formats.memo import RenderMemo
 from .formats.prepare import unmap_ids
 from .incremental import GrowingValidation
-from .messages import Message, Part, TextPart, ToolCallPart, ToolResultPart
+from .messages import Message, TextPart, ToolCallPart
 from .prefix import payload_units, share_and_reuse
+from .session_config import Build, SessionConfig
 from .session_fold import Accounted, cached_prefix, summary_message, summary_request
+from .session_intake import Intake
 from .session_payload import Renderer, provider_rules, repair_cost, valid
 from .session_sync import FINGERPRINT_KEY, SyncResult, SyncState
 from .sink import ConversationSink
@@ -87,49 +86,7 @@ CALIBRATION_KEY = "calibration"
 IMAGES_KEY = "images"  # image key → offload ref of images already answered about
 
 
-@dataclass(frozen=True, slots=True)
-class SessionConfig:
-    budget: BudgetConfig = field(default_factory=lambda: BudgetConfig.from_env(os.environ))  # CONTEXTWINDOW_TRIGGER, ...
-    compaction: CompactionConfig = field(default_factory=CompactionConfig)
-    clip_budget_tokens: int | None = 4_000  # None: no clipping at append
-    max_reactive_retries: int = 2
-    model_call_deadline_s: float | None = DEFAULT_DEADLINE_S  # total, per summarizer use inside build()/fold()
-    restore_files: int = 5
-    restore_file_tokens: int = 5_000
-    restore_total_tokens: int = 50_000  # and never more than a quarter of the history budget
-    restore_root: str | None = None  # restored files are read from disk here (default: cwd) when they still exist
-    limits: Limits = field(default_factory=lambda: Limits.from_env(os.environ))  # 200 turns, 1M tokens, 200 tool calls, $2, 30 min
-    cache: CacheConfig | None = field(default_factory=CacheConfig)  # per-call clearing when it pays; None: off
-    incremental: bool = True  # False: every build walks the whole view again (the same payloads, slower; for checking)
-    cache_marks: cache_marks.CacheMode = "5m"  # prompt-cache breakpoints on Anthropic payloads (formats/cache_marks.py): "off" / "5m" / "1h"
-
-
-@dataclass(frozen=True, slots=True)
-class Build:
-    """What ``build`` produced: the payload and everything needed to explain it. The payload is
-    read-only: its message dicts are shared with the next build's where the message is the same
-    (copy before changing one)."""
-
-    payload: dict[str, Any]
-    messages: list[Message]
-    system: str
-    tokens: int  # estimated whole prompt: system + tools + history
-    budget: Budget
-    decision: Decision
-    compaction: CompactionResult | None
-    prefix_share: float  # share of this payload that is a byte prefix of the previous one
-    gauge: Gauge
-    prefix_reuse: float = 1.0  # share of the previous payload that is still a prefix of this one
-    id_map: dict[str, str] = field(default_factory=dict)  # call id sent -> stored, where the provider's id rules changed it
-    cache_anchors: tuple[int, ...] = ()  # messages whose end should carry a prompt-cache breakpoint (formats/cache_marks.py)
-
-    def sent_messages(self, conversation_id: str) -> list[Message]:
-        """``messages`` with the cache anchors marked for a model client (AnthropicModel places its
-        breakpoints there; OpenAICompatibleModel takes ``conversation_id`` as ``prompt_cache_key``)."""
-        return cache_marks.hint(self.messages, self.cache_anchors, conversation_id) if self.cache_anchors else self.messages
-
-
-__all__ = ["FINGERPRINT_KEY", "Build", "Session", "SessionConfig", "SyncResult"]  # (the first and last live in session_sync.py)
+__all__ = ["FINGERPRINT_KEY", "Build", "Session", "SessionConfig", "SyncResult"]  # (all but Session live in session_config.py and session_sync.py)
 
 
 class Session:
@@ -175,8 +132,7 @@ class Session:
         self._counts: dict[str, int] = {}  # message id -> tokens (kept in the store with the rows too)
         self._counts_loaded = False
         self._unsaved_counts: dict[str, int] = {}
-        self._names: dict[str, str] = {}  # tool call id -> tool name, kept as messages are added
-        self._names_loaded = False
+        self._intake = Intake(store, self.id, self.sink, self.events)  # tool names by call id; results clipped at the door (session_intake.py)
         self._view_tokens: int | None = None  # the view's tokens at the last build, + what was added since
         self._pinned_head: list[StoredMessage] | None = None
         self._marked_prev: list[Message] = []  # the last build's view messages, before their cache anchors
@@ -277,22 +233,6 @@ class Session:
                 return
             self._unsaved_counts = {}
 
-    def _call_names(self, m: Message) -> dict[str, str]:
-        """Tool call id → tool name, kept incrementally; read from the store once (a reopened
-        conversation, or calls another writer added) only when a result names an unknown call."""
-        unknown = any(isinstance(p, ToolResultPart) and not p.name and p.call_id not in self._names for p in m.parts)
-        if unknown and not self._names_loaded:
-            self._names_loaded = True
-            for sm in self.store.list_active(self.id)[-64:]:
-                self._names.update((c.id, c.name) for c in sm.message.tool_calls)
-        return self._names
-
-    def _remember_calls(self, m: Message) -> None:
-        self._names.update((c.id, c.name) for c in m.tool_calls)
-        if len(self._names) > 4096:  # bounded: keep the newest half
-            for k in list(self._names)[:2048]:
-                del self._names[k]
-
     # --- adding messages -------------------------------------------------------------------
     def add(self, *messages: Message) -> list[StoredMessage]:
         """Append messages: tool results are clipped at the door, user rules enter the ledger."""
@@ -312,7 +252,7 @@ class Session:
                 new = ledger_mod.update(ledger, said, source=str(len(ledger)))
                 ledger_changed = ledger_changed or new != ledger
                 ledger = new
-            self._remember_calls(m)
+            self._intake.remember_calls(m)
             ready.append(m)
         tokens = [self._count(m) for m in ready]
         stored = self.store.append(self.id, ready, token_counts=TokenCounts(counter_key(self.counter), tuple(tokens)))
@@ -373,31 +313,10 @@ class Session:
             return False
         if not (m.is_tool_result and self.config.clip_budget_tokens):
             return True
-        from .clipping.router import keeps
-
-        names = self._call_names(m)
-        budget = self.config.clip_budget_tokens or 4_000
-        return all(
-            keeps(p, budget, tool_name=p.name or names.get(p.call_id), count=self._count_text)
-            for p in m.parts
-            if isinstance(p, ToolResultPart)
-        )
+        return self._intake.keeps(m, self.config.clip_budget_tokens or 4_000, self._count_text)
 
     def _clip(self, m: Message) -> Message:
-        from .clipping import clip
-
-        parts: list[Part] = []
-        names = self._call_names(m)
-        for p in m.parts:
-            if isinstance(p, ToolResultPart):
-                tool = p.name or names.get(p.call_id)
-                res = clip(p, self.config.clip_budget_tokens or 4_000, tool_name=tool, sink=self.sink, count=self._count_text)
-                if res.report.ref:
-                    self.events.emit("clip.applied", tool=tool, **res.report.to_dict())
-                parts.append(res.part or p)
-            else:
-                parts.append(p)
-        return replace(m, parts=tuple(parts))
+        return self._intake.clip(m, self.config.clip_budget_tokens or 4_000, self._count_text)
 
     def run_retrieve(self, call: ToolCallPart) -> Message:
         """Execute a model's ``retrieve`` call (clip markers and compaction markers alike) and
