@@ -11,6 +11,12 @@ Data flow of one call (``build`` is the only code path that produces a payload):
 Compaction decisions are sticky: what was masked, truncated, dropped or inserted is kept in the
 store's per-conversation state and re-applied on every build, so between two compaction events
 the payload's prefix is byte-identical (provider prompt caches stay warm).
+
+The Session assembles; the steps around it live beside it: session_config.py (SessionConfig,
+Build), session_intake.py (tool results clipped at the door), session_sync.py (what ``sync`` keeps
+between a client's requests), session_payload.py (the provider's rules, rendering, the degradation
+ladder), session_fold.py (a fold's request and summary message), session_calls.py (the call loop
+with its reactive retries).
 """
 
 from __future__ import annotations
@@ -36,14 +42,13 @@ from .budget import (
     should_compact,
     should_fold,
 )
-from .compaction import CompactionResult, ViewItem, compact, markers, total
+from .compaction import CompactionResult, ViewItem, compact, total
 from .compaction.cache import CacheConfig, clear_for_cache
 from .compaction.candidates import GrowingCandidates
-from .compaction.degrade import degrade
 from .compaction.economics import FoldNow, Growth, cost_budget, fold_now
 from .compaction.policy import fold_first
 from .compaction.sticky import EMPTY_STATE, StickyViews, sticky_state, sticky_view
-from .compaction.view import is_synthetic, split_pinned
+from .compaction.view import is_synthetic
 from .cost import usage_cost
 from .errors import (
     CompactionError,
@@ -66,7 +71,7 @@ from .prefix import payload_units, share_and_reuse
 from .session_config import Build, SessionConfig
 from .session_fold import Accounted, cached_prefix, summary_message, summary_request
 from .session_intake import Intake
-from .session_payload import Renderer, provider_rules, repair_cost, valid
+from .session_payload import Renderer, degraded, provider_rules, repair_cost, valid
 from .session_sync import FINGERPRINT_KEY, SyncResult, SyncState
 from .sink import ConversationSink
 from .store.base import Checkpoint, ConversationStore, StoredMessage, TokenCounts
@@ -584,7 +589,8 @@ class Session:
             sent = hist if messages is view_messages else sum(self._count(m) for m in messages if m is not runtime)
         shown = hist  # the history tokens this call sends
         if sent > budget.history_budget:
-            messages = self._degraded(items, runtime, rules, budget.history_budget)
+            messages = degraded(items, runtime, rules, budget.history_budget, count=self._count, scrub=self._scrub_stale,
+                                ledger=self.constraints, emit=self.events.emit, conversation_id=self.id)
             sent = shown = sum(self._count(m) for m in messages if m is not runtime)
         if sent > budget.history_budget:
             raise CompactionError(
@@ -618,32 +624,6 @@ class Session:
         g = gauge(max(prompt, last or 0) if result is None else prompt, self.window)
         self.events.emit("build", tokens=prompt, calibration=round(self._calibration.factor, 4), messages=len(messages), prefix_share=share, prefix_reuse=reuse, gauge=g.severity, percent=round(g.percent, 1))
         return Build(payload, messages, self.system, prompt, budget, decision, result, share, g, reuse, id_map, tuple(anchors))
-
-    def _degraded(self, items: list[ViewItem], runtime: Message | None, rules: str, history_budget: int) -> list[Message]:
-        """This call's messages brought within ``history_budget`` by the degradation ladder
-        (compaction/degrade.py: old tool output, old assistant prose, summary detail, older user
-        text, then the ledger condensed and its least binding entries left out with one line and a
-        retrieve ref). For this call only: nothing is stored or made sticky. Raises
-        CompactionError only when the newest user message and that line cannot fit."""
-        pinned, rest = split_pinned(items)
-        head = [it.message for it in pinned]
-        keys = [it.key for it in rest if not is_synthetic(it) and not it.key.startswith(("fold:", "nudge:"))]
-        ref = markers.span_ref(keys[0], keys[-1]) if keys else markers.span_ref("0", "0")
-
-        def count(ms: Sequence[Message]) -> int:
-            return sum(self._count(m) for m in ms)
-
-        room = history_budget - count(head)
-        before = total(items)
-        for _ in range(3):  # the provider repair may add a little: the ladder is asked again for less
-            body, rungs = degrade([it.message for it in self._scrub_stale(rest)], budget=max(0, room), count=count, ledger=self.constraints(), ref=ref)
-            messages = self._valid([*head, *body, *([runtime] if runtime is not None else [])], rules)
-            over = sum(self._count(m) for m in messages if m is not runtime) - history_budget
-            if over <= 0:
-                break
-            room -= over
-        self.events.emit("compaction.degraded", rungs=list(dict.fromkeys(rungs)), tokens_before=before, tokens_after=count(body) + count(head), ref=ref)
-        return messages
 
     def _valid(self, messages: list[Message], rules: str, problems: list[Any] | None = None) -> list[Message]:
         return valid(messages, rules, self.events.emit, self.id, problems)

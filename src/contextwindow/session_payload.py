@@ -5,16 +5,22 @@ that does not start with a user turn) or raises :class:`InvalidPayloadError`; :c
 turns the messages into the provider's payload, reusing what the previous build rendered for the
 same message objects, and keeps what the next steps need of it: the call ids renamed for the
 provider (a reply's ids are mapped back when it is added) and where each message ends in an
-Anthropic body (where cache breakpoints go). :class:`Session` calls them from ``build``.
+Anthropic body (where cache breakpoints go). :func:`degraded` is the last resort when a payload
+still does not fit after compaction and repair: the degradation ladder, for that call only.
+:class:`Session` calls them from ``build``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import turns
+from .compaction import ViewItem, markers, total
+from .compaction.degrade import degrade
+from .compaction.view import is_synthetic, split_pinned
 from .errors import InvalidPayloadError
+from .folding.constraints import Constraint
 from .formats import anthropic as anthropic_format
 from .formats import get_format, openai_chat
 from .formats.memo import RenderMemo
@@ -61,6 +67,45 @@ def valid(messages: list[Message], rules: str, emit: Emit, conversation_id: str,
             f"the {rules} payload of conversation {conversation_id} breaks the provider's rules even after repair: "
             + "; ".join(str(p) for p in left[:5])
         )
+    return messages
+
+
+def degraded(
+    items: list[ViewItem],
+    runtime: Message | None,
+    rules: str,
+    history_budget: int,
+    *,
+    count: Callable[[Message], int],
+    scrub: Callable[[list[ViewItem]], list[ViewItem]],
+    ledger: Callable[[], list[Constraint]],
+    emit: Emit,
+    conversation_id: str,
+) -> list[Message]:
+    """This call's messages brought within ``history_budget`` by the degradation ladder
+    (compaction/degrade.py: old tool output, old assistant prose, summary detail, older user
+    text, then the ledger condensed and its least binding entries left out with one line and a
+    retrieve ref), then held to the provider's rules. For this call only: nothing is stored or
+    made sticky. Raises CompactionError only when the newest user message and that line cannot
+    fit. ``scrub``: the Session's stale-value scrub of view items; ``ledger``: its ledger, read."""
+    pinned, rest = split_pinned(items)
+    head = [it.message for it in pinned]
+    keys = [it.key for it in rest if not is_synthetic(it) and not it.key.startswith(("fold:", "nudge:"))]
+    ref = markers.span_ref(keys[0], keys[-1]) if keys else markers.span_ref("0", "0")
+
+    def tokens(ms: Sequence[Message]) -> int:
+        return sum(count(m) for m in ms)
+
+    room = history_budget - tokens(head)
+    before = total(items)
+    for _ in range(3):  # the provider repair may add a little: the ladder is asked again for less
+        body, rungs = degrade([it.message for it in scrub(rest)], budget=max(0, room), count=tokens, ledger=ledger(), ref=ref)
+        messages = valid([*head, *body, *([runtime] if runtime is not None else [])], rules, emit, conversation_id)
+        over = sum(count(m) for m in messages if m is not runtime) - history_budget
+        if over <= 0:
+            break
+        room -= over
+    emit("compaction.degraded", rungs=list(dict.fromkeys(rungs)), tokens_before=before, tokens_after=tokens(body) + tokens(head), ref=ref)
     return messages
 
 
