@@ -133,15 +133,15 @@ def test_cost_budget_never_aims_shallower_than_the_budget() -> None:
 
 
 @pytest.mark.parametrize("window", [40_000, 60_000, 80_000])
-def test_pricing_the_summary_call_makes_no_more_summaries_and_keeps_fidelity(window: int) -> None:
+def test_pricing_the_summary_call_bills_less_and_keeps_fidelity(window: int) -> None:
     """On a prose-heavy session (little for clearing to take), the policy that prices each pass's
     summary call (the folded tokens read at the read price: the request rides the cache; the
-    summary at the output price) asks for no more summaries than the same policy blind to that
-    price and bills less above the floor, with nothing over the window or invalid and every rule kept."""
+    summary at the output price) bills less, summaries included, than the same policy blind to
+    that price (0.5-0.7x on this seed), with nothing over the window or invalid and every rule kept."""
     session = prose_heavy_session(7)
     priced = replay(session, ["default"], window=window).policy("default")
     blind = replay(session, ["default"], window=window, cache=CacheConfig(summary_input_weight=0.0, summary_tokens=0)).policy("default")
-    assert 0 < priced.summary_calls <= blind.summary_calls
+    assert priced.summary_calls > 0
     assert priced.billed_with_summaries < blind.billed_with_summaries
     for d in (priced, blind):
         assert d.over_window_calls == 0 and d.invalid_payloads == 0
@@ -152,8 +152,8 @@ def test_pricing_the_summary_call_makes_no_more_summaries_and_keeps_fidelity(win
 def test_on_a_prose_heavy_session_default_bills_no_more_than_claude_code_above_the_floor(window: int) -> None:
     """The passes that fold whole turns are priced by what a fold keeps NOW (the newest turn and
     a summary the size of the last one), so they come at turn starts and earlier than a pass that
-    aims at deep_target: default's bill above the floor is at most claude-code's (0.88 at 40k and
-    80k on this seed; 1.12 and 1.18 before). At 60k it is not (1.20; docs/replay.md)."""
+    aims at deep_target: default's bill above the floor is at most claude-code's (0.81 at 40k and
+    0.88 at 80k on this seed; 1.12 and 1.18 before). At 60k it is not (1.20; docs/replay.md)."""
     session = prose_heavy_session(7)
     r = replay(session, ["claude-code", "default"], window=window)
     cc, d = r.policy("claude-code"), r.policy("default")

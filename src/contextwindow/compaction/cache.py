@@ -47,8 +47,8 @@ class CacheConfig:
     min_result_tokens: int = 200
     clear_inputs: bool = True  # old calls' long arguments are cleared too (compaction/inputs.py)
     # when and how deep a compaction pass goes (compaction/economics.py; fitted, docs/replay.md)
-    deep_target: float = 0.2  # a pass aims at this share of the history budget
-    min_trigger: float = 0.1  # no pass for cost alone below this share of the history budget
+    deep_target: float = 0.5  # a pass aims at this share of the history budget (0.2 before the fold kind; refit docs/replay.md)
+    min_trigger: float = 0.3  # no pass for cost alone below this share of the history budget
     max_trigger: float = 0.9  # nor later than this share (or the budget's own trigger, if later)
     # what a pass's summary call costs (compaction/economics.py), as weights of the input price: the
     # summary request rides the conversation's cached prefix (folding/cached.py), so what it folds is
