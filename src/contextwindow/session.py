@@ -29,7 +29,7 @@ from typing import Any
 
 from . import session_calls
 from . import sync as resync
-from .admission import Admission, runtime_section, wants_batching
+from .admission import Admission
 from .admission.steering import SteeringQueue, can_steer
 from .budget import (
     Budget,
@@ -43,7 +43,7 @@ from .budget import (
     should_fold,
 )
 from .compaction import CompactionResult, ViewItem, compact, total
-from .compaction.cache import CacheConfig, clear_for_cache
+from .compaction.cache import clear_for_cache
 from .compaction.candidates import GrowingCandidates
 from .compaction.economics import FoldNow, Growth, cost_budget, fold_now
 from .compaction.policy import fold_first
@@ -68,10 +68,10 @@ from .formats.prepare import unmap_ids
 from .incremental import GrowingValidation
 from .messages import Message, TextPart, ToolCallPart
 from .prefix import payload_units, share_and_reuse
-from .session_config import Build, SessionConfig
+from .session_config import Build, SessionConfig, priced_cache, resolve_limits
 from .session_fold import Accounted, cached_prefix, summary_message, summary_request
 from .session_intake import Intake
-from .session_payload import Renderer, degraded, provider_rules, repair_cost, valid
+from .session_payload import Renderer, degraded, provider_rules, repair_cost, runtime_message, valid
 from .session_sync import FINGERPRINT_KEY, SyncResult, SyncState
 from .sink import ConversationSink
 from .store.base import Checkpoint, ConversationStore, StoredMessage, TokenCounts
@@ -118,7 +118,7 @@ class Session:
         self._clock = clock  # seconds, for the wall-time limit (injectable, like the store and the model)
         self.config = config or SessionConfig()
         self.model = model
-        self.window, self.max_output = self._limits(model, window, max_output)
+        self.window, self.max_output = resolve_limits(model, window, max_output)
         self.admission = system if isinstance(system, Admission) else None
         self.system = system.prompt.text if isinstance(system, Admission) else system
         self.tools = list(tools) + (list(system.tools) if isinstance(system, Admission) else [])
@@ -161,7 +161,7 @@ class Session:
         self._started = self._clock()
         self.pending_fold: Any = None
         self._rearm: int | None = None  # after a pass, the next one waits for this many tokens
-        self._cache_cfg = _cache_config(self.config.cache, model)
+        self._cache_cfg = priced_cache(self.config.cache, model)
         self._growth = Growth()  # history growth per call: when and how deep a pass pays (compaction/economics.py)
         self._fold_now: FoldNow | None = None  # what a fold of the oldest turns would keep (the last build's view)
         self._fold_first = False  # the cost-aware pass due is a fold of the oldest turns
@@ -175,19 +175,6 @@ class Session:
         self._tools_counted: tuple[list[ToolSpec], int] | None = None  # (self.tools, its tokens)
 
     # --- setup --------------------------------------------------------------------------
-    @staticmethod
-    def _limits(model: str | None, window: int | None, max_output: int | None) -> tuple[int, int]:
-        from .budget import DEFAULT_MAX_OUTPUT, DEFAULT_WINDOW
-
-        if window is not None and window <= 0:
-            raise ConfigError(f"window must be a positive number of tokens, got {window}")
-        if model and (window is None or max_output is None):
-            from .models import get_model
-
-            spec = get_model(model)
-            return window or spec.context_window, max_output or spec.max_output
-        return window or DEFAULT_WINDOW, max_output or DEFAULT_MAX_OUTPUT
-
     # --- state kept in the store ----------------------------------------------------------
     def _persist_event(self, ev: Event) -> None:
         self.store.record_event(self.id, ev.name, ev.data, ev.at)
@@ -359,15 +346,7 @@ class Session:
 
     def _runtime_message(self, messages: Sequence[Message]) -> Message | None:
         """The per-call runtime block, placed after everything cacheable (the end of the view)."""
-        if not self.runtime_block or self.admission is None:
-            return None
-        start = max((i for i, m in enumerate(messages) if m.role == "user" and not m.is_tool_result and not m.meta.get("cw")), default=0)
-        turn = messages[start:]
-        iteration = 1 + sum(1 for m in turn if m.role == "assistant")
-        called = [c.name for m in turn for c in m.tool_calls]
-        asked = turn[0].text if turn and turn[0].role == "user" else ""
-        section = runtime_section(iteration, called, batching=wants_batching(asked))
-        return Message("user", (TextPart(section.text),), meta={"cw": "runtime"})
+        return runtime_message(messages) if self.runtime_block and self.admission is not None else None
 
     # --- limits ---------------------------------------------------------------------------------
     def _limit_hits(self) -> list[LimitHit]:
@@ -823,19 +802,6 @@ class Session:
     def spend(self) -> dict[str, dict[str, Any]]:
         return self.store.usage_by_role(self.id)
 
-
-
-def _cache_config(base: CacheConfig | None, model: str | None) -> CacheConfig | None:
-    """``base`` priced for ``model`` (its cache read/write prices), as is when the model is unknown."""
-    if base is None or not model:
-        return base
-    from .errors import UnknownModelError
-    from .models import get_model
-
-    try:
-        return CacheConfig.for_model(get_model(model), base)
-    except UnknownModelError:
-        return base
 
 
 def _sticky_head(items: Sequence[ViewItem]) -> int:

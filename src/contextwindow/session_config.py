@@ -1,6 +1,7 @@
-"""What a :class:`~contextwindow.session.Session` is configured with (:class:`SessionConfig`) and
-what its ``build`` returns (:class:`Build`). Both are importable from :mod:`contextwindow.session`
-as well (and from :mod:`contextwindow`)."""
+"""What a :class:`~contextwindow.session.Session` is configured with (:class:`SessionConfig`), what
+its ``build`` returns (:class:`Build`), and how a Session's window and cache prices follow from its
+model. ``SessionConfig`` and ``Build`` are importable from :mod:`contextwindow.session` as well
+(and from :mod:`contextwindow`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 from .budget import Budget, BudgetConfig, Decision, Gauge, Limits
 from .compaction import CompactionConfig, CompactionResult
 from .compaction.cache import CacheConfig
+from .errors import ConfigError
 from .folding.guard import DEFAULT_DEADLINE_S
 from .formats import cache_marks
 from .messages import Message
@@ -56,3 +58,30 @@ class Build:
         """``messages`` with the cache anchors marked for a model client (AnthropicModel places its
         breakpoints there; OpenAICompatibleModel takes ``conversation_id`` as ``prompt_cache_key``)."""
         return cache_marks.hint(self.messages, self.cache_anchors, conversation_id) if self.cache_anchors else self.messages
+
+
+def resolve_limits(model: str | None, window: int | None, max_output: int | None) -> tuple[int, int]:
+    """(window, max output) in tokens: as given, else the model's (the bundled registry), else the defaults."""
+    from .budget import DEFAULT_MAX_OUTPUT, DEFAULT_WINDOW
+
+    if window is not None and window <= 0:
+        raise ConfigError(f"window must be a positive number of tokens, got {window}")
+    if model and (window is None or max_output is None):
+        from .models import get_model
+
+        spec = get_model(model)
+        return window or spec.context_window, max_output or spec.max_output
+    return window or DEFAULT_WINDOW, max_output or DEFAULT_MAX_OUTPUT
+
+
+def priced_cache(base: CacheConfig | None, model: str | None) -> CacheConfig | None:
+    """``base`` priced for ``model`` (its cache read/write prices), as is when the model is unknown."""
+    if base is None or not model:
+        return base
+    from .errors import UnknownModelError
+    from .models import get_model
+
+    try:
+        return CacheConfig.for_model(get_model(model), base)
+    except UnknownModelError:
+        return base

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import turns
+from .admission import runtime_section, wants_batching
 from .compaction import ViewItem, markers, total
 from .compaction.degrade import degrade
 from .compaction.view import is_synthetic, split_pinned
@@ -32,6 +33,18 @@ from .tools import ToolSpec
 
 HEAD = Message("user", (TextPart("[The conversation continues from earlier context.]"),), meta={"cw": "note"})
 Emit = Callable[..., Any]  # the Session's events.emit(name, **data)
+
+
+def runtime_message(messages: Sequence[Message]) -> Message:
+    """The per-call runtime block (admission/): the current turn's iteration, the tools it called and
+    whether the request asks for batching; placed after everything cacheable (the end of the view)."""
+    start = max((i for i, m in enumerate(messages) if m.role == "user" and not m.is_tool_result and not m.meta.get("cw")), default=0)
+    turn = messages[start:]
+    iteration = 1 + sum(1 for m in turn if m.role == "assistant")
+    called = [c.name for m in turn for c in m.tool_calls]
+    asked = turn[0].text if turn and turn[0].role == "user" else ""
+    section = runtime_section(iteration, called, batching=wants_batching(asked))
+    return Message("user", (TextPart(section.text),), meta={"cw": "runtime"})
 
 
 def provider_rules(fmt: str) -> str:
