@@ -246,3 +246,9 @@ def test_a_rollout_that_names_no_model_is_counted_as_codex(transcripts_dir: Path
     # rollout's history (~131k) would overflow
     assert (doc["window"], doc["window_source"]) == (258_400, "assumed")
     assert doc["gauge"]["percent"] < 100
+    # a rollout that names a model the registry does not know keeps the generic window: 258,400 is
+    # Codex's own models' window, not a local model's
+    from contextwindow.importers import ImportedSession
+    from contextwindow.importers.window import session_window
+
+    assert session_window(ImportedSession("codex", "x.jsonl", [], [], model="my-local-qwen-7b")) == (128_000, "assumed")

@@ -84,14 +84,17 @@ class _Account:
     def gauge(self) -> dict[str, Any] | None:
         return None if self.used is None else {"used": self.used, "window": self.window, "percent": round(100 * self.used / self.window, 1)}
 
+    @property
+    def calls(self) -> int:
+        return self.total.priced_calls + self.total.unpriced_calls + self.total.no_usage_calls
+
     def to_dict(self) -> dict[str, Any]:
-        return {"window": self.window, "window_source": self.source, "gauge": self.gauge(),
-                "calls": self.total.priced_calls + self.total.unpriced_calls + self.total.no_usage_calls, **self.total.to_dict()}
+        return {"window": self.window, "window_source": self.source, "gauge": self.gauge(), "calls": self.calls, **self.total.to_dict()}
 
     def columns(self) -> str:
         """``  43,861 / 200,000 ( 21.9%)  $0.5196`` — fixed widths, so a list of them lines up."""
         g = f"{self.used:>9,} / {self.window:,} ({100 * self.used / self.window:5.1f}%)" if self.used is not None else f"{'-':>9} / {self.window:,}"
-        return f"{g:<30} {self.total.text() if self.dollars else 'no calls':<12}"
+        return f"{g:<30} {self.total.text() if self.calls else 'no calls':<12}"
 
 
 def _segment_json(seg: Segment) -> dict[str, Any]:
@@ -169,7 +172,7 @@ def register(group: click.Group) -> None:
                        "created_at": info.created_at, "messages": rows.shown, "superseded": rows.superseded,
                        "segments": [_segment_json(s) for s in segs], "usage_by_role": usage,
                        "cost_by_role": {r: t.to_dict() for r, t in dollars.items()},
-                       "window": window, "window_source": acc.source, "gauge": acc.gauge()})
+                       **acc.to_dict()})
             return
         folds = sum(1 for s in segs if s.kind == "archived")
         click.echo(f"{info.id}  {info.title or '(untitled)'}")

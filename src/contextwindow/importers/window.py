@@ -49,7 +49,7 @@ def session_window(s: ImportedSession) -> tuple[int, str]:
         return CLAUDE_CODE_WINDOW, "assumed"
     if reg is not None:
         return reg, "registry"
-    if s.format == "codex":
+    if s.format == "codex" and not s.model:
         return CODEX_WINDOW, "assumed"
     return DEFAULT_WINDOW, "assumed"
 
