@@ -6,6 +6,7 @@ A module only the tests import is test equipment and lives in ``tests/`` (found 
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -13,12 +14,29 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "contextwindow"
 
 
-_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+[.\w]+[ \t]+import[ \t]+(?:\([^)]*\)|[^\n]*)|import[ \t]+[^\n]*)", re.M)
+def _dotted(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imported_names(text: str) -> set[str]:
-    """Every name on the import lines of ``text`` (modules and what is taken from them)."""
-    return {w for line in _IMPORT.findall(text) for w in re.findall(r"\w+", line)}
+def _imported(path: Path, tree: ast.Module) -> set[str]:
+    """The dotted names ``path`` imports: modules, and ``pkg.name`` for each name taken from a package
+    (it may be a submodule). Relative imports are resolved against the file's own package, so two
+    modules that share a file name (``tokens/select.py``, ``clipping/select.py``) are told apart."""
+    if not path.is_relative_to(PACKAGE):  # a benchmark: absolute imports only
+        package = ""
+    else:
+        package = _dotted(path) if path.name == "__init__.py" else _dotted(path).rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            mod = ".".join([*base, *([node.module] if node.module else [])])
+            out.add(mod)
+            out.update(f"{mod}.{a.name}" for a in node.names)
+    return out
 
 
 def test_no_module_of_the_package_is_used_by_the_tests_alone() -> None:
@@ -28,8 +46,11 @@ def test_no_module_of_the_package_is_used_by_the_tests_alone() -> None:
         pytest.skip("needs the repository's benchmarks/ next to src/")
     sources = [p for p in [*PACKAGE.rglob("*.py"), *(ROOT / "benchmarks").rglob("*.py")] if "__pycache__" not in p.parts]
     texts = {p: p.read_text(encoding="utf-8") for p in sources}
-    names = {p: _imported_names(t) for p, t in texts.items()}
+    imports = {p: _imported(p, ast.parse(t)) for p, t in texts.items()}
     scripts = (ROOT / "pyproject.toml").read_text(encoding="utf-8") if (ROOT / "pyproject.toml").is_file() else ""
+    dotted_names = re.compile(r"(?<![\w.])contextwindow(?:\.\w+)+")  # an entry point, a module run by its dotted name
+    named = {p: set(dotted_names.findall(t)) for p, t in texts.items()}
+    in_scripts = set(dotted_names.findall(scripts))
     commands = (PACKAGE / "cli" / "main.py").read_text(encoding="utf-8")
     unused = []
     for module in sorted(PACKAGE.rglob("*.py")):
@@ -37,9 +58,9 @@ def test_no_module_of_the_package_is_used_by_the_tests_alone() -> None:
             continue
         if module.parent.name == "cli" and f'"{module.stem}"' in commands:
             continue
-        dotted = ".".join(module.relative_to(PACKAGE.parent).with_suffix("").parts)
-        if dotted in scripts or any(dotted in t for p, t in texts.items() if p != module):  # an entry point, a module run by name
+        dotted = _dotted(module)
+        if dotted in in_scripts or any(p != module and dotted in got for p, got in named.items()):
             continue
-        if not any(p != module and module.stem in got for p, got in names.items()):
+        if not any(p != module and dotted in got for p, got in imports.items()):
             unused.append(str(module.relative_to(PACKAGE)))
     assert unused == []
