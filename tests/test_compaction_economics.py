@@ -137,7 +137,9 @@ def test_pricing_the_summary_call_bills_less_and_keeps_fidelity(window: int) -> 
     """On a prose-heavy session (little for clearing to take), the policy that prices each pass's
     summary call (the folded tokens read at the read price: the request rides the cache; the
     summary at the output price) bills less, summaries included, than the same policy blind to
-    that price (0.5-0.7x on this seed), with nothing over the window or invalid and every rule kept."""
+    the summary (its size taken as 0: no summary price, and so no fold kind either, which is
+    priced by its summary) — 0.5-0.7x on this seed, with nothing over the window or invalid and
+    every rule kept. What is compared is the pricing of summaries as a whole, fold kind included."""
     session = prose_heavy_session(7)
     priced = replay(session, ["default"], window=window).policy("default")
     blind = replay(session, ["default"], window=window, cache=CacheConfig(summary_input_weight=0.0, summary_tokens=0)).policy("default")
@@ -160,7 +162,7 @@ def test_on_a_prose_heavy_session_default_bills_no_more_than_claude_code_above_t
     assert d.over_window_calls == 0 and d.invalid_payloads == 0 and d.constraints_kept == d.constraints_total > 0
     above = d.billed_with_summaries - d.floor_input_tokens
     assert above <= cc.billed_with_summaries - cc.floor_input_tokens
-    # every pass of default there is a fold, and each came at a turn's start (4 calls a turn)
+    # default folds there, and each fold came at a turn's start (4 calls a turn)
     folds = [c for c, what in d.markers if what == "fold"]
     assert folds and all(c % 4 == 0 for c in folds)
 

@@ -41,9 +41,10 @@ newest turn, and both are known before it runs (:func:`fold_now`: the newest tur
 last summary's size): the same cycle cost, with ``s = newest turn + sigma_hat`` and the summary at
 ``sigma_hat`` (the last summary's size, else the budget), prices a fold of every turn but the
 newest. When its cycle costs less, its trigger is used and the pass folds first
-(``Thresholds.fold_first``: summarize before truncating what it folds or keeps). ``s`` is least
+(``Thresholds.fold_first``: it summarizes before it truncates). ``s`` is least
 at a turn's start and grows with the turn, so these folds come at turn starts; at a turn's start,
-if the budget's own trigger would force a pass before the next turn starts, the fold comes now.
+if the latest trigger (the budget's, widened to ``max_trigger`` of the history budget) would force a pass
+before the next turn starts, the fold comes now.
 
 :class:`Growth` measures ``g`` from the builds a Session makes; :func:`thresholds` turns the
 budget's trigger and target into the cost-aware ones. The knobs live in
@@ -224,7 +225,7 @@ def thresholds(
         return chosen
     why = f"T*={t_fold:,.0f}"
     if fold.steps == 0 and g > 0 and trigger - g * fold.turn_calls < t_fold:
-        # at a turn's start, when the budget's own trigger would force a pass before the next
+        # at a turn's start, when the latest trigger would force a pass before the next
         # turn starts (in the middle of it, keeping its steps), the fold is cheaper now
         t_fold = trigger - g * fold.turn_calls
         why = f"the next turn ({fold.turn_calls} calls) would cross {trigger:,}"
