@@ -164,7 +164,6 @@ class Session:
         self._cache_cfg = priced_cache(self.config.cache, model)
         self._growth = Growth()  # history growth per call: when and how deep a pass pays (compaction/economics.py)
         self._fold_now: FoldNow | None = None  # what a fold of the oldest turns would keep (the last build's view)
-        self._fold_first = False  # the cost-aware pass due is a fold of the oldest turns
         self._built_keys: list[str] = []  # the view items of the last build (what the provider has cached)
         self._last_sent: tuple[list[Message], str] | None = None  # the last build's messages and rules (a summary rides its cache; its tokens: _last_prompt_estimate)
         self._turns = 0
@@ -236,7 +235,7 @@ class Session:
             if m.role == "user" and not m.is_tool_result and len(self._steering):
                 m = replace(m, parts=(*m.parts, *(TextPart(t) for t in self._steering.drain())))
             if m.is_tool_result and self.config.clip_budget_tokens:  # wherever results are: tool or user role
-                m = self._clip(m)
+                m = self._intake.clip(m, self.config.clip_budget_tokens, self._count_text)
             said = ledger_mod.user_words(m)  # a provisional tail enters once confirmed (sync)
             if said:  # tool results alone say nothing: the ledger is not read for them
                 if ledger is None:
@@ -303,12 +302,8 @@ class Session:
         to join, no tool result the clip budget would cut. Writes nothing."""
         if unmap_ids(m, self._renderer.sent_ids) is not m or (m.role == "user" and not m.is_tool_result and len(self._steering)):
             return False
-        if not (m.is_tool_result and self.config.clip_budget_tokens):
-            return True
-        return self._intake.keeps(m, self.config.clip_budget_tokens or 4_000, self._count_text)
-
-    def _clip(self, m: Message) -> Message:
-        return self._intake.clip(m, self.config.clip_budget_tokens or 4_000, self._count_text)
+        budget = self.config.clip_budget_tokens
+        return not (m.is_tool_result and budget) or self._intake.keeps(m, budget, self._count_text)
 
     def run_retrieve(self, call: ToolCallPart) -> Message:
         """Execute a model's ``retrieve`` call (clip markers and compaction markers alike) and
@@ -437,16 +432,16 @@ class Session:
         if self._view_tokens is None:
             self._view_tokens = total(self.view())
         last = None if self._last_reported is None else self._last_reported + self._appended_since
-        budget = self.budget() if self._cache_cfg is None else self._cost_budget(self.budget(), self._fold_now)
+        budget = self.budget() if self._cache_cfg is None else self._cost_budget(self.budget(), self._fold_now)[0]
         return should_compact(self._calibration.apply(self._view_tokens), last, budget)
 
-    def _cost_budget(self, budget: Budget, fold: FoldNow | None) -> Budget:
-        """The budget with the cost-aware trigger and target (compaction/economics.py); ``fold``:
-        what a fold of the oldest turns would keep now. Keeps the pass's kind in ``_fold_first``."""
+    def _cost_budget(self, budget: Budget, fold: FoldNow | None) -> tuple[Budget, bool]:
+        """The budget with the cost-aware trigger and target (compaction/economics.py), and whether
+        the pass due is a fold of the oldest turns; ``fold``: what such a fold would keep now (the
+        last build's reading when :meth:`check` asks)."""
         assert self._cache_cfg is not None
         out, th = cost_budget(budget, self._growth, self._cache_cfg, self.config.compaction.summary_budget(budget.history_budget), fold)
-        self._fold_first = th.fold_first
-        return out
+        return out, th.fold_first
 
     def _apply(self, result: CompactionResult) -> None:
         """Persist a compaction result: a fold becomes a checkpoint row, the rest sticky state."""
@@ -494,10 +489,11 @@ class Session:
         rules = provider_rules(format or self.format)
         items = self.view()
         budget = self.budget()
+        folds_first = False  # the cost-aware pass due is a fold of the oldest turns
         if self._cache_cfg is not None:
             self._growth.before(total(items))
             self._fold_now = fold_now(items)
-            budget = self._cost_budget(budget, self._fold_now)
+            budget, folds_first = self._cost_budget(budget, self._fold_now)
         if not force and self._cache_cfg is not None:
             items = self._clear_for_cache(items, budget)
         hist = total(items)
@@ -528,7 +524,7 @@ class Session:
                     budget=max(0, int(budget.history_budget * scale) - extra),
                     target=max(0, int(budget.target_tokens * scale) - extra),
                     count=self._count,
-                    config=fold_first(self.config.compaction) if self._fold_first and not force else self.config.compaction,
+                    config=fold_first(self.config.compaction) if folds_first and not force else self.config.compaction,
                     summarizer=Accounted(self._guarded(), self._record_summarizer_usage, self._cached_prefix(items)),
                     constraints=ledger_mod.texts(self.constraints()),
                     superseded=ledger_mod.superseded(self.constraints()),
@@ -562,7 +558,7 @@ class Session:
         if runtime is not None:
             messages.append(runtime)
         view_messages = messages
-        messages = self._valid(messages, rules, None if runtime is not None else problems)
+        messages = valid(messages, rules, self.events.emit, self.id, None if runtime is not None else problems)
         sent = 0
         if result is not None:  # the view's counts (kept with the rows) unless the repair changed the list
             sent = hist if messages is view_messages else sum(self._count(m) for m in messages if m is not runtime)
@@ -603,9 +599,6 @@ class Session:
         g = gauge(max(prompt, last or 0) if result is None else prompt, self.window)
         self.events.emit("build", tokens=prompt, calibration=round(self._calibration.factor, 4), messages=len(messages), prefix_share=share, prefix_reuse=reuse, gauge=g.severity, percent=round(g.percent, 1))
         return Build(payload, messages, self.system, prompt, budget, decision, result, share, g, reuse, id_map, tuple(anchors))
-
-    def _valid(self, messages: list[Message], rules: str, problems: list[Any] | None = None) -> list[Message]:
-        return valid(messages, rules, self.events.emit, self.id, problems)
 
     def _clear_for_cache(self, items: list[ViewItem], budget: Budget) -> list[ViewItem]:
         """The per-call step of compaction/cache.py: clear old tool results when the reads it saves

@@ -21,7 +21,7 @@ from .store.base import StoredMessage
 from .tools import ToolSpec
 
 if TYPE_CHECKING:
-    from .session import SessionConfig
+    from .session_config import SessionConfig
 
 
 def summary_request(
