@@ -37,6 +37,7 @@ from ..llm.overflow import describe_error
 from ..store.base import GroupCommits, background_checkpoints_of, group_commits_of
 from .conversations import Answer, Conversations, Prepared, Quick, Request
 from .history import parse_request
+from .lane import Job, Lane
 from .protocols import BY_PATH, Protocol, shape_for
 from .relay import UsageTap
 
@@ -117,6 +118,7 @@ class ProxyServer:
         self._stop_group: Callable[[], None] | None = None  # group commits (SQLite), see start()
         self._commits: GroupCommits | None = None  # the store's group commits while they are on
         self._flush_at: asyncio.TimerHandle | None = None  # the open group's commit, scheduled
+        self._lane = Lane()  # bookkeeping waits while requests go upstream and answers come back (proxy/lane.py)
 
     # --- lifecycle ------------------------------------------------------------------------------
     async def wait_idle(self) -> None:
@@ -124,6 +126,7 @@ class ProxyServer:
         if self._idle is not None:
             await self._idle.wait()
         await self._drain()
+        self._lane.run_all()
         self._flush_now()
 
     async def _drain(self) -> None:
@@ -168,6 +171,7 @@ class ProxyServer:
             await self._runner.cleanup()
             self._runner = None
         await self._drain()  # records of answers already relayed end before the last commit
+        self._lane.run_all()
         if self._flush_at is not None:
             self._flush_at.cancel()
             self._flush_at = None
@@ -238,7 +242,7 @@ class ProxyServer:
 
     def _flush_due(self) -> None:
         self._flush_at = None
-        self._flush_now()
+        self._lane.submit(self._flush_now)  # bookkeeping: an answer that needs it commits at once (_durable)
 
     def _durable(self, group: int | None) -> None:
         """Commit ``group`` unless it is already (the window is ~10 ms, and a request alone in the
@@ -268,7 +272,10 @@ class ProxyServer:
             try:
                 if lock.locked():
                     log.debug("conversation %s: waits for the request or answer record before it", key[:24])
-                await lock.acquire()
+                    with self._lane.waiting_for(key):  # the record may wait in the lane (proxy/lane.py): it runs now
+                        await lock.acquire()
+                else:
+                    await lock.acquire()
             except BaseException:
                 self._unlock(key)
                 raise
@@ -309,13 +316,14 @@ class ProxyServer:
         self._inflight += 1
         self._idle.clear()
         try:
-            return await self._handle(request)
+            with self._lane.urgent_work() as calm:  # until its body is on its way upstream
+                return await self._handle(request, calm)
         finally:
             self._inflight -= 1
             if not self._inflight:
                 self._idle.set()
 
-    async def _handle(self, request: web.Request) -> web.StreamResponse:
+    async def _handle(self, request: web.Request, calm: Callable[[], None]) -> web.StreamResponse:
         started = time.monotonic()  # kept here, not in the request's mapping (aiohttp warns on str keys, per request)
         self.stats["requests"] += 1
         shape = shape_for(request.path)
@@ -324,6 +332,7 @@ class ProxyServer:
         proto = BY_PATH.get(request.path) if request.method == "POST" else None
         if proto is None:
             self.stats["passthrough"] += 1
+            calm()  # not the burst's: streamed through as it comes
             return await self._passthrough(request)
         try:
             raw = await self._read_body(request)
@@ -340,7 +349,7 @@ class ProxyServer:
         req = Request(proto, body, raw, {k.lower(): v for k, v in request.headers.items()}, exact)
         if proto.stateful(body):  # the provider holds the history: nothing to manage, forward as is
             self.stats["passthrough"] += 1
-            return await self._forward(request, req, None, None, started)
+            return await self._forward(request, req, None, None, started, calm=calm)
         self.stats["managed"] += 1
         try:
             parsed = self.conversations.parse(req)  # pure and about a millisecond: a thread hop would cost more
@@ -357,7 +366,7 @@ class ProxyServer:
                     # before its new messages are stored; a build, which may compact, runs in a worker thread
                     quick = self.conversations.quick(parsed, key)
                     if quick is not None:
-                        fwd = await self._forward_first(request, req, quick, (lock, parsed, key), started)
+                        fwd = await self._forward_first(request, req, quick, (lock, parsed, key), started, calm)
                         log.debug("conversation %s: forwarded as sent, its new messages stored in %.1f ms", quick.session.id, 1000 * (time.perf_counter() - t0))
                     else:
                         try:
@@ -378,25 +387,25 @@ class ProxyServer:
                 log.debug("conversation %s: %d known + %d new messages, %d clipped, compacted=%s, changed=%s, fast=%s, prepared in %.1f ms",
                           prepared.conversation_id, prepared.known, prepared.added, prepared.clipped, prepared.compacted,
                           prepared.changed, prepared.fast, 1000 * (time.perf_counter() - t0))
-            return await self._forward(request, req, prepared, (lock, parsed, key), started, stored=stored)
+            return await self._forward(request, req, prepared, (lock, parsed, key), started, stored=stored, calm=calm)
         finally:
             self._unlock(key)
 
-    async def _forward_first(self, request: web.Request, req: Request, quick: Quick, ctx: Any, started: float) -> asyncio.Future[web.StreamResponse]:
+    async def _forward_first(self, request: web.Request, req: Request, quick: Quick, ctx: Any, started: float,
+                             calm: Callable[[], None]) -> asyncio.Future[web.StreamResponse]:
         """Send ``req`` upstream as it came, then store its new messages while the upstream works
         (under the conversation's lock, which the caller holds; the usage record waits for it).
-        The store is written even when the client goes away meanwhile, as when it is written first."""
+        Storing them is bookkeeping (proxy/lane.py): it waits while other requests are on their
+        way upstream, and runs at once when the answer comes back first, when the conversation's
+        next request waits for the lock, or when the client goes away meanwhile (the store is
+        written then too, as when it is written first)."""
         self.stats["fast"] += 1
         prepared = Prepared(data=req.raw, changed=False, conversation_id=quick.session.id, identity=quick.parsed.identity, fast=True)
         sent, stored = Sent(), Stored()
-        fwd = asyncio.ensure_future(self._forward(request, req, prepared, ctx, started, sent=sent, stored=stored))
+        fwd = asyncio.ensure_future(self._forward(request, req, prepared, ctx, started, sent=sent, stored=stored, calm=calm))
         fwd.add_done_callback(sent.set)  # a forward that ends before its body went out (an error) ends the wait too
-        try:
-            await sent.future
-        except BaseException:
-            fwd.cancel()
-            raise
-        finally:
+
+        def commit() -> None:
             try:
                 done = self.conversations.commit(quick)  # synchronous: whole or not at all
                 prepared.known, prepared.added, prepared.tokens = done.known, done.added, done.tokens
@@ -408,20 +417,40 @@ class ProxyServer:
                         self._durable(stored.group)
             finally:
                 stored.set()
+
+        try:
+            await sent.future
+        except BaseException:
+            fwd.cancel()
+            commit()
+            raise
+        job = self._lane.submit(commit, ctx[2])
+        stored.job = job
+        try:
+            await job.future  # the lock is held until the messages are stored
+        except asyncio.CancelledError:
+            job.now()  # the client went away: stored now, before the lock is released
+            raise
+        except ContextWindowError as exc:  # the body went out: the answer is relayed all the same
+            log.error("conversation %s: the new messages of a request forwarded as sent were not stored: %s", quick.session.id, exc)
         return fwd
 
     async def _forward(self, request: web.Request, req: Request, prepared: Prepared | None, ctx: Any, started: float,
-                       sent: Sent | None = None, stored: Stored | None = None) -> web.StreamResponse:
+                       sent: Sent | None = None, stored: Stored | None = None, calm: Callable[[], None] | None = None) -> web.StreamResponse:
         """Send the request upstream and relay the answer; ``sent`` is set once the body is
-        handed to the connection (or the attempt is over); the answer waits for ``stored`` and
-        its group commit (the client never has an answer to a request whose messages are not
-        stored yet, durably)."""
+        handed to the connection (or the attempt is over), and then ``calm`` is called (the
+        request is no longer urgent: proxy/lane.py); relaying the answer is urgent again. The
+        answer waits for ``stored`` and its group commit (the client never has an answer to a
+        request whose messages are not stored yet, durably)."""
         assert self._client is not None
         url = join_url(self._upstream(request.path), request.path_qs)
         headers = self._forward_headers(request)
         data: Any = prepared.data if prepared is not None else req.raw
-        if sent is not None:
-            data = SentBody(data, sent)
+        if sent is None:
+            sent = Sent()
+        if calm is not None:
+            sent.future.add_done_callback(lambda _: calm())
+        data = SentBody(data, sent)
         proto = req.protocol
         retried = False
         while True:
@@ -430,34 +459,36 @@ class ProxyServer:
                 try:
                     resp = await upstream_cm.__aenter__()
                 finally:
-                    if sent is not None:
-                        sent.set()
+                    sent.set()
             except (TimeoutError, aiohttp.ServerTimeoutError) as exc:
                 return self._error(proto, 504, f"upstream {url} did not answer in time: {exc}", kind="api_error")
             except aiohttp.ClientError as exc:
                 return self._error(proto, 502, f"upstream {url} unreachable or broken: {exc}", kind="api_error")
             try:
-                if stored is not None:
-                    await stored.wait()
-                    self._durable(stored.group)
-                if resp.status in RETRY_STATUSES and prepared is not None and not retried and ctx is not None:
-                    err = await resp.content.read(1 << 20)
-                    info = describe_error(resp.status, err, None)
-                    if info.kind == "context_overflow":
-                        lock, parsed, _ = ctx
-                        async with lock:
-                            again = await asyncio.to_thread(self.conversations.prepare, parsed, force=True)
-                            self._durable(self._written())
-                        assert again is not None
-                        retried = True
-                        self.stats["retries"] += 1
-                        log.info("conversation %s: the provider said the context is too long; compacted and retried", again.conversation_id)
-                        prepared, data = again, again.data
+                with self._lane.urgent_work():  # the answer is back: relayed before any bookkeeping
+                    if stored is not None:
+                        if stored.job is not None:
+                            stored.job.now()  # its messages, still queued in the lane, are stored now
+                        await stored.wait()
+                        self._durable(stored.group)
+                    if resp.status in RETRY_STATUSES and prepared is not None and not retried and ctx is not None:
+                        err = await resp.content.read(1 << 20)
+                        info = describe_error(resp.status, err, None)
+                        if info.kind == "context_overflow":
+                            lock, parsed, _ = ctx
+                            async with lock:
+                                again = await asyncio.to_thread(self.conversations.prepare, parsed, force=True)
+                                self._durable(self._written())
+                            assert again is not None
+                            retried = True
+                            self.stats["retries"] += 1
+                            log.info("conversation %s: the provider said the context is too long; compacted and retried", again.conversation_id)
+                            prepared, data = again, again.data
+                            await upstream_cm.__aexit__(None, None, None)
+                            continue
                         await upstream_cm.__aexit__(None, None, None)
-                        continue
-                    await upstream_cm.__aexit__(None, None, None)
-                    return self._relay_buffered(resp, err)
-                out = await self._relay(request, resp, req, prepared, ctx, started)
+                        return self._relay_buffered(resp, err)
+                    out = await self._relay(request, resp, req, prepared, ctx, started)
             except BaseException:
                 resp.close()  # the client went away (or we failed): drop the upstream connection, cancelling its answer
                 raise
@@ -514,14 +545,14 @@ class ProxyServer:
                 done = self._account(req, resp.status, tap, prepared, ctx, started, relayed)
             if not completed:
                 relayed.set()
-        # the client's answer ends first; the record (which holds the lock already) runs next, so
-        # a later request of the conversation still builds with this usage and finds this reply
+        # the client's answer ends first; the record (which holds the lock already) runs later, in
+        # the lane (proxy/lane.py), so a later request of the conversation, which waits for it,
+        # still builds with this usage and finds this reply. The handler does not wait for it: the
+        # next request on this connection would (aiohttp serves a connection's requests in turn)
         try:
             await out.write_eof()
         finally:
             relayed.set()
-        if done is not None:
-            await asyncio.shield(done)
         return out
 
     def _account(self, req: Request, status: int, tap: Any, prepared: Prepared | None, ctx: Any, started: float,
@@ -538,8 +569,13 @@ class ProxyServer:
         locks = [self._lock(k) for k in keys]
         done = asyncio.ensure_future(self._record(locks, keys, req, tap, prepared, time.monotonic() - started, relayed))
         self._tasks.add(done)
-        done.add_done_callback(self._tasks.discard)
+        done.add_done_callback(self._recorded)
         return done
+
+    def _recorded(self, done: asyncio.Future[None]) -> None:
+        self._tasks.discard(done)
+        if not done.cancelled() and done.exception() is not None:
+            log.error("the record of an answer failed", exc_info=done.exception())
 
     async def _record(self, locks: list[asyncio.Lock], keys: list[str], req: Request, tap: Any, prepared: Prepared, latency: float,
                       relayed: asyncio.Event) -> None:
@@ -547,24 +583,34 @@ class ProxyServer:
             async with contextlib.AsyncExitStack() as held:
                 for lock in locks:  # in this order everywhere; a request holds one lock only: no cycle
                     await held.enter_async_context(lock)
-                await self._record_locked(req, tap, prepared, latency, relayed)
+                await self._record_locked(req, tap, prepared, latency, relayed, keys)
         finally:
             for key in keys:
                 self._unlock(key)
 
-    async def _record_locked(self, req: Request, tap: Any, prepared: Prepared, latency: float, relayed: asyncio.Event) -> None:
-        """The answer's usage and reply into the store (the locks are held from the task's first step; the work waits for the client's last byte)."""
+    async def _record_locked(self, req: Request, tap: Any, prepared: Prepared, latency: float, relayed: asyncio.Event,
+                             keys: list[str]) -> None:
+        """The answer's usage and reply into the store (the locks are held from the task's first
+        step; the work waits for the client's last byte, then for its turn in the lane)."""
         await relayed.wait()
-        tap.close()  # the usage and the reply (proxy/reply.py) are read from the answer only now
-        usage = proto_usage(req.protocol, tap, req.model)
-        if usage is not None:
-            usage = replace(usage, latency_s=latency)
-        answer = Answer(req.protocol.name, tap.data() if tap.streaming else tap.body(), tap.streaming)
-        if prepared.fast:
-            self.conversations.record(prepared.conversation_id, usage, fast=True, answer=answer)
-        else:
-            await asyncio.to_thread(self.conversations.record, prepared.conversation_id, usage, answer=answer, id_map=prepared.id_map)
-        self._written()  # its commit scheduled
+
+        def record() -> Any:
+            tap.close()  # the usage and the reply (proxy/reply.py) are read from the answer only now
+            usage = proto_usage(req.protocol, tap, req.model)
+            if usage is not None:
+                usage = replace(usage, latency_s=latency)
+            answer = Answer(req.protocol.name, tap.data() if tap.streaming else tap.body(), tap.streaming)
+            if prepared.fast:
+                self.conversations.record(prepared.conversation_id, usage, fast=True, answer=answer)
+                self._written()  # its commit scheduled
+                return None
+            return asyncio.ensure_future(asyncio.to_thread(self.conversations.record, prepared.conversation_id, usage, answer=answer,
+                                                           id_map=prepared.id_map))
+
+        built = await self._lane.submit(record, *keys).future
+        if built is not None:  # after a build: Session.record (calibration) in a worker thread
+            await built
+            self._written()
 
     async def _passthrough(self, request: web.Request) -> web.StreamResponse:
         assert self._client is not None
@@ -592,11 +638,13 @@ class ProxyServer:
 
 class Stored(asyncio.Event):
     """Set once a request's new messages are stored; ``group`` is the store's group commit
-    holding them (None: committed already, or no group commits)."""
+    holding them (None: committed already, or no group commits); ``job``: the lane's job that
+    stores them, while it may still be queued (proxy/lane.py)."""
 
     def __init__(self, group: int | None = None, *, done: bool = False) -> None:
         super().__init__()
         self.group = group
+        self.job: Job | None = None
         if done:
             self.set()
 
