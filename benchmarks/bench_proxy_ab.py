@@ -10,7 +10,11 @@ one proxy in turn) lets drift in the load hit every version alike. Each version 
     git worktree remove /tmp/old
 
 Prints each round's CPU ms/request per version (``/proc/PID/task/*/schedstat``), each version's
-median, and the median of the per-round differences against the first version named.
+median, and the median of the per-round differences against the first version named; then, each
+round having sent the same load straight to the upstream too (before the versions' batches), each
+version's total latency p50/p99 added against those direct batches, over all rounds, with and
+without each conversation's first request (the latency of a loaded machine: compare the versions
+with each other, not with the goal).
 """
 
 from __future__ import annotations
@@ -60,11 +64,19 @@ def main() -> None:
             proxies[label] = (p.pid, m.group(1))
             bp.run_batch(m.group(1), 2, 2, False, 90_000 + i)  # warm
         cpu: dict[str, list[float]] = {label: [] for label in proxies}
+        lat: dict[str, tuple[list[float], list[bool]]] = {label: ([], []) for label in ["direct", *proxies]}
+        p99: dict[str, list[float]] = {label: [] for label in proxies}  # each round's batch p99, total latency
         for r in range(args.rounds):
+            _, total, first = bp.run_batch(upstream, args.clients, args.turns, args.stream, 1000 * r + 900)
+            lat["direct"][0].extend(total)
+            lat["direct"][1].extend(first)
             for i, (label, (pid, url)) in enumerate(proxies.items()):
                 before = bp.cpu_s(pid)
-                _, total, _ = bp.run_batch(url, args.clients, args.turns, args.stream, 1000 * r + 100 * i)
+                _, total, first = bp.run_batch(url, args.clients, args.turns, args.stream, 1000 * r + 100 * i)
                 cpu[label].append(1000 * (bp.cpu_s(pid) - before) / len(total))
+                lat[label][0].extend(total)
+                lat[label][1].extend(first)
+                p99[label].append(bp.pct(total, 0.99))
     finally:
         for p in procs:
             p.kill()
@@ -77,6 +89,26 @@ def main() -> None:
             diffs = [100 * (b - a) / a for a, b in zip(cpu[first], xs, strict=True)]
             line += f"  vs {first}: paired median {statistics.median(diffs):+.1f}% ({min(diffs):+.1f} .. {max(diffs):+.1f})"
         print(line)
+    print("total latency added against the direct batches (all requests | first requests left out):")
+
+    def added(label: str, q: float, later: bool) -> str:
+        def pick(name: str) -> list[float]:
+            xs, firsts = lat[name]
+            return [x for x, f in zip(xs, firsts, strict=True) if not (later and f)]
+        d, p = bp.pct(pick("direct"), q), bp.pct(pick(label), q)
+        return f"{p:.1f} ms ({100 * (p - d) / d:+.1f}%)"
+
+    d = lat["direct"][0]
+    print(f"  direct: p50 {bp.pct(d, 0.5):.1f} ms, p99 {bp.pct(d, 0.99):.1f} ms")
+    for label, xs in p99.items():
+        line = f"  {label}: each round's p99 (ms) {', '.join(f'{x:.0f}' for x in xs)}"
+        if label != first:
+            diffs = [100 * (b - a) / a for a, b in zip(p99[first], xs, strict=True)]
+            line += f"  vs {first}: paired median {statistics.median(diffs):+.1f}% ({min(diffs):+.1f} .. {max(diffs):+.1f})"
+        print(line)
+    for label in proxies:
+        print(f"  {label}: p50 {added(label, 0.5, False)}, p99 {added(label, 0.99, False)} | p50 {added(label, 0.5, True)}, "
+              f"p99 {added(label, 0.99, True)}")
 
 
 if __name__ == "__main__":

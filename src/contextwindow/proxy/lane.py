@@ -7,35 +7,33 @@ bookkeeping (storing their new messages, a group commit, an answer's record), th
 pays for it. So that work is queued here as jobs and run only when no request is *urgent* — being
 read, decided and forwarded, or having its answer relayed — or, never starved, once it has waited
 ``bound`` seconds. Jobs run in the order queued, a slice of at most ``slice_s`` seconds at a time;
-between slices the lane yields a few loop iterations, so that requests that arrived meanwhile are
-read (and counted urgent) before it goes on.
+before each slice the lane lets the loop go round a few times, so that requests that arrived
+meanwhile are read (and counted urgent) first.
 
 Whoever needs a job's effect now does not wait for the lane: :meth:`Lane.hurry` runs the queued
 jobs of a key at once (the next request of a conversation, waiting for the lock its record holds),
 and :meth:`Job.now` runs one job at once (an answer whose request's messages must be stored before
 it is relayed; a handler cancelled while its commit is queued). A job runs once, whichever comes
-first. Nothing here touches the store: the jobs are the caller's.
+first. The lane is plain loop callbacks (no task, no event per request); nothing here touches the
+store: the jobs are the caller's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
+import contextlib
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
 from typing import Any
 
-log = logging.getLogger("contextwindow.proxy")
-
 #: a job waits at most this long for the urgent work to end (then it runs anyway)
-BOUND_S = 0.05
+BOUND_S = 0.015
 #: the lane runs jobs back to back for at most this long before it looks for new requests again
-SLICE_S = 0.0005
-#: loop iterations the lane yields between slices: on Python 3.11 aiohttp reaches the handler of a
-#: request two iterations after its bytes were read (its connection's task, then the handler's)
-YIELDS = 3
+SLICE_S = 0.001
+#: loop passes the lane lets go by before a slice: on Python 3.11 aiohttp reaches the handler of a
+#: request two passes after its bytes were read (its connection's task, then the handler's)
+PASSES = 3
 
 
 class Job:
@@ -43,32 +41,55 @@ class Job:
 
     __slots__ = ("_lane", "fn", "future", "keys", "queued_at")
 
-    def __init__(self, lane: Lane, fn: Callable[[], Any], keys: tuple[str, ...]) -> None:
+    def __init__(self, lane: Lane, fn: Callable[[], Any], keys: tuple[str, ...], loop: asyncio.AbstractEventLoop) -> None:
         self.fn = fn
         self.keys = keys
-        self.future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.future: asyncio.Future[Any] = loop.create_future()
         self.queued_at = time.monotonic()
         self._lane: Lane | None = lane
 
-    @property
-    def done(self) -> bool:
-        return self._lane is None
-
     def now(self) -> None:
-        """Run the job here and now unless it ran already (its error, if any, is the future's)."""
+        """Run the job here and now unless it ran already (its error goes to ``future``)."""
         lane = self._lane
         if lane is None:
             return
         self._lane = None
         lane._forget(self)
+        fn, self.fn = self.fn, _ran  # the job's closure often refers back to the job: no cycle left for the collector
         try:
-            result = self.fn()
+            result = fn()
         except Exception as exc:  # the waiter re-raises it
             if not self.future.done():
                 self.future.set_exception(exc)
             return
         if not self.future.done():
             self.future.set_result(result)
+
+
+def _ran() -> None:
+    raise AssertionError("a lane job runs once")
+
+
+class Urgent:
+    """One request's urgent stretch (a context manager); :meth:`end` ends it early, once."""
+
+    __slots__ = ("_lane", "_on")
+
+    def __init__(self, lane: Lane) -> None:
+        self._lane = lane
+        self._on = True
+        lane.urgent += 1
+
+    def end(self) -> None:
+        if self._on:
+            self._on = False
+            self._lane._calmer()
+
+    def __enter__(self) -> Urgent:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.end()
 
 
 class Lane:
@@ -78,68 +99,48 @@ class Lane:
         self.bound = bound
         self.slice_s = slice_s
         self.urgent = 0  # requests being read/decided/forwarded, or answers being relayed
-        self.stats = {"jobs": 0, "hurried": 0, "overdue": 0}
+        self.stats = {"jobs": 0, "hurried": 0, "overdue": 0, "slices": 0}
         self._jobs: deque[Job] = deque()
         self._hurry: dict[str, int] = {}  # keys someone waits on: their jobs run as soon as they are queued
-        self._calm: asyncio.Event | None = None  # set while nothing is urgent
-        self._task: asyncio.Task[None] | None = None
+        self._passes = 0  # loop passes still to let go by before the next slice (0: none scheduled)
+        self._timer: asyncio.TimerHandle | None = None  # the oldest job's bound
         self._empty: asyncio.Event | None = None  # set while no job is queued
 
     # --- urgent work ---------------------------------------------------------------------------
-    @contextmanager
-    def urgent_work(self) -> Iterator[Callable[[], None]]:
-        """Count the caller urgent until the block ends or it calls the function it is given (once
-        its request is on its way upstream): bookkeeping waits meanwhile."""
-        self._enter()
-        left = False
+    def urgent_work(self) -> Urgent:
+        """Count the caller urgent until the ``with`` block ends or it calls ``end()`` (its request
+        is on its way upstream): bookkeeping waits meanwhile."""
+        return Urgent(self)
 
-        def leave() -> None:
-            nonlocal left
-            if not left:
-                left = True
-                self._leave()
-
-        try:
-            yield leave
-        finally:
-            leave()
-
-    def _enter(self) -> None:
-        self.urgent += 1
-        if self._calm is not None:
-            self._calm.clear()
-
-    def _leave(self) -> None:
+    def _calmer(self) -> None:
         self.urgent -= 1
-        if not self.urgent and self._calm is not None:
-            self._calm.set()
+        if not self.urgent and self._jobs and not self._passes:
+            self._passes = PASSES
+            asyncio.get_running_loop().call_soon(self._pass)
 
-    @contextmanager
-    def waiting_for(self, key: str) -> Iterator[None]:
+    def waiting_for(self, key: str) -> _Waiting:
         """The caller waits for ``key``'s lock, which bookkeeping may hold: it is not urgent meanwhile
-        (it cannot go on), and that key's jobs run as soon as they are queued."""
-        self._leave()
-        self._hurry[key] = self._hurry.get(key, 0) + 1
-        try:
-            self.hurry(key)
-            yield
-        finally:
-            n = self._hurry.pop(key, 1) - 1
-            if n:
-                self._hurry[key] = n
-            self._enter()
+        (it cannot go on), and that key's jobs run as soon as they are queued (a context manager)."""
+        return _Waiting(self, key)
 
     # --- jobs ----------------------------------------------------------------------------------
     def submit(self, fn: Callable[[], Any], *keys: str) -> Job:
         """Queue ``fn`` (synchronous; its result in ``job.future``); ``keys``: the locks it is done under."""
-        job = Job(self, fn, keys)
+        loop = asyncio.get_running_loop()
+        job = Job(self, fn, keys, loop)
         self.stats["jobs"] += 1
-        if any(k in self._hurry for k in keys):
+        if self._hurry and any(k in self._hurry for k in keys):
             self.stats["hurried"] += 1
             job.now()
             return job
         self._jobs.append(job)
-        self._start()
+        if self._empty is not None:
+            self._empty.clear()
+        if self._timer is None:
+            self._timer = loop.call_at(loop.time() + self.bound, self._due)
+        if not self.urgent and not self._passes:
+            self._passes = PASSES
+            loop.call_soon(self._pass)
         return job
 
     def hurry(self, key: str) -> None:
@@ -156,47 +157,78 @@ class Lane:
     async def idle(self) -> None:
         """Return once no job is queued."""
         while self._jobs:
-            assert self._empty is not None
+            if self._empty is None:
+                self._empty = asyncio.Event()
             await self._empty.wait()
 
     def _forget(self, job: Job) -> None:
-        with suppress(ValueError):
-            self._jobs.remove(job)
-        if not self._jobs and self._empty is not None:
-            self._empty.set()
+        if self._jobs and self._jobs[0] is job:
+            self._jobs.popleft()
+        else:
+            with contextlib.suppress(ValueError):
+                self._jobs.remove(job)
+        if not self._jobs:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            if self._empty is not None:
+                self._empty.set()
 
-    def _start(self) -> None:
-        if self._calm is None:
-            self._calm = asyncio.Event()
-            self._empty = asyncio.Event()
-            if not self.urgent:
-                self._calm.set()
-        assert self._empty is not None
-        self._empty.clear()
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
+    def _pass(self) -> None:
+        """One loop pass gone by; after the last, a slice of jobs if nothing is urgent."""
+        self._passes -= 1
+        if self.urgent or not self._jobs:
+            self._passes = 0  # the next request's end (or the bound) starts it again
+            return
+        if self._passes:
+            asyncio.get_running_loop().call_soon(self._pass)
+            return
+        self._slice(overdue_only=False)
+        if self._jobs and not self.urgent:
+            self._passes = PASSES
+            asyncio.get_running_loop().call_soon(self._pass)
 
-    async def _run(self) -> None:
-        assert self._calm is not None
-        loop = asyncio.get_running_loop()
+    def _due(self) -> None:
+        """The oldest job waited its bound: what waited as long runs now, in slices."""
+        self._timer = None
+        self._slice(overdue_only=True)
+        if self._jobs:
+            loop = asyncio.get_running_loop()
+            oldest = self._jobs[0].queued_at + self.bound - time.monotonic()
+            # overdue jobs left (the slice ended): go on after one pass; else at the next one's bound
+            self._timer = loop.call_at(loop.time() + max(oldest, 0.0), self._due)
+
+    def _slice(self, *, overdue_only: bool) -> None:
+        self.stats["slices"] += 1
+        end = time.monotonic() + self.slice_s
         while self._jobs:
-            for _ in range(YIELDS):  # let requests that arrived meanwhile be read first
-                await asyncio.sleep(0)
-            if not self._jobs:
-                break
-            wait = self._jobs[0].queued_at + self.bound - time.monotonic()
-            if self.urgent and wait > 0:
-                with suppress(TimeoutError):
-                    await asyncio.wait_for(self._calm.wait(), wait)
-                continue  # look again (new requests, jobs run by someone else meanwhile)
-            end = loop.time() + self.slice_s
-            overdue = bool(self.urgent)
-            while self._jobs:
-                job = self._jobs[0]
-                if overdue:
-                    if job.queued_at + self.bound > time.monotonic():
-                        break  # only what waited its bound runs while requests are urgent
-                    self.stats["overdue"] += 1
-                job.now()
-                if loop.time() >= end:
+            job = self._jobs[0]
+            now = time.monotonic()
+            if overdue_only:
+                if job.queued_at + self.bound > now:
                     break
+                self.stats["overdue"] += 1
+            job.now()
+            if time.monotonic() >= end:
+                break
+
+
+class _Waiting:
+    __slots__ = ("_key", "_lane")
+
+    def __init__(self, lane: Lane, key: str) -> None:
+        self._lane = lane
+        self._key = key
+
+    def __enter__(self) -> None:
+        lane = self._lane
+        lane._hurry[self._key] = lane._hurry.get(self._key, 0) + 1
+        lane._calmer()
+        lane.hurry(self._key)
+
+    def __exit__(self, *exc: object) -> None:
+        lane = self._lane
+        n = lane._hurry.pop(self._key, 1) - 1
+        if n:
+            lane._hurry[self._key] = n
+        lane.urgent += 1

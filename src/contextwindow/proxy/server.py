@@ -242,7 +242,7 @@ class ProxyServer:
 
     def _flush_due(self) -> None:
         self._flush_at = None
-        self._lane.submit(self._flush_now)  # bookkeeping: an answer that needs it commits at once (_durable)
+        self._flush_now()
 
     def _durable(self, group: int | None) -> None:
         """Commit ``group`` unless it is already (the window is ~10 ms, and a request alone in the
@@ -316,8 +316,8 @@ class ProxyServer:
         self._inflight += 1
         self._idle.clear()
         try:
-            with self._lane.urgent_work() as calm:  # until its body is on its way upstream
-                return await self._handle(request, calm)
+            with self._lane.urgent_work() as urgent:  # until its body is on its way upstream
+                return await self._handle(request, urgent.end)
         finally:
             self._inflight -= 1
             if not self._inflight:
