@@ -297,13 +297,14 @@ class Session:
         Writes nothing: the same matching as :meth:`sync` (:func:`contextwindow.sync.match`)."""
         return self._sync.known_prefix(fingerprints, history)
 
-    def stores_as_given(self, m: Message) -> bool:
+    def stores_as_given(self, m: Message, count: Callable[[str], int] | None = None) -> bool:
         """True when :meth:`add` would store ``m`` unchanged: no call id to map back, no steering
-        to join, no tool result the clip budget would cut. Writes nothing."""
+        to join, no tool result the clip budget would cut (``count``: a count that gives the same
+        answer against the budget, e.g. a bound the proxy takes from bytes). Writes nothing."""
         if unmap_ids(m, self._renderer.sent_ids) is not m or (m.role == "user" and not m.is_tool_result and len(self._steering)):
             return False
         budget = self.config.clip_budget_tokens
-        return not (m.is_tool_result and budget) or self._intake.keeps(m, budget, self._count_text)
+        return not (m.is_tool_result and budget) or self._intake.keeps(m, budget, count or self._count_text)
 
     def run_retrieve(self, call: ToolCallPart) -> Message:
         """Execute a model's ``retrieve`` call (clip markers and compaction markers alike) and

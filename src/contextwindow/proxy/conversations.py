@@ -34,7 +34,7 @@ from ..session import Session, SessionConfig
 from ..store.base import ConversationStore, group_commits_of
 from ..sync import KIND_KEY, REPLY
 from ..usage import Usage
-from . import breakpoints, resend
+from . import bound, breakpoints, resend
 from .history import LazyHistory, exact_body, hash_json, json_key, long_number, normalize
 from .identity import HEAD_LOOKUP, Identity, identify
 from .protocols import Protocol
@@ -366,9 +366,17 @@ class Conversations:
             return None
         self._configure(session, parsed)
         new = parsed.history[known:]
-        if not all(session.stores_as_given(m) for m in new):
+        # a byte-level BPE counter is not run on what the request adds: its bytes bound its tokens
+        # (proxy/bound.py), and the exact count is the commit's, after the forward
+        counter, budget = session.counter, self.config.clip_budget_tokens
+        count = bound.capped(counter, budget)
+        if not all(session.stores_as_given(m, count) for m in new):
             return None
-        if not self._fits(session, parsed, sum(session.counter.count_message(m) for m in new)):
+        most = [bound.message_bound(counter, m) for m in new]
+        pending = sum(n for n in most if n is not None)
+        if None in most or not self._under(session, pending):  # no bound, or not under the trigger by it: the exact count decides
+            pending = sum(counter.count_message(m) for m in new)
+        if not self._fits(session, parsed, pending):
             return None
         return Quick(parsed, session, known)
 
@@ -419,10 +427,13 @@ class Conversations:
     def _fits(self, session: Session, parsed: Parsed, pending: int = 0) -> bool:
         """``pending`` more tokens keep the conversation under 90% of the trigger, and the body
         passes the provider rules as sent."""
+        return self._under(session, pending) and self._valid(parsed)
+
+    @staticmethod
+    def _under(session: Session, pending: int) -> bool:
+        """``pending`` more tokens keep the conversation under 90% of the trigger."""
         b = session.budget()
-        if session.gauge().used + pending - b.tools >= 0.9 * b.trigger_tokens:
-            return False
-        return self._valid(parsed)
+        return session.gauge().used + pending - b.tools < 0.9 * b.trigger_tokens
 
     @staticmethod
     def _valid(parsed: Parsed) -> bool:
