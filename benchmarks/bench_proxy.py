@@ -359,6 +359,7 @@ def main() -> None:
     ap.add_argument("--own-work", action="store_true", help="only the proxy's own CPU per request, in process, no HTTP")
     ap.add_argument("--turns", type=int, default=25, help="--own-work: turns per conversation (history grows 2 messages a turn)")
     ap.add_argument("--conversations", type=int, default=30, help="--own-work: conversations")
+    ap.add_argument("--lane", action="store_true", help="run ctxw proxy --lane (bookkeeping deferred while requests are in flight)")
     args = ap.parse_args()
     if args.serve_upstream is not None:
         serve_upstream(args.serve_upstream)
@@ -385,7 +386,8 @@ def main() -> None:
             procs.append(up)
             upstream = f"http://127.0.0.1:{port}"
             px, url = start([sys.executable, "-m", "contextwindow.cli.main", "proxy", "--upstream", upstream, "--port", "0",
-                             "--store", f"sqlite:///{tmp / f'proxy{delay}.db'}"], r"listening on (http://127\.0\.0\.1:\d+)")
+                             "--store", f"sqlite:///{tmp / f'proxy{delay}.db'}", *(["--lane"] if args.lane else [])],
+                            r"listening on (http://127\.0\.0\.1:\d+)")
             procs.append(px)
             # warm both paths (imports, connection pools, model registry)
             run_batch(upstream, 2, 2, False, 90_000)

@@ -131,12 +131,13 @@ def _client(url: str, c: int, turns: int, histories: dict[int, list[dict[str, An
     histories[c] = history
 
 
-def test_a_burst_of_clients_is_answered_every_message_stored_once_in_order(tmp_path: Any) -> None:
+@pytest.mark.parametrize("lane", [True, False])
+def test_a_burst_of_clients_is_answered_every_message_stored_once_in_order(tmp_path: Any, lane: bool) -> None:
     clients, turns = 12, 5
     store = open_store(f"sqlite:///{tmp_path / 'lane.db'}")  # group commits, as `ctxw proxy` runs it
     histories: dict[int, list[dict[str, Any]]] = {}
     errors: list[str] = []
-    with LocalProviderServer(_answer) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0), Conversations(store)) as px:
+    with LocalProviderServer(_answer) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0, lane=lane), Conversations(store)) as px:
         url = f"{px.url}/v1/chat/completions"
         start = threading.Barrier(clients)
         threads = [threading.Thread(target=_client, args=(url, c, turns, histories, errors, start)) for c in range(clients)]
@@ -147,8 +148,8 @@ def test_a_burst_of_clients_is_answered_every_message_stored_once_in_order(tmp_p
         px.wait_idle()
         assert not errors
         assert px.server.stats["fast"] >= clients * (turns - 2)  # the later requests went upstream before their messages were stored
-        lane = px.server._lane
-        assert lane.stats["jobs"] > 0 and not lane._jobs
+        jobs = px.server._lane
+        assert jobs.defer is lane and jobs.stats["jobs"] > 0 and not jobs._jobs
     convs = {c.title: c.id for c in store.list_conversations()}
     assert len(convs) == clients
     for c, history in histories.items():
@@ -162,7 +163,8 @@ def test_a_burst_of_clients_is_answered_every_message_stored_once_in_order(tmp_p
         assert len(store.list_usage(cid)) == turns  # each answer recorded once
 
 
-def test_a_client_gone_during_a_burst_leaves_its_messages_stored_whole(tmp_path: Any) -> None:
+@pytest.mark.parametrize("lane", [True, False])
+def test_a_client_gone_during_a_burst_leaves_its_messages_stored_whole(tmp_path: Any, lane: bool) -> None:
     arrived, release = threading.Event(), threading.Event()
     held: list[int] = []
 
@@ -176,7 +178,7 @@ def test_a_client_gone_during_a_burst_leaves_its_messages_stored_whole(tmp_path:
     store = open_store(f"sqlite:///{tmp_path / 'gone.db'}")
     histories: dict[int, list[dict[str, Any]]] = {}
     errors: list[str] = []
-    with LocalProviderServer(handler) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0), Conversations(store)) as px:
+    with LocalProviderServer(handler) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0, lane=lane), Conversations(store)) as px:
         url = f"{px.url}/v1/chat/completions"
         start = threading.Barrier(7)
         others = [threading.Thread(target=_client, args=(url, c, 4, histories, errors, start)) for c in range(1, 7)]
@@ -203,3 +205,13 @@ def test_a_client_gone_during_a_burst_leaves_its_messages_stored_whole(tmp_path:
     (cid,) = [c.id for c in store.list_conversations() if "Client 0:" in c.title]
     assert [sm.message.role for sm in store.list(cid)] == [m["role"] for m in history]  # the abandoned request's messages: stored, whole
     assert len(store.list_usage(cid)) == 2  # its answer never reached the client: not accounted
+
+
+def test_without_deferral_every_job_runs_as_it_is_submitted() -> None:
+    async def main() -> None:
+        lane, ran = Lane(defer=False), []
+        with lane.urgent_work():
+            job = lane.submit(lambda: ran.append("a") or 7, "k")
+            assert ran == ["a"] and job.future.result() == 7 and not lane._jobs
+
+    asyncio.run(main())

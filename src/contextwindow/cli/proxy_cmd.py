@@ -26,9 +26,10 @@ def register(group: click.Group) -> None:
     @click.option("--token-env", default=None, metavar="VAR", help="Environment variable holding the token clients must send in x-ctxw-token.")
     @click.option("--max-body", type=click.IntRange(min=1), default=32 * 1024 * 1024, show_default=True, help="Largest request body in bytes (413 beyond).")
     @click.option("-v", "--verbose", is_flag=True, help="Log each request's conversation and what was done to it.")
+    @click.option("--lane", is_flag=True, help="Experimental: defer bookkeeping while requests are in flight (docs/proxy.md).")
     @handle_errors
     def proxy_cmd(upstream: str, anthropic_upstream: str | None, host: str, port: int, store_url: str | None, window: int | None,
-                  clip_budget: int, token_env: str | None, max_body: int, verbose: bool) -> None:
+                  clip_budget: int, token_env: str | None, max_body: int, verbose: bool, lane: bool) -> None:
         """Point an agent's base URL here: its conversations are clipped, compacted and accounted.
 
         Serves POST /v1/chat/completions, /v1/responses and /v1/messages; every other path is
@@ -48,7 +49,8 @@ def register(group: click.Group) -> None:
             token = os.environ.get(token_env)
             if not token:
                 raise ConfigError(f"--token-env {token_env}: the variable is not set or empty")
-        config = ProxyConfig(upstream=upstream, anthropic_upstream=anthropic_upstream, host=host, port=port, token=token, max_body=max_body)
+        config = ProxyConfig(upstream=upstream, anthropic_upstream=anthropic_upstream, host=host, port=port, token=token, max_body=max_body,
+                             lane=lane)
         config.check()
         logging.basicConfig(level=logging.WARNING, format="ctxw proxy: %(message)s")
         logging.getLogger("contextwindow.proxy").setLevel(logging.DEBUG if verbose else logging.WARNING)

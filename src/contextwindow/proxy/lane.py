@@ -95,7 +95,8 @@ class Urgent:
 class Lane:
     """The queue of low-priority jobs and the count of urgent requests (module docstring)."""
 
-    def __init__(self, *, bound: float = BOUND_S, slice_s: float = SLICE_S) -> None:
+    def __init__(self, *, defer: bool = True, bound: float = BOUND_S, slice_s: float = SLICE_S) -> None:
+        self.defer = defer  # False: every job runs as it is submitted (the order of a proxy without the lane)
         self.bound = bound
         self.slice_s = slice_s
         self.urgent = 0  # requests being read/decided/forwarded, or answers being relayed
@@ -129,8 +130,8 @@ class Lane:
         loop = asyncio.get_running_loop()
         job = Job(self, fn, keys, loop)
         self.stats["jobs"] += 1
-        if self._hurry and any(k in self._hurry for k in keys):
-            self.stats["hurried"] += 1
+        if not self.defer or (self._hurry and any(k in self._hurry for k in keys)):
+            self.stats["hurried"] += self.defer
             job.now()
             return job
         self._jobs.append(job)
