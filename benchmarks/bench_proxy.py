@@ -324,6 +324,8 @@ def own_work(conversations: int = 30, turns: int = 25) -> dict[str, Any]:
         conv.warm()
         first: list[float] = []
         later: list[float] = []
+        pre: list[float] = []  # later requests forwarded as sent: the work before the forward (read, parse, decide)
+        post: list[float] = []  # and after it (store the new messages, record the answer)
         for c in range(conversations):
             for t in range(turns):
                 body: dict[str, Any] = {"model": "gpt-4o-mini", "max_tokens": 256, "messages": history(c, t)}
@@ -333,6 +335,7 @@ def own_work(conversations: int = 30, turns: int = 25) -> dict[str, Any]:
                 t0 = time.process_time()
                 parsed = conv.parse(Request(BY_PATH["/v1/chat/completions"], *read(raw)))
                 quick = conv.quick(parsed) if hasattr(conv, "quick") else None
+                t1 = time.process_time()
                 done = conv.commit(quick) if quick is not None else conv.prepare(parsed)
                 usage = Usage(input_tokens=40 * len(body["messages"]), output_tokens=12, model="gpt-4o-mini")
                 reply = json.loads(json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": None, "tool_calls": [next_call(t)]}}]}))
@@ -342,12 +345,18 @@ def own_work(conversations: int = 30, turns: int = 25) -> dict[str, Any]:
                     if opened is not None and time.perf_counter() - opened >= window:
                         store.flush()  # type: ignore[attr-defined]
                         opened = None
-                (first if t == 0 else later).append(time.process_time() - t0)
+                t2 = time.process_time()
+                (first if t == 0 else later).append(t2 - t0)
+                if t and quick is not None:
+                    pre.append(t1 - t0)
+                    post.append(t2 - t1)
         if stop is not None:
             stop()
         last = [dt for n, dt in enumerate(later) if n % (turns - 1) >= turns - 6]  # each conversation's last 5 turns (the longest histories)
         out[label] = {"first_ms": round(1000 * statistics.mean(first), 3), "later_ms": round(1000 * statistics.mean(later), 3),
-                      "last_ms": round(1000 * statistics.mean(last), 3)}
+                      "last_ms": round(1000 * statistics.mean(last), 3),
+                      "before_forward_ms": round(1000 * statistics.mean(pre), 3) if pre else None,
+                      "after_forward_ms": round(1000 * statistics.mean(post), 3) if post else None}
     return out
 
 
@@ -375,6 +384,9 @@ def main() -> None:
         for label, r in res.items():
             print(f"  {label}: first request of a conversation {r['first_ms']:.2f}, later requests {r['later_ms']:.3f}, "
                   f"the last 5 turns' {r['last_ms']:.3f}")
+            if r["before_forward_ms"] is not None:
+                print(f"    later requests forwarded as sent: {r['before_forward_ms']:.3f} before the forward (parse, decide), "
+                      f"{r['after_forward_ms']:.3f} after it (store their messages, record the answer)")
         return
     rounds, turns1, turns50 = (2, 15, 5) if args.quick else (3, 40, 20)
     tmp = Path(tempfile.mkdtemp(prefix="bench_proxy_"))

@@ -7,6 +7,7 @@ one proxy in turn) lets drift in the load hit every version alike. Each version 
 
     git worktree add --detach /tmp/old main
     python benchmarks/bench_proxy_ab.py --src old=/tmp/old/src --src new=src --rounds 6 [--stream]
+    python benchmarks/bench_proxy_ab.py --src main=/tmp/old/src --src new=src --src lane=src --lane-for lane
     git worktree remove /tmp/old
 
 Prints each round's CPU ms/request per version (``/proc/PID/task/*/schedstat``), each version's
@@ -40,6 +41,7 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=50)
     ap.add_argument("--turns", type=int, default=20)
     ap.add_argument("--stream", action="store_true")
+    ap.add_argument("--lane-for", action="append", default=[], metavar="LABEL", help="run that version's proxy with --lane")
     args = ap.parse_args()
     versions = [spec.split("=", 1) for spec in args.src]
     if len(versions) < 2 or any(len(v) != 2 for v in versions):
@@ -55,7 +57,8 @@ def main() -> None:
         for i, (label, src) in enumerate(versions):
             env = dict(os.environ, PYTHONPATH=str(Path(src).resolve()))
             p = subprocess.Popen([sys.executable, "-m", "contextwindow.cli.main", "proxy", "--upstream", upstream, "--port", "0",
-                                  "--store", f"sqlite:///{tmp / f'proxy{i}.db'}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                                  "--store", f"sqlite:///{tmp / f'proxy{i}.db'}", *(["--lane"] if label in args.lane_for else [])],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
             procs.append(p)
             assert p.stderr is not None
             m = re.search(r"listening on (http://127\.0\.0\.1:\d+)", p.stderr.readline())
