@@ -55,10 +55,10 @@ def test_a_relative_change_keeps_its_result_not_its_delta() -> None:
 
 
 def test_when_a_thing_starts_is_its_date() -> None:
-    led = ledger_of("The spooler migration window starts Dec 1.", "The spooler migration window now begins Dec 8.")
+    led = ledger_of("Code freeze for the spooler rewrite starts Dec 1.", "The spooler rewrite freeze now begins Dec 8.")
     assert stale_values(led) == {"Dec 1"} and live_values(led) == {"Dec 8"}
-    led = ledger_of("Nowadays the fax relay is on port 2525.", "The fax relay moved to port 2626.")
-    assert stale_values(led) == {"port 2525"}
+    led = ledger_of("These days the fax relay is on port 2525.", "The fax relay moved to port 2626.")
+    assert stale_values(led) == {"port 2525"} and {e.subject for e in led} == {"fax relay"}
 
 
 def test_plainer_frames_of_the_same_statement() -> None:
@@ -104,3 +104,20 @@ def test_a_tool_named_in_lower_case_is_the_value_for_its_purpose() -> None:
     assert stale_values(led) == {"ruff"} and live_values(led) == {"pylint"}
     led = ledger_of("For snapshot tests I'd go with syrupy.", "Swap to inline-snapshot for snapshot tests, the other one is too slow.")
     assert stale_values(led) == {"syrupy"} and live_values(led) == {"inline-snapshot"}
+
+
+def test_the_goal_asked_for_politely_and_restated_after_a_plan_change() -> None:
+    from contextwindow.folding import ledger as L
+
+    led = ledger_of("Can you help me migrate the fax relay onto the new mail hub? It drops messages.")
+    assert [e.kind for e in L.active(led)] == ["goal"] and "fax relay" in L.active(led)[0].values[0]
+    led = ledger_of("My task this afternoon is porting the fax relay to the new mail hub, slowly, nothing clever.",
+                    "Change of plan: the relay can wait, the print spooler goes first.")
+    goals = [e for e in L.active(led) if e.kind == "goal"]
+    assert len(goals) == 1 and "print spooler" in goals[0].values[0]
+
+
+def test_a_line_that_opens_a_list_states_nothing() -> None:
+    assert ledger_of("Some notes for the rest of the session:") == []
+    led = ledger_of("We have to get the fax relay onto the mail hub before Friday.", "A few notes for the rest of the session:")
+    assert all(e.active for e in led)

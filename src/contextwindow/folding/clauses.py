@@ -63,7 +63,7 @@ _ABBREV = re.compile(r"\b(e\.g|i\.e|etc|vs|approx|mr|mrs|ms|dr|no|st|jr|sr|a\.m|
 # services, tools and packages are often written so
 _BOUNDARY = re.compile(r"(?<=[.!?;\]])\s+(?=[\"'(]?[A-Z0-9`$€£~/\[])"
     # … when it opens with a hyphenated name or a word and a verb ("… red run. parcel-router needs …", "… done. spoold reads …")
-    r"|(?<=[a-z)][.!?])\s+(?=[a-z][\w]*-[\w-]+\s|[a-z][\w-]*\s+(?:is|are|was|were|has|have|needs|reads|runs|uses|gets|lives|listens|answers|keeps|takes)\b)")
+    r"|(?<=[\w%)][.!?])\s+(?=[a-z][\w]*-[\w-]+\s|[a-z][\w-]*\s+(?:is|are|was|were|has|have|needs|reads|runs|uses|gets|lives|listens|answers|keeps|takes)\b)")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
 
@@ -161,6 +161,7 @@ _VALUE_RE = re.compile("|".join(f"(?P<{kind}{i}>{p})" for i, (kind, p) in enumer
 _CASE_SENSITIVE = {"name", "id"}
 _NOT_NAMES = {
     "i", "we", "you", "it", "they", "he", "she", "the", "a", "an", "this", "that", "these", "those", "please", "never", "always",
+    "some", "few", "quick", "several", "most",
     "from", "also", "and", "but", "so", "ok", "okay", "actually", "update", "correction", "note", "change", "instead", "now",
     "going", "for", "in", "on", "at", "by", "to", "our", "my", "your", "their", "its", "one", "no", "yes", "do", "don't", "let's",
     "keep", "use", "make", "write", "if", "when", "all", "every", "each", "any", "sorry", "thanks", "hi", "hello", "hey", "there",

@@ -17,11 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
 
 from ..messages import Message, TextPart, ToolCallPart, ToolResultPart
 from .base import SummaryOutcome, SummaryRequest, constraints_block, ensure_constraints
 from .clauses import block_label, split_environment
+from .ledger import goal_in_force
 
 CountText = Callable[[str], int]
 
@@ -210,14 +210,6 @@ def _lines(body: str) -> list[str]:
     return [ln for ln in body.splitlines() if ln.strip().startswith("- ")]
 
 
-def _restated_goal(ledger: Sequence[Any]) -> str:
-    """The goal in force when the user restated it ("Change of plan: …"): the first request, even
-    with its old value scrubbed, would tell a model to do what the user no longer wants."""
-    if not any(not e.active and e.kind == "goal" and e.updated_to for e in ledger):
-        return ""
-    return next((e.text for e in reversed(ledger) if e.active and e.kind == "goal"), "")
-
-
 def brief(request: SummaryRequest, count: CountText) -> str:
     msgs = request.messages
     users, env = user_requests(msgs)
@@ -245,7 +237,7 @@ def brief(request: SummaryRequest, count: CountText) -> str:
     ][-10:]
     files = list(dict.fromkeys([ln[2:].strip() for ln in _lines(prior.get("files touched", ""))] + files_touched(msgs)))[-MAX_FILES:]
     env_lines = list(dict.fromkeys([*(ln for ln in prior.get("environment", "").splitlines() if ln.strip()), *(f"- {block_label(b)}" for b in env)]))[-8:]
-    goal = _restated_goal(request.ledger) or prior.get("goal") or (users[0] if users else "(no user request in this part)")
+    goal = goal_in_force(request.ledger) or prior.get("goal") or (users[0] if users else "(no user request in this part)")
     latest = users[-1] if users else prior.get("latest user request", "")
     # what a model-written prior brief said outside the known sections: kept once, clipped
     known = {"goal", "environment", "memory", "constraints", "latest user request", "state & done", "progress", "errors", "files touched", "focus",

@@ -42,7 +42,7 @@ from .subjects import same_subject, subject_words
 from .supersession import add
 
 __all__ = [
-    "DROP_ORDER", "HEADING", "KINDS", "MAX_CLAUSE_CHARS", "Entry", "active", "add", "condensed", "detect", "from_text", "parse",
+    "DROP_ORDER", "HEADING", "KINDS", "MAX_CLAUSE_CHARS", "Entry", "active", "add", "condensed", "detect", "from_text", "goal_in_force", "parse",
     "render", "same_subject", "scrub", "signature", "stale", "stated", "subject_words", "update",
 ]
 
@@ -65,6 +65,17 @@ def update(ledger: Sequence[Entry], text: str, source: str = "") -> list[Entry]:
 _RESTATE = re.compile(r"\b(?:plan|goal|focus|priority|objective|instead|first|rather|refine\w*|actually|change of)\b", re.IGNORECASE)
 
 
+_PLAN_CHANGE = re.compile(r"(?:change of (?:plan|plans|focus|priorit\w*)|new (?:plan|priority|focus)|scrap (?:the|that|our)\b[^;:.]*\bplan|forget (?:the|that) (?:earlier |old )?plan)\b", re.IGNORECASE)
+
+
+def goal_in_force(ledger: Sequence[Entry]) -> str:
+    """The goal in force once the user restated it ("Change of plan: …"), else "": the first request, even
+    with its old value scrubbed, would tell a model to do what the user no longer wants."""
+    if not any(not e.active and e.kind == "goal" and e.updated_to for e in ledger):
+        return ""
+    return next((e.text for e in reversed(ledger) if e.active and e.kind == "goal"), "")
+
+
 def _restated_goal(found: list[Entry], text: str, goal: Entry, source: str) -> list[Entry]:
     """``found`` with a restated goal read as the goal: a clause that says it changes the plan
     ("Change of focus:", "Let me refine the plan:", "… instead", "… first") and names most of what
@@ -76,7 +87,9 @@ def _restated_goal(found: list[Entry], text: str, goal: Entry, source: str) -> l
             continue
         words = set(subject_words(clause))
         shared = said & words
-        if len(shared) >= 2 and len(shared) * 3 >= min(len(said), len(words)) and words - said:
+        # a lead that says the plan changed ("Change of plan: U can wait, V goes … first") needs only one word in common
+        enough = (len(shared) >= 2 and len(shared) * 3 >= min(len(said), len(words))) or (bool(shared) and _PLAN_CHANGE.match(clause.strip()) is not None)
+        if enough and words - said:
             body = clause.strip().rstrip(".!")
             restated = Entry(text=clause.strip(), kind="goal", subject="goal", value="+" + body.lower(), values=(body,), source=source, signature="goal")
             return [e for e in found if e.text != clause.strip()] + [restated]

@@ -116,6 +116,8 @@ def parse(clause: str, source: str = "") -> Entry | None:
         return None  # a data, status or listing line ("(Open file: …)", 'description: "…",', "12:  code"), not a statement
     if not 6 <= len(s) <= MAX_CLAUSE_CHARS or s.endswith("?") or (_CHATTER.match(s) and len(s) < 40):
         return None
+    if s.endswith(":") and not find_values(s):
+        return None  # what opens a list ("A few things before you go on:") states nothing itself
     if sum(ch in "{}[]();=<>|\\" for ch in s) > max(4, len(s) // 15):
         return None  # code or markup, not a statement
     body = _LEAD.sub("", s)
@@ -388,7 +390,7 @@ def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]
             lead = _LEAD_TIME.match(said)
             said = lead.group("r") if lead else said  # "Today we want the X service on the new scheduler."
             polite = _POLITE.match(said)  # "Could you help me move the X …?" asks for what it names
-            if opening and not request and not binds and ((_REQUEST.match(said) and not part.rstrip().endswith("?")) or (polite and _REQUEST.match(said[polite.end() :]))):
+            if opening and not request and not binds and ((_REQUEST.match(said) and not part.rstrip().endswith("?")) or (polite and ("help" in polite.group(0).lower() or _REQUEST.match(said[polite.end() :])))):
                 request = part
             prev = part
     if request and not any(e.kind == "goal" for e in out) and len(request) <= MAX_CLAUSE_CHARS:
