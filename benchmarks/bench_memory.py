@@ -41,7 +41,7 @@ from memory_family_field import SEED_BASE as FIELD_SEEDS
 from memory_family_field import generate as generate_field
 from memory_family_ridge import SEED_BASE as RIDGE_SEEDS
 from memory_family_ridge import generate as generate_ridge
-from memory_sessions import Generated, generate
+from memory_sessions import Generated, generate, value_pattern
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_FIXTURES = HERE.parent.parent / "shared" / "fixtures" / "transcripts"
@@ -98,12 +98,12 @@ def run_session(g: Generated, pct: float, with_model: bool) -> dict[str, object]
         invalid += bool(validate(state, "openai"))
         text = "\n".join(m.text for m in state).lower()
         for p in g.plants:
-            stale_hits += sum(1 for v, at in zip(p.stale, p.stale_at, strict=True) if at < seen and re.search(rf"(?<![\w$]){re.escape(v.lower())}(?!\w)", text))
+            stale_hits += sum(1 for v, at in zip(p.stale, p.stale_at, strict=True) if at < seen and value_pattern(v).search(text))
     text = "\n".join(m.text for m in state).lower()
     kept: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for p in g.plants:
         kept[p.kind][1] += 1
-        kept[p.kind][0] += bool(re.search(rf"(?<![\w$]){re.escape(p.value.lower())}(?!\w)", text))
+        kept[p.kind][0] += bool(value_pattern(p.value).search(text))
     live = "\n".join(e.text.lower() for e in L.active(memory_ledger(g.messages)))
     false_merges = sum(1 for p in g.plants if p.pair is not None and p.value.lower() not in live)
     return {"kept": dict(kept), "stale": stale_hits, "false_merges": false_merges, "within": within, "errors": errors, "invalid": invalid}

@@ -64,7 +64,7 @@ from memory_field_text import (
     Slot,
 )
 from memory_field_tools import Avoid, tool_output
-from memory_sessions import Generated, Plant
+from memory_sessions import Generated, Plant, value_pattern
 
 FAMILY = "field"
 SEED_BASE = 18_000
@@ -76,7 +76,7 @@ DAY_DELTAS = [(7, "a week"), (3, "three days"), (14, "two weeks"), (5, "five day
 
 def pattern(value: str) -> re.Pattern[str]:
     """The benchmark's own test for "``value`` is in a text" (bench_memory.py), for lower-case text."""
-    return re.compile(rf"(?<![\w$]){re.escape(value.lower())}(?!\w)")
+    return value_pattern(value)
 
 
 def hit(value: str, text: str) -> bool:

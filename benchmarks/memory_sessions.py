@@ -54,6 +54,12 @@ import memory_probe8 as P8
 from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
 
 
+def value_pattern(value: str) -> re.Pattern[str]:
+    """The benchmarks' one test for "``value`` is in a text" (the text lower-cased): not inside a word,
+    not right after a "$" ("$400" does not hold "400")."""
+    return re.compile(rf"(?<![\w$]){re.escape(value.lower())}(?!\w)")
+
+
 @dataclass
 class Plant:
     kind: str  # safety | constraint | goal | preference | fact

@@ -94,7 +94,12 @@ def sentences(text: str) -> list[str]:
 _ASIDE = re.compile(r"\s\((?P<p>[^()]{12,300})\)(?=[\s,.;:!?]|$)|\s[—–]\s(?P<d>[^—–]{12,300}?)\s[—–](?=\s)|\s--\s(?P<h>.{12,300}?)\s--(?=\s)")
 
 
-_ASIDE_VALUES = {"date", "time", "money", "version", "number", "port", "host", "path", "id", "url", "email"}
+#: value kinds that measure or date something (a clause with one informs, whatever its verb)
+TYPED_KINDS = frozenset({"date", "time", "money", "version", "number", "port"})
+#: value kinds that say which thing (a path, host or id is part of what a rule is about)
+IDENTITY_KINDS = frozenset({"path", "url", "email", "id", "host"})
+#: either: what a clause may state without a name or a quoted string
+TYPED_OR_IDENTITY = TYPED_KINDS | IDENTITY_KINDS
 
 
 def _states(aside: str) -> bool:
@@ -102,7 +107,7 @@ def _states(aside: str) -> bool:
     vals = find_values(aside)
     if len(aside.split()) < 3 or re.match(r"(?:see|e\.g\.|i\.e\.|cf\.)", aside, re.IGNORECASE):
         return False
-    return any(v.kind in _ASIDE_VALUES for v in vals) or (any(v.kind == "name" for v in vals) and len(aside.split()) >= 6)
+    return any(v.kind in TYPED_OR_IDENTITY for v in vals) or (any(v.kind == "name" for v in vals) and len(aside.split()) >= 6)
 
 
 def asides(sentence: str, reads: Callable[[str], bool]) -> list[str]:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from .clauses import Value, find_values, frame, normalize_value
+from .clauses import TYPED_OR_IDENTITY, Value, find_values, frame, normalize_value
 from .entries import Entry
 from .subjects import align, caps, subject_words
 
@@ -108,7 +108,7 @@ def subjectless(clause: str, context: str, signature: Callable[[Sequence[Value]]
     strong = has_lead(clause) or REMARK.search(clause) is not None
     if not vals or not (strong or olds or value_only(clause)):
         return None
-    if not (strong or olds) and any(v.kind not in _TYPED_OR_IDENTITY for v in vals):
+    if not (strong or olds) and any(v.kind not in TYPED_OR_IDENTITY for v in vals):
         return None  # a capitalised phrase alone ("**Execute Subtasks**") is a heading, not a value said again
     return Entry(
         text=clause.strip(), context=context.strip(), kind="fact", subject="", value="+" + "|".join(sorted(v.norm for v in vals)), values=tuple(v.text for v in vals), source=source,
@@ -116,7 +116,6 @@ def subjectless(clause: str, context: str, signature: Callable[[Sequence[Value]]
     )
 
 
-_TYPED_OR_IDENTITY = {"date", "time", "money", "version", "number", "port", "host", "path", "id", "url", "email"}
 
 
 # units of one dimension: "90 minutes" and "4 hours" may be the same thing's value

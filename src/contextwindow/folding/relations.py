@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from .clauses import IDENTITY_KINDS, TYPED_KINDS
+
 # --- reading a clause ---------------------------------------------------------------------------
 _LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|so|also|and|but|oh|ah|well|hey|actually|update|correction|change of plans?|heads[- ]up|fyi|note|btw|"
@@ -56,7 +58,7 @@ _CONSTRAINT_HEAD = {"budget", "deadline", "cap", "limit", "quota", "maximum", "m
 _WH = re.compile(r"^(what|who|whom|whose|why|how|where|when|which|can|could|would|will|should|is|are|do|does|did|have|has)\b", re.IGNORECASE)
 _CHATTER = re.compile(r"^(thanks?|thank you|great|nice|cool|sounds good|looks good|lgtm|perfect|awesome|ok(?:ay)?|sure|got it|hi|hello|hey|good (?:morning|night|evening))\b", re.IGNORECASE)
 
-_IDENTITY = {"path", "url", "email", "id", "host"}
+_IDENTITY = IDENTITY_KINDS
 _V = r"<v>"
 _GROUP = r"(?:team|squad|crew|group)"  # "to the <v> team": the team's name is the value
 # an imperative that points a subject at a value: "Repoint the replica host to <v>"
@@ -226,7 +228,7 @@ _ABOUT = re.compile(r"\b(?:about|for|of|on|regarding)\s+(?P<x>(?:the|our|my)\s+[
 # a trailing contrast with no value of its own: ", not the older one", ", rather than before"
 _TRAILING_CONTRAST = re.compile(r",\s*(?:not|rather than|instead of)\b[^,<$€£\d]{0,40}?([.!]?)$", re.IGNORECASE)
 #: value kinds that make a clause a fact even without a relation ("Expect the launch on May 15")
-_TYPED = {"date", "time", "money", "version", "number", "port"}
+_TYPED = TYPED_KINDS
 
 
 _MAKE_THAT = re.compile(r"^(?:please\s+)?(?:let's\s+)?(?:make|set|change|switch|bump|raise|lower)\s+(?:that|it|this)\s+(?:to\s+)?(?P<v><v>)(?:\s+(?:for|on)\s+(?P<s>.+))?$")
