@@ -121,3 +121,17 @@ def test_a_line_that_opens_a_list_states_nothing() -> None:
     assert ledger_of("Some notes for the rest of the session:") == []
     led = ledger_of("We have to get the fax relay onto the mail hub before Friday.", "A few notes for the rest of the session:")
     assert all(e.active for e in led)
+
+
+def test_a_pushed_back_thing_named_through_it_and_retries_of_a_failed_call() -> None:
+    led = ledger_of("The spooler rewrite freeze starts Dec 1.", "Push the spooler rewrite freeze back by a week; it starts Dec 8.")
+    assert stale_values(led) == {"Dec 1"} and live_values(led) == {"Dec 8"}
+    led = ledger_of("Give a failed fax relay call 5 attempts at most.", "Let's cap fax relay retries at 2 attempts instead.")
+    assert stale_values(led) == {"5 attempts"} and live_values(led) == {"2 attempts"}
+
+
+def test_a_person_who_did_one_thing_and_holds_another_and_a_capitalised_frame() -> None:
+    led = ledger_of("Pager duty this week: Ilse.", "Tomasz traded slots and carries the pager for the rest of the week.")
+    assert stale_values(led) == {"Ilse"} and live_values(led) == {"Tomasz"}
+    led = ledger_of("The product sheet lists spoold as Kestrel.", "Marketing disliked the old name, so spoold will ship as Merlin.")
+    assert stale_values(led) == {"Kestrel"} and live_values(led) == {"Merlin"}

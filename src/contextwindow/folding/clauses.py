@@ -184,6 +184,8 @@ _PERSON_PREDICATE = re.compile(
     r"manages|managed|approves|approved|reviews|reviewed|replaces|replaced|joins|joined|steps|stepped|becomes|became)\b"
     # any verb in the third person or the past before what it acts on ("Rosa looks after the …", "Mei inherited the …")
     r"|\s+[a-z]{3,}(?:s|ed)\s+(?:(?:after|over|up|on|for|into|with)\s+)?(?:the|our|my|this|me|us)\b"
+    # one thing done, then another ("Ugo swapped shifts and carries the pager …")
+    r"|\s+[a-z]{3,}ed\s+[a-z]+\s+and\s+[a-z]{3,}s\s+(?:the|our|my)\b"
     # a role the person steps into ("Yuki swapped in as …", "Omar took over as …", "Ines serves as …")
     r"|\s+[a-z]{3,}(?:s|ed)?\s+(?:(?:in|up|over|on|back)\s+)?as\b"
 )
@@ -296,7 +298,7 @@ def find_values(text: str) -> list[Value]:
             continue
         if kind == "name" and m.start() == 0 and " " not in s and not re.search(r"[A-Z0-9-]", s[1:]):
             # a capitalised first word is a name only when the clause goes on like "Dana is …"
-            nxt = text[m.end() : m.end() + 20].lower()
+            nxt = text[m.end() : m.end() + 40].lower()
             if not re.match(_PERSON_PREDICATE, nxt):
                 continue
         if kind == "number" and re.fullmatch(r"a\s.*", s, re.IGNORECASE) and not re.match(r"a\s+(hundred|thousand|million|dozen)", s, re.IGNORECASE):

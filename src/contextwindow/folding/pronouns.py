@@ -15,7 +15,7 @@ import re
 NP = re.compile(
     r"\b(?:the|our|my|their|this)\s+(?P<np>(?:[A-Za-z0-9][\w-]*\s+){0,4}?[A-Za-z0-9][\w-]*?)"
     r"(?=\s+(?:is|was|are|were|has|have|had|got|gets|will|would|can|could|should|must|may|just|now|also|"
-    r"[a-z]+ed|to|at|on|in|for|from|with|by|of|and|but|over|off|out|up)\b"
+    r"[a-z]+ed|to|at|on|in|for|from|with|by|of|and|but|over|off|out|up|back|forward|down)\b"
     r"|\s+[a-z]+s\s+(?:to|at|on|in|for|from|with|by|the|our|my|a|an)\b"  # "belongs to", "runs on": a verb
     r"|\s*[,;:.!]|\s*$)",
     re.IGNORECASE,

@@ -312,6 +312,10 @@ _PLAIN_MORE = (
     (re.compile(r"^(?P<s>.+?)\s+(?:has|have|needs?|must)\s+to\s+(?:build|run|compile|link)\s+(?:against|on|with)\s+"), r"\g<s> is on "),
     # what is bounced over a size is a limit: "PRs over <v> get bounced" → "the PR size limit is <v>"
     (re.compile(r"^(?P<s>.+?)\s+(?:over|above|beyond|longer than|bigger than|larger than|past)\s+(?P<v><v>)\s+(?:get|gets|are|is|will be)\s+(?:bounced|rejected|refused|blocked|sent back)\b.*$"), r"the \g<s> size limit is \g<v>"),
+    # tries a failed call gets are its retries: "Give a failed X call <v> at most" → "the X retry limit is <v>"
+    (re.compile(r"^(?:please\s+)?(?:give|allow)\s+(?:a|each|every|any)\s+failed\s+(?P<s>.+?)\s+(?:call|request|job|run|attempt)s?\s+(?P<v><v>)"), r"the \g<s> retry limit is \g<v>"),
+    # what someone does after another thing: "V swapped shifts and carries the pager …" → "V carries the pager …"
+    (re.compile(r"^(?P<v><v>)\s+(?:[a-z']+\s+){1,3}and\s+(?=(?:carries|holds|has|takes|covers|owns|runs|keeps)\b)"), r"\g<v> "),
     # how much was gained is no part of what it is about: "We got a week of extension on X, so <v>"
     (re.compile(r"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of)\s+(?:more\s+|extra\s+)?(?:days?|weeks?|months?|hours?|minutes?)\s+(?=of\s+(?:extension|extra|slack|grace|headroom|more)\b)"), ""),
     # an agreement to change is the change: "We agreed to relax X to <v>"
@@ -455,7 +459,8 @@ def _unframe(body: str) -> str:
             head = body[: len(body) - len(r)]
             if pat is _FRAME_COLON and len(head.split()) < 5 and not re.search(r"\b(?:i|we|you|they|sorry)\b", head, re.IGNORECASE):
                 continue  # a short label before a colon ("Commit messages: …") is the subject
-            if r and len(r.split()) >= 3 and not find_values(head):
+            # a capitalised first word of the frame ("Legal vetoed the old name, so …") is no value it holds
+            if r and len(r.split()) >= 3 and not [v for v in find_values(head) if not (v.kind == "name" and v.start == 0 and " " not in v.text)]:
                 read = _read(_LEAD.sub("", r))
                 if read is not None and read[1] and (read[0] is not None or read[2] or _RULE.search(r) or _NEG.search(r) or _NO.search(r)):
                     rest = _LEAD.sub("", r)
