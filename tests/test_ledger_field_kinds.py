@@ -135,3 +135,17 @@ def test_a_person_who_did_one_thing_and_holds_another_and_a_capitalised_frame() 
     assert stale_values(led) == {"Ilse"} and live_values(led) == {"Tomasz"}
     led = ledger_of("The product sheet lists spoold as Kestrel.", "Marketing disliked the old name, so spoold will ship as Merlin.")
     assert stale_values(led) == {"Kestrel"} and live_values(led) == {"Merlin"}
+
+
+def test_a_correction_to_a_tool_a_result_in_total_and_a_goal_that_puts_one_off() -> None:
+    from contextwindow.folding import ledger as L
+
+    led = ledger_of("I like ruff for the Python linting. Scratch that: pylint, I was thinking of something else.")
+    assert stale_values(led) == {"ruff"} and live_values(led) == {"pylint"}
+    led = ledger_of("The relay needs 3 workers in production.", "Add 2 workers to the relay, so 5 workers in total.")
+    assert stale_values(led) == {"3 workers"} and live_values(led) == {"5 workers"}
+    said = ["My task this afternoon is porting the fax relay to the new mail hub, slowly, nothing clever.",
+            "Change of plan: the relay can wait, the print spooler goes first."]
+    led = ledger_of(*said)
+    out = L.scrub(" ".join(said), led)
+    assert "relay" not in out and "print spooler goes first" in out  # what the new goal puts off is an old value too

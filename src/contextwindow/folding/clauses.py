@@ -63,7 +63,7 @@ _ABBREV = re.compile(r"\b(e\.g|i\.e|etc|vs|approx|mr|mrs|ms|dr|no|st|jr|sr|a\.m|
 # services, tools and packages are often written so
 _BOUNDARY = re.compile(r"(?<=[.!?;\]])\s+(?=[\"'(]?[A-Z0-9`$€£~/\[])"
     # … when it opens with a hyphenated name or a word and a verb ("… red run. parcel-router needs …", "… done. spoold reads …")
-    r"|(?<=[\w%)][.!?])\s+(?=[a-z][\w]*-[\w-]+\s|[a-z][\w-]*\s+(?:is|are|was|were|has|have|needs|reads|runs|uses|gets|lives|listens|answers|keeps|takes)\b)")
+    r"|(?<=[\w%)][.!?])\s+(?=[a-z][\w]*-[\w-]+\s|[a-z][\w-]*\s+(?:[a-z]+\s+)?(?:is|are|was|were|has|have|needs|need|reads|read|runs|run|uses|use|gets|get|lives|listens|answers|keeps|takes)\b)")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
 

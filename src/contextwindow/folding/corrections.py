@@ -98,6 +98,9 @@ def value_only(clause: str) -> list[Value]:
     return vals if not re.search(r"[A-Za-z]{2,}", rest) else []
 
 
+_FILLER_WORDS = {"that", "this", "it", "yes", "no", "ok", "okay", "fine", "sorry", "right", "correct", "oops", "nothing", "never", "mind"}
+
+
 def subjectless(clause: str, context: str, signature: Callable[[Sequence[Value]], str], source: str) -> Entry | None:
     """An entry for a clause whose subject must be found in the ledger (``resolve``): a correction
     or a value-only clause; ``context`` is the clause before it (same message)."""
@@ -106,6 +109,11 @@ def subjectless(clause: str, context: str, signature: Callable[[Sequence[Value]]
     at = len(clause.strip()) - len(strip_lead(clause))
     vals = [v for v in find_values(clause.strip()) if v.start >= at and v.text not in olds]  # typed in the whole clause: "Tomas" after "I meant"
     strong = has_lead(clause) or REMARK.search(clause) is not None
+    word = re.fullmatch(r"\s*([a-z][\w.-]*[a-z0-9])\s*[.!]?\s*", body)
+    if not vals and strong and word and word.group(1) not in _FILLER_WORDS:
+        # one word in lower case after a correction lead ("Scratch that: yarn, I was thinking of something else"): a tool's name
+        start = clause.strip().find(word.group(1), at)
+        vals = [Value("quoted", word.group(1), start, start + len(word.group(1)))]
     if not vals or not (strong or olds or value_only(clause)):
         return None
     if not (strong or olds) and any(v.kind not in TYPED_OR_IDENTITY for v in vals):

@@ -59,12 +59,17 @@ def update(ledger: Sequence[Entry], text: str, source: str = "") -> list[Entry]:
         found = _restated_goal(found, text, goal, source)
     for e in found:
         out = add(out, e)
+        if e.kind == "goal" and e.replaces:
+            # what a restated goal puts off ("U can wait") is a value of the goal it replaced: scrubbed like one
+            out = [replace(o, values=(*o.values, *(r for r in e.replaces if r not in o.values))) if o.kind == "goal" and not o.active and o.updated_to else o for o in out]
     return out
 
 
 _RESTATE = re.compile(r"\b(?:plan|goal|focus|priority|objective|instead|first|rather|refine\w*|actually|change of)\b", re.IGNORECASE)
 
 
+# what a restated goal puts off: "U can wait", "instead of U", "not U", "drop U"
+_PUT_OFF = re.compile(r"\b([\w-]+)\s+(?:can|will have to|has to|must)\s+wait\b|\b(?:instead of|rather than|not|drop|scrap|park)\s+([\w-]+)(?=[,;.]|\s+(?:for now|first|today))", re.IGNORECASE)
 _PLAN_CHANGE = re.compile(r"(?:change of (?:plan|plans|focus|priorit\w*)|new (?:plan|priority|focus)|scrap (?:the|that|our)\b[^;:.]*\bplan|forget (?:the|that) (?:earlier |old )?plan)\b", re.IGNORECASE)
 
 
@@ -91,7 +96,10 @@ def _restated_goal(found: list[Entry], text: str, goal: Entry, source: str) -> l
         enough = (len(shared) >= 2 and len(shared) * 3 >= min(len(said), len(words))) or (bool(shared) and _PLAN_CHANGE.match(clause.strip()) is not None)
         if enough and words - said:
             body = clause.strip().rstrip(".!")
-            restated = Entry(text=clause.strip(), kind="goal", subject="goal", value="+" + body.lower(), values=(body,), source=source, signature="goal")
+            put_off = tuple(w for m in _PUT_OFF.finditer(clause) if (w := m.group(1) or m.group(2)) and set(subject_words(w)) & said)
+            kept = _PUT_OFF.sub(lambda m: "" if (m.group(1) or m.group(2)) in put_off else m.group(0), body) if put_off else body
+            kept = re.sub(r"\s*([:;,])(?:\s*[,;])+", r"\1", re.sub(r"\s{2,}", " ", kept)).strip(" ,;:")
+            restated = Entry(text=clause.strip(), kind="goal", subject="goal", value="+" + kept.lower(), values=(kept,), source=source, signature="goal", replaces=put_off)
             return [e for e in found if e.text != clause.strip()] + [restated]
     return found
 

@@ -142,7 +142,7 @@ def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
 _UPDATE_CUE = re.compile(
     r"\b(?:now|instead|anymore|no longer|from now on|going forward|moved|changed|switched|swapped|replaced|updated|upgraded|downgraded|"
     r"migrated|renamed|rebranded|delayed|postponed|rescheduled|slipped|pushed|bumped|raised|lowered|took over|taking over|taken over|"
-    r"new|correction|scratch that|actually|not the|rather than|after all|went(?: up| down)? to|turned into|became|increased|decreased|"
+    r"new|correction|scratch that|in total|in all|making it|actually|not the|rather than|after all|went(?: up| down)? to|turned into|became|increased|decreased|"
     r"reassigned|loosened|relaxed|relax|loosen|tighten|swap to|switch to|tightened|shortened|lengthened|reduced|doubled|halved|handed over|switched over|cut over|"
     r"slid|drifted|lifted|rose|eased|grew|fell|expanded|passed (?:along|on)|handed to|grabbed|picked up|"
     r"(?:from|as of|starting|effective) (?:today|tomorrow|this week|next week|monday|immediately))\b",
