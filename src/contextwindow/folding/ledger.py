@@ -73,6 +73,14 @@ _PUT_OFF = re.compile(r"\b([\w-]+)\s+(?:can|will have to|has to|must)\s+wait\b|\
 _PLAN_CHANGE = re.compile(r"(?:change of (?:plan|plans|focus|priorit\w*)|new (?:plan|priority|focus)|scrap (?:the|that|our)\b[^;:.]*\bplan|forget (?:the|that) (?:earlier |old )?plan)\b", re.IGNORECASE)
 
 
+def _without_put_off(body: str, put_off: tuple[str, ...]) -> str:
+    """``body`` without the phrases that put off the old goal ("U can wait,")."""
+    if not put_off:
+        return body
+    kept = _PUT_OFF.sub(lambda m: "" if (m.group(1) or m.group(2)) in put_off else m.group(0), body)
+    return re.sub(r"\s*([:;,])(?:\s*[,;])+", r"\1", re.sub(r"\s{2,}", " ", kept)).strip(" ,;:")
+
+
 def goal_in_force(ledger: Sequence[Entry]) -> str:
     """The goal in force once the user restated it ("Change of plan: …"), else "": the first request, even
     with its old value scrubbed, would tell a model to do what the user no longer wants."""
@@ -97,8 +105,7 @@ def _restated_goal(found: list[Entry], text: str, goal: Entry, source: str) -> l
         if enough and words - said:
             body = clause.strip().rstrip(".!")
             put_off = tuple(w for m in _PUT_OFF.finditer(clause) if (w := m.group(1) or m.group(2)) and set(subject_words(w)) & said)
-            kept = _PUT_OFF.sub(lambda m: "" if (m.group(1) or m.group(2)) in put_off else m.group(0), body) if put_off else body
-            kept = re.sub(r"\s*([:;,])(?:\s*[,;])+", r"\1", re.sub(r"\s{2,}", " ", kept)).strip(" ,;:")
+            kept = _without_put_off(body, put_off)
             restated = Entry(text=clause.strip(), kind="goal", subject="goal", value="+" + kept.lower(), values=(kept,), source=source, signature="goal", replaces=put_off)
             return [e for e in found if e.text != clause.strip()] + [restated]
     return found
