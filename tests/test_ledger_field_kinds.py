@@ -119,6 +119,7 @@ def test_the_goal_asked_for_politely_and_restated_after_a_plan_change() -> None:
 
 def test_a_line_that_opens_a_list_states_nothing() -> None:
     assert ledger_of("Some notes for the rest of the session:") == []
+    assert [e.kind for e in ledger_of("Every report must include these sections:")] == ["constraint"]  # a rule that opens a list is a rule
     led = ledger_of("We have to get the fax relay onto the mail hub before Friday.", "A few notes for the rest of the session:")
     assert all(e.active for e in led)
 

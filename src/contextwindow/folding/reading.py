@@ -116,8 +116,8 @@ def parse(clause: str, source: str = "") -> Entry | None:
         return None  # a data, status or listing line ("(Open file: …)", 'description: "…",', "12:  code"), not a statement
     if not 6 <= len(s) <= MAX_CLAUSE_CHARS or s.endswith("?") or (_CHATTER.match(s) and len(s) < 40):
         return None
-    if s.endswith(":") and not find_values(s):
-        return None  # what opens a list ("A few things before you go on:") states nothing itself
+    if s.endswith(":") and not find_values(s) and not (_RULE.search(s) or _NEG.search(s) or _IMPERATIVE.match(_LEAD.sub("", s))):
+        return None  # what opens a list ("A few things before you go on:") states nothing itself; "Use this format:" is a rule
     if sum(ch in "{}[]();=<>|\\" for ch in s) > max(4, len(s) // 15):
         return None  # code or markup, not a statement
     body = _LEAD.sub("", s)
@@ -435,7 +435,8 @@ def compound(clause: str) -> list[str]:
         # another topic ("…; also, Y is B", "…, and by the way Y is B") the part before may be anything: a task, a
         # correction ("Scratch that: V, I was thinking of something else; also, …")
         turn = _TOPIC_TURN.search(m.group(0)) or _TOPIC_TURN.match(right)
-        if parse(right) is None or (parse(left + end) is None and not turn) or pronouns.needs_antecedent(right):
+        # (a part that names its subject only by a pronoun, "…; it starts V", is read with the part before it)
+        if parse(right) is None or (parse(left + end) is None and not turn) or (pronouns.needs_antecedent(right) and (re.match(r"(?:it|they)\b", right, re.IGNORECASE) is not None or all(v.kind == "name" for v in rv))):
             continue
         return [left, *compound(right)]
     return [clause]
