@@ -150,3 +150,10 @@ def test_a_correction_to_a_tool_a_result_in_total_and_a_goal_that_puts_one_off()
     led = ledger_of(*said)
     out = L.scrub(" ".join(said), led)
     assert "relay" not in out and "print spooler goes first" in out  # what the new goal puts off is an old value too
+
+
+def test_two_subjects_said_in_one_sentence_and_an_update_that_leaves_the_other_alone() -> None:
+    led = ledger_of("For the lease time: 20 seconds on reads, 45 seconds on writes.")
+    assert {(e.subject, e.values) for e in led} == {("lease time read", ("20 seconds",)), ("lease time write", ("45 seconds",))}
+    led = ledger_of("For the duty manager: Ilse on Porto, Tomasz on Riga.", "The Porto duty manager went to Vera; the Riga one stays where it is.")
+    assert stale_values(led) == {"Ilse"} and live_values(led) == {"Tomasz", "Vera"}

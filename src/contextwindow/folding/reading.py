@@ -46,6 +46,7 @@ from .relations import (
     _SAFETY_WORDS,
     _TRAILING_CONTRAST,
     _TYPED,
+    _UNCHANGED,
     _WH,
 )
 from .subjects import subject_words
@@ -139,7 +140,7 @@ def parse(clause: str, source: str = "") -> Entry | None:
         lead = m.group("d") if "d" in m.groupdict() else "for " + m.group("p")
         lead = lead[:1].lower() + lead[1:]  # moved inside the sentence: "Starting" is not a name there
         body = f"{m.group('r')} {lead}{m.group('e')}"
-    body = _TRAILING_CONTRAST.sub(r"\1", body)
+    body = _TRAILING_CONTRAST.sub(r"\1", _UNCHANGED.sub("", body))
     read = _read(body)
     if read is None:
         return None
@@ -252,6 +253,8 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
             subj_text = extra if set(subject_words(subj_text)) <= _META_SUBJECT else f"{subj_text} {extra}"
         if not v_vals or not subject_words(subj_text):
             continue
+        if len(v_vals) >= 2 and v_vals[-1].kind == "name" and re.search(r"<v>\s+(?:on|for|in|at)\s+<v>$", fr[m.start("v") : m.end("v")]):
+            subj_text, v_vals = f"{subj_text} {v_vals[-1].text}", v_vals[:-1]  # "Dagny on Lisbon": whose contact, not a second value
         lib = re.search(r"\b([a-z][\w.-]{2,})\s+<v>", fr[m.start("v") : m.end("v")]) if any(v.kind == "version" for v in v_vals) else None
         if lib and subject_words(lib.group(1)) and lib.group(1) not in subj_text.lower():
             subj_text = f"{subj_text} {lib.group(1)}"  # "X is on grpcio <v>": a version of grpcio
@@ -427,9 +430,12 @@ def compound(clause: str) -> list[str]:
             continue
         nxt = _CONJ.search(clause, m.end())
         k = len([v for v in rv if nxt is None or v.start < nxt.start()])  # the values of the next part only
-        if rv and rv[0].start == m.end() and len(lv) >= k and [v.kind for v in lv[-k:]] == [v.kind for v in rv[:k]] \
-                and re.match(r"\s+(?:for|in|on|at)\s", clause[rv[0].end :]) and re.match(r"\s+(?:for|in|on|at)\s", clause[lv[-k].end :]):
+        elliptic = bool(rv and rv[0].start == m.end() and len(lv) >= k and [v.kind for v in lv[-k:]] == [v.kind for v in rv[:k]]
+                        and re.match(r"\s+(?:for|in|on|at)\s", clause[rv[0].end :]) and re.match(r"\s+(?:for|in|on|at)\s", clause[lv[-k].end :]))
+        if elliptic:
             right = left[: lv[-k].start] + right  # "… is A for m and B for n": B takes A's place
+        elif m.group(0).strip() == ",":
+            continue  # a bare comma parts only elliptic statements ("X: A on m, B on n")
         end = clause.rstrip()[-1:] if clause.rstrip()[-1:] in ".!" else ""
         # read as a statement of its own ("When polling, wait V between tries." is no question); after a turn to
         # another topic ("…; also, Y is B", "…, and by the way Y is B") the part before may be anything: a task, a

@@ -192,7 +192,9 @@ _FRAME_CIRCUMSTANCE = re.compile(
 )
 _FRAME_COLON = re.compile(r"^(?P<h>[^:<]{2,140}):\s+(?P<r>\S.*)$")
 # two statements in one sentence: "X is A, and Y is B", "X is A; also, Y is B", "X is A for m and B for n"
-_CONJ = re.compile(r"\s*;\s*(?:(?:and|also|plus)\b,?\s*)?|,\s*(?:and|plus)\s+(?:also,?\s+)?|\s+and\s+(?:also,?\s+)?", re.IGNORECASE)
+_CONJ = re.compile(r"\s*;\s*(?:(?:and|also|plus)\b,?\s*)?|,\s*(?:and|plus)\s+(?:also,?\s+)?|\s+and\s+(?:also,?\s+)?|,\s+", re.IGNORECASE)  # a bare comma: elliptic parts only
+# a part that says the other one did not change: "…; ingest stays where it is", ", the rest is unchanged"
+_UNCHANGED = re.compile(r"\s*[;,]\s*(?:but\s+|while\s+)?(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,3}\s+(?:stays|remains|is unchanged|are unchanged|doesn't change|does not change|keeps its value)(?:\s+(?:where it is|as it is|the same|unchanged|put))?(?=[.!]?$)", re.IGNORECASE)
 # the request that opens a session ("I need the X service on the new scheduler", "Please get X working")
 _REQUEST = re.compile(
     r"^(?:please\s+)?(?:(?:i|we)\s+(?:really\s+|urgently\s+)?(?:need|want|would like|'d like|have to|must)\b(?!\s+(?:answers|replies|you to answer))"

@@ -11,6 +11,7 @@ from dataclasses import replace
 from . import corrections, pronouns
 from .clauses import find_values, frame, normalize_value
 from .entries import Entry
+from .relations import _UNCHANGED
 from .subjects import align, caps, same_subject, subject_words
 
 
@@ -117,7 +118,8 @@ def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     never a safety rule or a goal."""
     if not entry.signature or entry.kind in ("safety", "goal"):
         return []
-    said = set(subject_words(frame(entry.text, find_values(entry.text)).replace("<v>", " "))) | set(subject_words(entry.text))
+    told = _UNCHANGED.sub("", entry.text)  # "…; the Oslo one stays where it is" names what did not change
+    said = set(subject_words(frame(told, find_values(told)).replace("<v>", " "))) | set(subject_words(told))
     new = set(entry.subject.split())
     cands = []
     for i, e in enumerate(ledger):
@@ -174,7 +176,7 @@ def _cued_update(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     "frontend"). Ties, safety rules and goals: nothing is superseded."""
     if not entry.signature or entry.kind in ("safety", "goal") or not _UPDATE_CUE.search(entry.text):
         return []
-    new_words = _words_of(entry.text)
+    new_words = _words_of(_UNCHANGED.sub("", entry.text))
     said = {w for w in new_words if w}
     scored: list[tuple[int, int]] = []
     for i, e in enumerate(ledger):
