@@ -8,8 +8,8 @@ Sessions come from ``memory_sessions.py``: the ``tune`` (seeds 0+), ``report`` (
 ledger was developed against (``--family tuning`` runs them all) (memory_sessions.py says what each run showed); the ``sealed``
 family (seeds 11000+, its own templates, subjects and distractors) is held out: only its table is
 printed. ``field`` (seeds 18000+, ``memory_family_field.py``, written by another engineer than the
-ledger's) is held out for the lead's single run: it runs only as ``--family field``, never in
-``all`` or ``tuning``; so does ``ridge`` (seeds 19000+, ``memory_family_ridge.py``, written by i11n). A round appends the next fifth of the session to the previous round's
+ledger's) was held out for the lead's single run and is tuning data since (docs/memory.md); it runs
+only as ``--family field``, never in ``all`` or ``tuning``; so does ``ridge`` (seeds 19000+, ``memory_family_ridge.py``, written by i11n). A round appends the next fifth of the session to the previous round's
 output and compacts it (``replay.compact.compact_conversation``, 1 fold at most) to the budget.
 
 Printed per family × summarizer × budget: survival per kind (current value present in the last
@@ -50,7 +50,7 @@ COUNTER = counter_for(None)
 ROUNDS = 5
 #: families the ledger was developed against (their failures were looked at), then the held-out ones
 TUNING = ("tune", "report", "heldout", "final", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8", "blind")
-FAMILIES = (*TUNING, "sealed", "lead", "field", "ridge")  # field, ridge: memory_family_*.py, held out (run by the lead only)
+FAMILIES = (*TUNING, "sealed", "lead", "field", "ridge")  # field (tuning data since its one held-out run), ridge (held out, run by the lead only): memory_family_*.py
 #: held out for the lead's one run each: run only by their own name, never in ``all``
 BY_NAME_ONLY = ("field", "ridge")
 
