@@ -225,8 +225,8 @@ def test_a_request_whose_identity_becomes_another_conversations_alias_while_it_w
     # with the block, and the head without it becomes an alias (identity.py). Two requests come
     # under that alias while X waits for a worker: the first holds the alias's lock, the second
     # waits behind it. X creates the conversation, alias included. The first then finds its
-    # identity is the conversation's, whose lock it does not hold: it writes nothing and goes
-    # upstream as sent; the second, once it holds the alias's lock, moves to the conversation's.
+    # identity is the conversation's, whose lock it does not hold: it writes nothing, takes the
+    # conversation's lock and goes again; the second, once it holds the alias's lock, moves to the conversation's.
     others = [Gate(f"Busy conversation {i}.", by_write=False) for i in range(default_workers())]
     store = GatedStore(open_store("memory://"), others)
     waits = threading.Event()
@@ -263,11 +263,14 @@ def test_a_request_whose_identity_becomes_another_conversations_alias_while_it_w
             assert px.server.conversations.lock_key(conv.metadata["proxy"]["aliases"][0]) == conv.metadata["proxy"]["key"]
             stored = store.list(conv.id)
             client = [sm.message.text for sm in stored if sm.message.meta.get(KIND_KEY) != REPLY]
-            # X's messages, then the last request's new ones (the one that moved stored nothing, and
-            # has no reply recorded: it went upstream unmanaged); a reply for X and for the last
+            # X's messages, then the new ones of the one that moved (it wrote nothing under the wrong
+            # lock, took the conversation's and went again) and of the last; a reply and a usage row
+            # for each of the three: no call goes upstream unrecorded
             assert client == [SYSTEM["content"], TASK["content"] + "\n# Runtime: call 1", *(m["content"] for m in history(3)[2:])]
-            assert sorted(sm.message.text for sm in stored if sm.message.meta.get(KIND_KEY) == REPLY) == ["Answer to 2 messages.", "Answer to 6 messages."]
-            assert sum(r.body["messages"] == history(2) for r in up.requests) == 1  # the one that moved: upstream as sent
+            assert sorted(sm.message.text for sm in stored if sm.message.meta.get(KIND_KEY) == REPLY) == [
+                "Answer to 2 messages.", "Answer to 4 messages.", "Answer to 6 messages."]
+            assert len(store.list_usage(conv.id)) == 3
+            assert sum(r.body["messages"] == history(2) for r in up.requests) == 1  # the one that moved: once, as sent
             assert px.server.locks_in_use() == 0
     finally:
         for w in (moved, taken):

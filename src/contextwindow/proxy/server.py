@@ -35,7 +35,7 @@ from aiohttp import web
 from ..errors import ConfigError, ContextWindowError, PayloadError, StoreError
 from ..llm.overflow import describe_error
 from ..store.base import GroupCommits, background_checkpoints_of, group_commits_of
-from .conversations import Answer, Conversations, Prepared, Quick, Request
+from .conversations import Answer, Conversations, LockMoved, Prepared, Quick, Request
 from .history import parse_request
 from .lane import Job, Lane
 from .protocols import BY_PATH, Protocol, shape_for
@@ -55,6 +55,9 @@ RETRY_STATUSES = frozenset({400, 413, 422})
 #: once when a request alone in the proxy stores its messages); an answer waits for its request's
 #: writes to be (docs/proxy.md)
 GROUP_COMMIT_S = 0.01
+#: How often a request whose conversation moved to another lock while it waited (an identity that
+#: became another conversation's alias) takes the new lock and goes again before it is forwarded unmanaged.
+LOCK_MOVES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,40 +362,52 @@ class ProxyServer:
         except PayloadError as exc:
             field = _field_path(proto, exc)
             return self._error(proto, 400, f"{field}: {exc}" if field else str(exc), param=field)
-        key, lock = await self._acquire(parsed.identity.key)
-        stored: Stored | None = None
-        try:
+        for attempt in range(LOCK_MOVES):
+            key, lock = await self._acquire(parsed.identity.key)
+            stored: Stored | None = None
+            moved = False
             try:
-                t0 = time.perf_counter()
                 try:
-                    # the common case (nothing to build) is decided here, on the loop, and forwarded
-                    # before its new messages are stored; a build, which may compact, runs in a worker thread
-                    quick = self.conversations.quick(parsed, key)
-                    if quick is not None:
-                        fwd = await self._forward_first(request, req, quick, (lock, parsed, key), started, calm)
-                        log.debug("conversation %s: forwarded as sent, its new messages stored in %.1f ms", quick.session.id, 1000 * (time.perf_counter() - t0))
-                    else:
-                        try:
-                            prepared = await asyncio.to_thread(self.conversations.prepare, parsed, lock=key)
-                        finally:  # what prepare wrote before it failed is committed too, not left in an open group
-                            stored = Stored(self._written(), done=True)
-                except PayloadError as exc:
-                    return self._error(proto, 400, str(exc), param=_field_path(proto, exc))
-                except ContextWindowError as exc:
-                    log.warning("request not managed (%s); forwarded as sent", exc)
-                    quick, prepared = None, None
+                    t0 = time.perf_counter()
+                    try:
+                        # the common case (nothing to build) is decided here, on the loop, and forwarded
+                        # before its new messages are stored; a build, which may compact, runs in a worker thread
+                        quick = self.conversations.quick(parsed, key)
+                        if quick is not None:
+                            fwd = await self._forward_first(request, req, quick, (lock, parsed, key), started, calm)
+                            log.debug("conversation %s: forwarded as sent, its new messages stored in %.1f ms", quick.session.id, 1000 * (time.perf_counter() - t0))
+                        else:
+                            try:
+                                prepared = await asyncio.to_thread(self.conversations.prepare, parsed, lock=key)
+                            finally:  # what prepare wrote before it failed is committed too, not left in an open group
+                                stored = Stored(self._written(), done=True)
+                    except PayloadError as exc:
+                        return self._error(proto, 400, str(exc), param=_field_path(proto, exc))
+                    except LockMoved as exc:  # nothing was written: take the conversation's lock and go again
+                        moved = attempt + 1 < LOCK_MOVES
+                        if moved:
+                            log.info("%s; takes the conversation's lock and goes again", exc)
+                        else:
+                            log.warning("request not managed (%s, %d times); forwarded as sent", exc, LOCK_MOVES)
+                        quick, prepared = None, None
+                    except ContextWindowError as exc:
+                        log.warning("request not managed (%s); forwarded as sent", exc)
+                        quick, prepared = None, None
+                finally:
+                    lock.release()
+                if moved:
+                    continue
+                if quick is not None:
+                    return await _joined(fwd)
+                if prepared is not None:
+                    self.stats["changed"] += prepared.changed
+                    log.debug("conversation %s: %d known + %d new messages, %d clipped, compacted=%s, changed=%s, fast=%s, prepared in %.1f ms",
+                              prepared.conversation_id, prepared.known, prepared.added, prepared.clipped, prepared.compacted,
+                              prepared.changed, prepared.fast, 1000 * (time.perf_counter() - t0))
+                return await self._forward(request, req, prepared, (lock, parsed, key), started, stored=stored, calm=calm)
             finally:
-                lock.release()
-            if quick is not None:
-                return await _joined(fwd)
-            if prepared is not None:
-                self.stats["changed"] += prepared.changed
-                log.debug("conversation %s: %d known + %d new messages, %d clipped, compacted=%s, changed=%s, fast=%s, prepared in %.1f ms",
-                          prepared.conversation_id, prepared.known, prepared.added, prepared.clipped, prepared.compacted,
-                          prepared.changed, prepared.fast, 1000 * (time.perf_counter() - t0))
-            return await self._forward(request, req, prepared, (lock, parsed, key), started, stored=stored, calm=calm)
-        finally:
-            self._unlock(key)
+                self._unlock(key)
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def _forward_first(self, request: web.Request, req: Request, quick: Quick, ctx: Any, started: float,
                              calm: Callable[[], None]) -> asyncio.Future[web.StreamResponse]:
@@ -477,12 +492,17 @@ class ProxyServer:
                     if resp.status in RETRY_STATUSES and prepared is not None and not retried and ctx is not None:
                         err = await resp.content.read(1 << 20)
                         info = describe_error(resp.status, err, None)
+                        again = None
                         if info.kind == "context_overflow":
-                            lock, parsed, _ = ctx
+                            lock, parsed, key = ctx
                             async with lock:
-                                again = await asyncio.to_thread(self.conversations.prepare, parsed, force=True)
-                                self._durable(self._written())
-                            assert again is not None
+                                try:
+                                    again = await asyncio.to_thread(self.conversations.prepare, parsed, force=True, lock=key)
+                                except ContextWindowError as exc:  # the provider's own answer goes back, not a 500
+                                    log.warning("conversation %s: no compacted retry after the provider's overflow (%s)", key[:24], exc)
+                                finally:
+                                    self._durable(self._written())
+                        if again is not None:
                             retried = True
                             self.stats["retries"] += 1
                             log.info("conversation %s: the provider said the context is too long; compacted and retried", again.conversation_id)
