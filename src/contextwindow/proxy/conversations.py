@@ -195,15 +195,18 @@ class Conversations:
         comes under (a first request's head and the alias its later requests use; an identity
         whose conversation was created while the request waited)."""
         with self._guard:
-            cid = self._load_index().get(key)
-            return key if cid is None else self._lock_of.get(cid, cid)
+            return self._lock_for(key, self._load_index().get(key))
+
+    def _lock_for(self, key: str, cid: str | None) -> str:
+        """The lock key of identity ``key`` whose conversation is ``cid`` (None: not made yet); under ``_guard``."""
+        return key if cid is None else self._lock_of.get(cid, cid)
 
     def _session(self, ident: Identity, req: Request, history: Sequence[Message], *, new: bool = False, parent: str | None = None,
                  lock: str | None = None) -> Session:
         with self._guard:
             index = self._load_index()
             cid = None if new else index.get(ident.key)
-            if lock is not None and not new and (ident.key if cid is None else self._lock_of.get(cid, cid)) != lock:
+            if lock is not None and not new and self._lock_for(ident.key, cid) != lock:
                 raise LockMoved(f"conversation of {ident.key[:24]} moved to another lock while the request waited")
             if cid is not None and cid in self._live:
                 self._live.move_to_end(cid)
@@ -356,7 +359,7 @@ class Conversations:
         self._after_losses()
         with self._guard:
             cid = (self._index or {}).get(parsed.identity.key)
-            session = self._live.get(cid) if cid is not None and (lock is None or self._lock_of.get(cid, cid) == lock) else None
+            session = self._live.get(cid) if cid is not None and (lock is None or self._lock_for(parsed.identity.key, cid) == lock) else None
             if session is not None:
                 self._live.move_to_end(session.id)
         if session is None or session.id not in self._pristine or session.id not in self._reported:
