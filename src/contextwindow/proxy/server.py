@@ -70,8 +70,8 @@ class ProxyConfig:
     max_body: int = DEFAULT_MAX_BODY
     connect_timeout: float = 10.0
     read_timeout: float = 600.0  # seconds without a byte from upstream
-    #: bookkeeping deferred while requests are urgent (proxy/lane.py); off by default: under load it
-    #: measured 3-8% more CPU per request and no p99 gain (docs/proxy.md, 2026-11-24 09:00-10:30)
+    #: bookkeeping deferred while requests are urgent (proxy/lane.py); off by default: no p99 gain
+    #: measured, and 3-8% more CPU per request at load 9-14 (docs/proxy.md, 2026-11-24 08:50-10:30)
     lane: bool = False
 
     def check(self) -> None:
