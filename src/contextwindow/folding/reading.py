@@ -196,7 +196,7 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
     if re.search(r"<v>[^<]*?\s+(?:since|as of|starting|effective|beginning)\s+<v>$", fr):  # "wait V between tries, effective next week": when, not what
         fr = re.sub(r"\s+(?:since|as of|starting|effective|beginning)\s+<v>$", "", fr)
         vals = vals[:-1]
-    fr = re.sub(r",?\s*(?:from now on|going forward|from here on|instead|now|please|for now|these days|nowadays|at the moment|currently)\s*$", "", fr)
+    fr = re.sub(r",?\s*(?:from now on|going forward|from here on|instead|now|please|for now|these days|nowadays|at the moment|currently|in total|in all|all told)\s*$", "", fr)
     # the same frame with its case (an acronym such as "US" names a region, not "us")
     cased = frame(body, vals)
     at = cased.lower().find(fr)
@@ -281,17 +281,28 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
 
 
 # a relative change that states its result: "Raise X by D, to V", "Add D to X, so V in total", "We got D of extension, so V",
-# "Finance trimmed X by D, so V a month now", "X slipped by D, to V": D is how much it moved, V what it is
-_DELTA_BEFORE = re.compile(r"\b(?:by|add|added|adding|gained|got|get|give|gave|another|extra|trimmed|cut|knock(?:ed)?|shave[d]?)\s+(?:(?:a|an)\s+)?(?:extra\s+|more\s+|further\s+)?$", re.IGNORECASE)
+# "Finance trimmed X by D, so V a month now", "X slipped by D, to V": D is how much it moved, V what it is. "by D" is a delta
+# only after a verb of change ("Finish X by May 3" is a deadline), and V must be said as the result (a result word, not a
+# bare comma: "Deploy by 5pm, then page Dana at 6pm" states two things)
+_CHANGE_VERB = (r"(?:rais(?:e|es|ed|ing)|lower(?:s|ed|ing)?|cut(?:s|ting)?|slip(?:s|ped|ping)?|slid(?:es)?|mov(?:e|es|ed|ing)|push(?:es|ed|ing)?|"
+                r"bump(?:s|ed|ing)?|increas(?:e|es|ed|ing)|decreas(?:e|es|ed|ing)|reduc(?:e|es|ed|ing)|extend(?:s|ed|ing)?|shift(?:s|ed|ing)?|"
+                r"trim(?:s|med|ming)?|grow(?:s|n)?|grew|drop(?:s|ped)?|delay(?:s|ed)?|postpon(?:e|es|ed)|shorten(?:s|ed)?|lengthen(?:s|ed)?|"
+                r"rose|ris(?:e|es|en)|fell|fall(?:s|en)?|widen(?:s|ed)?|narrow(?:s|ed)?|expand(?:s|ed)?|shr[iau]nk(?:s)?|up(?:s|ped)?|"
+                r"went\s+(?:up|down)|go(?:es)?\s+(?:up|down)|come\s+down|came\s+down)")
+_DELTA_BEFORE = re.compile(
+    rf"(?:\b{_CHANGE_VERB}\b[^,;.:!?<]{{0,60}}?\bby|\b(?:add|added|adding|gained|got|get|give|gave|another|extra|trimmed|cut|knock(?:ed)?|shave[d]?))"
+    r"\s+(?:(?:a|an)\s+)?(?:extra\s+|more\s+|further\s+)?$",
+    re.IGNORECASE,
+)
 _DELTA_AFTER = re.compile(r"^\s*(?:of\s+(?:extension|extra|slack|headroom|room|more)|extra|more)\b", re.IGNORECASE)
-_RESULT = re.compile(r"(?:\b(?:so|to|making it|making|which makes it|i\.e\.|meaning|now|it's|it is|total|all)\b|[:,;])", re.IGNORECASE)
+_RESULT = re.compile(r"\b(?:so|to|making it|making|which makes it|bringing it to|leaving it at|i\.e\.|meaning|it's|it is|in total|total|for a total of)\b", re.IGNORECASE)
 
 
 def _deltas(body: str, vals: Sequence[Value]) -> list[Value]:
     """The values of ``body`` that say how much something moved, when a later value says what it is now."""
     out = []
     for i, v in enumerate(vals[:-1]):
-        if not (_DELTA_BEFORE.search(body[max(0, v.start - 30) : v.start]) or _DELTA_AFTER.match(body[v.end :])):
+        if not (_DELTA_BEFORE.search(body[max(0, v.start - 90) : v.start]) or _DELTA_AFTER.match(body[v.end :])):
             continue
         if any(_RESULT.search(body[v.end : w.start]) for w in vals[i + 1 :]):
             out.append(v)
@@ -319,8 +330,8 @@ _PLAIN_MORE = (
     (re.compile(r"^(?:please\s+)?(?:give|allow)\s+(?:a|each|every|any)\s+failed\s+(?P<s>.+?)\s+(?:call|request|job|run|attempt)s?\s+(?P<v><v>)"), r"the \g<s> retry limit is \g<v>"),
     # what someone does after another thing: "V swapped shifts and carries the pager …" → "V carries the pager …"
     (re.compile(r"^(?P<v><v>)\s+(?:[a-z']+\s+){1,3}and\s+(?=(?:carries|holds|has|takes|covers|owns|runs|keeps)\b)"), r"\g<v> "),
-    # how much was gained is no part of what it is about: "We got a week of extension on X, so <v>"
-    (re.compile(r"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of)\s+(?:more\s+|extra\s+)?(?:days?|weeks?|months?|hours?|minutes?)\s+(?=of\s+(?:extension|extra|slack|grace|headroom|more)\b)"), ""),
+    # how much was gained is no part of what it is about: "We got a week of extension on X, so <v>" is about X
+    (re.compile(r"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of)\s+(?:more\s+|extra\s+)?(?:days?|weeks?|months?|hours?|minutes?)\s+of\s+(?:extension|extra|slack|grace|headroom|more)\b(?:\s+(?:on|for|to)\b)?"), ""),
     # an agreement to change is the change: "We agreed to relax X to <v>"
     (re.compile(r"^(?:(?:we|i|they|everyone)\s+(?:have\s+|'ve\s+)?(?:agreed|decided|chose|opted)\s+)?to\s+(?=[a-z]+\s)"), ""),
 )
@@ -388,9 +399,13 @@ def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]
     for clause in (a for s in sentences(own) for a in asides(s, _reads_alone)):
         parts = compound(clause)
         end = clause.rstrip()[-1:] if len(parts) > 1 and clause.rstrip()[-1:] in ".!" else ""
-        for part in parts:
+        for k, part in enumerate(parts):
             read = part if part.rstrip()[-1:] in ".!?" else part + end
-            got = [replace(e, text=part) if e.text == read else e for e in _parse_with_pronoun(read, prev, source)]
+            through = _part_through(parts[k - 1], read, source) if k and pronouns.needs_antecedent(read) else None
+            if through is not None:
+                got = [replace(through, text=part)]
+            else:
+                got = [replace(e, text=part) if e.text == read else e for e in _parse_with_pronoun(read, prev, source)]
             out += got
             binds = any(e.kind in _BINDING for e in got)  # a rule is never made the goal (it would go when the goal changes)
             said = _LEAD.sub("", part)
@@ -441,8 +456,15 @@ def compound(clause: str) -> list[str]:
         # another topic ("…; also, Y is B", "…, and by the way Y is B") the part before may be anything: a task, a
         # correction ("Scratch that: V, I was thinking of something else; also, …")
         turn = _TOPIC_TURN.search(m.group(0)) or _TOPIC_TURN.match(right)
-        # (a part that names its subject only by a pronoun, "…; it starts V", is read with the part before it)
-        if parse(right) is None or (parse(left + end) is None and not turn) or (pronouns.needs_antecedent(right) and (re.match(r"(?:it|they)\b", right, re.IGNORECASE) is not None or all(v.kind == "name" for v in rv))):
+        # (a part that names its subject only by a pronoun at its start, "…; it starts V", or whose values are only names, is read
+        # with the part before it; elsewhere, "Keep the batch size at 500, and raise it by 100 only if asked", the part is split
+        # off and read through the left part's noun phrase (``_part_through``), the left part keeping its own value)
+        if pronouns.needs_antecedent(right):
+            if re.match(r"(?:it|they)\b", right, re.IGNORECASE) is not None or all(v.kind == "name" for v in rv):
+                continue
+            if parse(left + end) is None or _part_through(left, right + end) is None:
+                continue
+        elif parse(right) is None or (parse(left + end) is None and not turn):
             continue
         return [left, *compound(right)]
     return [clause]
@@ -518,6 +540,14 @@ _ROLE_CUES = (
     ("name", re.compile(r"\b(?:renam\w*|rebrand\w*|new name|codename\w*|called)\b", re.IGNORECASE)),
     ("owner", re.compile(r"\b(?:changed hands|changed owners|handed over|reassigned|new owner|ownership)\b", re.IGNORECASE)),
 )
+
+
+def _part_through(before: str, part: str, source: str = "") -> Entry | None:
+    """``part`` (a part of a compound clause that names its thing by a pronoun) read with the noun phrase of the
+    part ``before`` it, or None."""
+    np = pronouns.antecedent(before)
+    e = parse(pronouns.resolve(part, np), source) if np else None
+    return _with_role_of(before, e) if e is not None else None
 
 
 def _with_role_of(before: str, e: Entry) -> Entry:

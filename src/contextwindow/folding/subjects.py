@@ -30,8 +30,6 @@ _STOP = {
     "relaxed", "loosened", "tightened", "past", "beyond",
     # imperative verbs of a relative change ("Raise the X by D, so V", "Finance added D to the X"): how, not what
     "raise", "lower", "add", "added", "adding", "trim", "trimmed", "bump", "scale", "scaled",
-    # words around a value that say how it is held, not what it is about (found on `field`)
-    "hard", "extra", "resource", "resources", "duty", "relax", "settled", "settle", "rest", "total", "give", "against", "pinned",
     "go-to",  # "our go-to person for X" is X's person
     # relative pronouns, prepositions and placeholders that name nothing ("V is who owns X", "wait V between tries",
     # "anything meant for X"), and verbs of staying ("have to stay smaller than V")
@@ -46,7 +44,7 @@ _SYNONYMS = {
     "prod": "production", "codenamed": "name", "ceiling": "limit", "cap": "limit", "maximum": "limit", "max": "limit",
     # found on `field`: the words a paraphrase uses for the same thing
     "settings": "configuration", "setting": "configuration", "conf": "configuration", "pager": "oncall", "rota": "oncall",
-    "killed": "timeout", "killing": "timeout", "kill": "timeout", "extension": "deadline", "merged": "merge", "retries": "retry", "polling": "poll",
+    "merged": "merge", "retries": "retry", "polling": "poll",
 }
 
 

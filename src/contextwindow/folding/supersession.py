@@ -85,8 +85,9 @@ def _repeated(ledger: Sequence[Entry], entry: Entry) -> bool:
     if norms - {normalize_value(v) for e in holders for v in e.values}:
         return False
     np = pronouns.antecedent(entry.text)
-    if np is None or not re.match(r"(?:the|our|this)\s", np, re.IGNORECASE):
-        return True  # no thing named, or the speaker's own ("Noted V in my own notes too")
+    if np is None or re.match(r"\w+\s+own\b", np):
+        return True  # no thing named, or the speaker's own ("Noted V in my own notes too"); any other determiner names a thing
+
     said = set(subject_words(entry.context + " " + entry.text))
     return any((set(e.subject.split()) - _ROLE_WORDS) & said for e in holders)
 
@@ -104,10 +105,16 @@ _ROLE_WORDS = {"owner", "name"}  # "X has a new owner: V" names X's owner, not a
 _ATTRIBUTE_WORDS = _ROLE_WORDS | {"deadline", "date", "budget", "limit", "size", "floor", "target", "length", "count", "timeout", "configuration"}
 
 
+# quantities set for a thing that are not the thing's own value: "the review queue target" is not how many items the
+# queue has, "the nightly build timeout" not how long it runs. One supersedes only an entry that carries the same word.
+_OTHER_QUANTITY = {"target", "timeout", "floor", "threshold", "minimum", "goal", "quota"}
+
+
 def _other_role(a: Entry, b: Entry) -> bool:
-    """Two attributes of one thing ("owner of X" and "X name"): not an update of each other."""
-    ra, rb = set(a.subject.split()) & _ROLE_WORDS, set(b.subject.split()) & _ROLE_WORDS
-    return bool(ra and rb and ra != rb)
+    """Two attributes of one thing ("owner of X" and "X name"; "X" and then "X target"): not an update of each other."""
+    wa, wb = set(a.subject.split()), set(b.subject.split())
+    ra, rb = wa & _ROLE_WORDS, wb & _ROLE_WORDS
+    return bool(ra and rb and ra != rb) or bool((wb - wa) & _OTHER_QUANTITY)
 
 
 def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
