@@ -139,6 +139,10 @@ _UNITS = (
     r"rps|qps|px|pt|points?|°[cf]|degrees?|km|kg|miles?|"
     r"dollars?|usd|eur(?:os?)?|gbp|pounds?|a (?:month|week|day|year)|per (?:month|week|day|year|hour)"
 )
+# "a second" is a rate's period unless a noun follows it ("run the 3 tests a second time": an ordinal); the other
+# periods are no ordinals
+_RATE_PERIOD = (r"second(?!\s+(?!(?:at|in|on|for|and|or|but|with|to|from|during|when|while|if|per|each|until|through|across|"
+                r"max|maximum|tops|overall|peak|then|so|is|are|was|were|should|must|will|can|may|not|no)\b)[a-z]{3,}\b)|minute|hour|day|week|month|year")
 _NUMBER_WORD = (
     r"zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
     r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen|a"
@@ -156,8 +160,8 @@ _VALUE_PATTERNS: list[tuple[str, str]] = [
     ("id", r"\b[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\b|\b(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{7,40}\b"),
     ("port", r"\bport\s+\d{2,5}\b"),  # "listens on port 8443": the port, not a bare number
     # a rate of any countable thing ("2.5k events per minute", "40 builds a day"): one value, the thing counted included
-    ("number", r"(?<![\w.])\d[\d,]*(?:\.\d+)?[km]?\s[a-z]{3,}s\s(?:per|a|an)\s(?:second|minute|hour|day|week|month|year)\b"),
-    ("number", rf"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:[km](?=\s+(?:{_UNITS})))?\s?(?:{_UNITS})?(?:\s(?:per|a|an)\s(?:second|minute|hour|day|week|month|year|request|user))?(?![\w.]\w)"),
+    ("number", rf"(?<![\w.])\d[\d,]*(?:\.\d+)?[km]?\s[a-z]{{3,}}s\s(?:per\s(?:second|minute|hour|day|week|month|year)|(?:a|an)\s(?:{_RATE_PERIOD}))\b"),
+    ("number", rf"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:[km](?=\s+(?:{_UNITS})))?\s?(?:{_UNITS})?(?:\s(?:per\s(?:second|minute|hour|day|week|month|year|request|user)|(?:a|an)\s(?:{_RATE_PERIOD}|request|user)))?(?![\w.]\w)"),
     ("number", rf"\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:{_UNITS})\b|\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:hundred|thousand)\b"),
     ("quoted", r"`[^`\n]{1,80}`|\"[^\"\n]{1,80}\"|(?<!\w)'[^'\n]{2,60}'(?!\w)"),
     ("name", r"\b[A-Z][a-z]*[A-Z0-9][\w]*(?:-[\w]+)*\b|\b[A-Za-z]+-\d+[\w-]*\b|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b"),

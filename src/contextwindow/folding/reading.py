@@ -209,8 +209,9 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
         subj = subject_words(mt.group("s") or "that")
         return "set", subj, v_vals
     tool = _TOOL_FOR.match(fr) or _FOR_TOOL.match(fr)
-    if tool and all(v.kind == "name" for v in vals) and "<v>" not in tool.group("x") and tool.group("x") not in _NOT_TOOLS:
-        at = body.lower().find(tool.group("x"))
+    if tool and all(v.kind == "name" for v in vals) and "<v>" not in tool.group("x") and tool.group("x") not in _NOT_TOOLS and _names_a_tool(tool, body):
+        found = re.search(rf"(?<![\w.-]){re.escape(tool.group('x'))}(?![\w-])", body, re.IGNORECASE)
+        at = found.start() if found else -1
         if at >= 0:
             return "set", subject_words(_restore(tool.group("s"), _values_in(fr, tool.start("s"), tool.end("s"), vals))), [Value("quoted", body[at : at + len(tool.group("x"))], at, at + len(tool.group("x")))]
     owned = _ownership(fr, vals)
@@ -231,6 +232,8 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
             continue  # the subject is a bare value ("Dana is on call"): the "who" reading below
         if pat is _POINT_AT and any(v.kind == "name" for v in v_vals):
             continue  # "Port the parser to Rust": a task, not a setting
+        if name == "rename" and not any(v.kind in ("name", "quoted", "id") for v in v_vals):
+            continue  # "The dashboard shows latency as 120ms": a measurement, not a name
         if name == "owner" and not any(v.kind in ("name", "email", "quoted") for v in v_vals):
             name = "change"  # "the rate limit went to 45 requests per minute": a change, not an owner
         # values inside the subject name it ("the iOS support contact", "the launch on <date>")
@@ -355,6 +358,17 @@ _FOR_TOOL = re.compile(
     r"(?:\s+(?:from now on|instead|going forward|please))?(?:[,;].*)?$"
 )
 _NOT_TOOLS = {"it", "that", "this", "them", "one", "something", "anything", "the", "a", "an", "more", "less"}
+# a word is read as a tool when it is written like one (code, a digit, "-", "_", "."), or when the clause picks it among
+# tools ("I like X for", "go with X", "swap to X", "stick with X", "… after all"); after a bare "use" or a request ("I'd
+# like X for") a plain word is as likely a common noun ("Use caution for the deploy", "I'd like help for the docs")
+_TOOL_LIKE = re.compile(r"[-_.0-9]")
+_CHOOSES = re.compile(r"^(?:please\s+)?(?:i\s+(?:like|prefer|use|pick)|i(?:'d|\s+would)\s+(?:prefer|go with|pick|use)|let's\s+(?:go with|switch to|stick with)|go with|swap to|switch to|stick with|move to)\s"
+                      r"|\bfor\s+.+?,?\s+(?:i(?:'d|\s+would)?\s+(?:go with|pick|prefer)|go with)\s|\b(?:after all|instead)\b")
+
+
+def _names_a_tool(tool: re.Match[str], body: str) -> bool:
+    x = tool.group("x")
+    return bool(_TOOL_LIKE.search(x) or re.search(rf"`{re.escape(x)}`", body, re.IGNORECASE) or _CHOOSES.search(tool.string))
 
 
 # who a thing is with, in the words people use for it (found on `field`): "V keeps the X running", "the X sits with V",
