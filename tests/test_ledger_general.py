@@ -90,3 +90,13 @@ def test_an_ordinal_time_is_not_a_rate() -> None:
     assert not any("a second" in v for v in live_values(led))
     led = ledger_of("Call the API 5 times a second at most.")
     assert any("second" in v for v in live_values(led))
+
+
+def test_a_verdict_on_someone_elses_work_is_no_self_correction() -> None:
+    from contextwindow.folding import corrections
+
+    for s in ("Wrong answer: the test expects 3 retries.", "Wrong approach: the parser needs 2 passes."):
+        assert not corrections.is_correction(s), s
+    led = ledger_of("The retry count is 5.", "Wrong answer: the test expects 3 retries.")
+    assert not any(e.correction for e in led) and "5" in live_values(led)
+    assert corrections.is_correction("Wrong port, my bad: the relay listens on port 2626.")  # the speaker's own value still is

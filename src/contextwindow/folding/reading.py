@@ -340,10 +340,13 @@ _PLAIN_MORE = (
 )
 
 
+_PLAIN_ANY_CASE = tuple((re.compile(pat.pattern, re.IGNORECASE), repl) for pat, repl in (*_PLAIN, *_PLAIN_MORE))  # compiled once
+
+
 def _plain_frame(fr: str) -> str:
     """``fr`` (a frame, in either case) in its plainer form."""
-    for pat, repl in (*_PLAIN, *_PLAIN_MORE):
-        fr = re.compile(pat.pattern, re.IGNORECASE).sub(repl, fr, count=1)
+    for pat, repl in _PLAIN_ANY_CASE:
+        fr = pat.sub(repl, fr, count=1)
     return fr
 
 
