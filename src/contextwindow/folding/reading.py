@@ -540,7 +540,9 @@ def _parse_with_pronoun(clause: str, prev: str, source: str) -> list[Entry]:
         if alt is not None:
             alt = _with_role_of(first, alt)
             head = parse(first, source)
-            return [*([head] if head is not None and not alt.values else []), replace(alt, text=clause)]
+            # the first part keeps a value of its own ("Hold the pool size at 16, and double it only on Mondays")
+            keep = head is not None and (not alt.values or bool(set(head.values) - set(alt.values)))
+            return [*([head] if keep else []), replace(alt, text=clause)]
     e = parse(clause, source)
     if e is None and corrections.is_correction(clause):
         # a correction parse cannot read ("Sorry, I meant V for X, not U"): its subject is found in the ledger

@@ -62,7 +62,9 @@ def subject_words(text: str) -> list[str]:
     """Content words of a subject phrase, normalised (case, plural, a few synonyms), in order."""
     text = re.sub(r"\b([A-Z]{2,5})s\b", r"\1", text)  # "PRs", "APIs": the acronym's plural
     acronyms = {w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", text)}  # "US" is a region here, not "us"
-    t = text.lower().replace("on call", "on-call").replace("on-call", " oncall ")
+    t = text.lower().replace("on call", "on-call")
+    t = re.sub(r"\b(on-call|pager)\s+duty\b", r"\1", t).replace("on-call", " oncall ")  # the duty of a role is the role
+    t = re.sub(r"\bthe\s+rest\s+of\s+(?:the|this|that)\s+(day|week|month|quarter|year|sprint)\b", r"this \1", t)  # "the rest of the week" is this week
     t = re.sub(r"\b[a-z]+\s+than\b", " ", t)  # "bigger than", "more than": how, not what
     t = re.sub(r"\bfree to\b", " ", t)  # "you're free to …" (but "the free tier" names a tier)
     t = re.sub(r"\b(?:be|am|'m|are|'re|is|feel)\s+content\b", " ", t)  # "I'd be content with …" (but "the content delivery network")
