@@ -43,6 +43,13 @@ def test_kill_and_extension_are_not_synonyms() -> None:
     assert "deadline" not in " ".join(_subjects(led)) and "extension" in " ".join(_subjects(led))
     led = ledger_of("The report is due Nov 2.", "Install the extension on Nov 5.")
     assert "Nov 2" in live_values(led) and stale_values(led) == set()
+    # what the synonyms were for, read by frames of their own
+    led = ledger_of("The export job timeout is 40 minutes.", "Export jobs get killed after 55 minutes.")
+    assert stale_values(led) == {"40 minutes"} and live_values(led) == {"55 minutes"}
+    led = ledger_of("The export job timeout is 40 minutes.", "Give export jobs 55 minutes before killing them.")
+    assert stale_values(led) == {"40 minutes"} and live_values(led) == {"55 minutes"}
+    led = ledger_of("The audit is due Nov 2.", "We got 3 days of extension on the audit, so Nov 5.")
+    assert stale_values(led) == {"Nov 2"} and live_values(led) == {"Nov 5"}
 
 
 def test_by_is_a_delta_only_after_a_verb_of_change() -> None:

@@ -333,8 +333,14 @@ _PLAIN_MORE = (
     (re.compile(r"^(?:please\s+)?(?:give|allow)\s+(?:a|each|every|any)\s+failed\s+(?P<s>.+?)\s+(?:call|request|job|run|attempt)s?\s+(?P<v><v>)"), r"the \g<s> retry limit is \g<v>"),
     # what someone does after another thing: "V swapped shifts and carries the pager …" → "V carries the pager …"
     (re.compile(r"^(?P<v><v>)\s+(?:[a-z']+\s+){1,3}and\s+(?=(?:carries|holds|has|takes|covers|owns|runs|keeps)\b)"), r"\g<v> "),
-    # how much was gained is no part of what it is about: "We got a week of extension on X, so <v>" is about X
-    (re.compile(r"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of)\s+(?:more\s+|extra\s+)?(?:days?|weeks?|months?|hours?|minutes?)\s+of\s+(?:extension|extra|slack|grace|headroom|more)\b(?:\s+(?:on|for|to)\b)?"), ""),
+    # how much was gained is no part of what it is about: "We got a week of extension on X, so <v>"
+    (re.compile(r"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of)\s+(?:more\s+|extra\s+)?(?:days?|weeks?|months?|hours?|minutes?)\s+(?=of\s+(?:extension|extra|slack|grace|headroom|more)\b)"), ""),
+    # an extension (of time) on a thing is about its deadline: "We got <d> of extension on X, so <v>" → "… on the deadline for X"
+    # (the word alone names no deadline: "the browser extension version")
+    (re.compile(r"\bof\s+(?:extension|grace)\s+(?:on|for|to)\s+(?:the\s+)?"), "on the deadline for the "),
+    # when a job is killed is its timeout: "X jobs get killed after <v>", "Give X jobs <v> before killing them"
+    (re.compile(r"^(?P<s>.+?)\s+(?:get|gets|are|is|will be)\s+(?:killed|stopped|terminated|cancell?ed|aborted)\s+after\s+(?P<v><v>)"), r"the \g<s> timeout is \g<v>"),
+    (re.compile(r"^(?:please\s+)?(?:give|allow)\s+(?P<s>.+?)\s+(?P<v><v>)\s+before\s+(?:killing|stopping|terminating|cancell?ing|aborting)\s+(?:it|them)\b.*$"), r"the \g<s> timeout is \g<v>"),
     # an agreement to change is the change: "We agreed to relax X to <v>"
     (re.compile(r"^(?:(?:we|i|they|everyone)\s+(?:have\s+|'ve\s+)?(?:agreed|decided|chose|opted)\s+)?to\s+(?=[a-z]+\s)"), ""),
 )
