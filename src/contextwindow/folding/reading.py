@@ -546,8 +546,10 @@ def _parse_with_pronoun(clause: str, prev: str, source: str) -> list[Entry]:
         if alt is not None:
             alt = _with_role_of(first, alt)
             head = parse(first, source)
-            # the first part keeps a value of its own ("Hold the pool size at 16, and double it only on Mondays")
-            keep = head is not None and (not alt.values or bool(set(head.values) - set(alt.values)))
+            # the first part keeps a typed value of its own ("Hold the pool size at 16, and double it only on Mondays"; a name
+            # there says who did it: "Marketing renamed the X; it is V now")
+            own = {v.text for v in find_values(first) if v.kind != "name"} - set(alt.values) if head is not None else set()
+            keep = head is not None and (not alt.values or bool(own & set(head.values)))
             return [*([head] if keep else []), replace(alt, text=clause)]
     e = parse(clause, source)
     if e is None and corrections.is_correction(clause):
