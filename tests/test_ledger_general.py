@@ -107,3 +107,18 @@ def test_a_verdict_on_someone_elses_work_is_no_self_correction() -> None:
     led = ledger_of("The retry count is 5.", "Wrong answer: the test expects 3 retries.")
     assert not any(e.correction for e in led) and "5" in live_values(led)
     assert corrections.is_correction("Wrong port, my bad: the relay listens on port 2626.")  # the speaker's own value still is
+
+
+def test_what_the_general_rules_keep_from_the_tuned_ones() -> None:
+    # a bound said as a rule is the thing's target: a target update supersedes it
+    led = ledger_of("The search endpoint must answer within 0.3 seconds at p95.", "Ops relaxed the search p95 target to 0.4 seconds.")
+    assert stale_values(led) == {"0.3 seconds"}
+    # "pinned to" is how a version is held, not what it is about
+    led = ledger_of("We're pinned to requests 2.31.0 in the billing service.", "The billing service is on requests 2.32.1 now.")
+    assert stale_values(led) == {"2.31.0"}
+    # a delta whose result a pronoun part states is no value of its own
+    led = ledger_of("The billing freeze starts Mar 2.", "Push the billing freeze back by two days; it starts Mar 4.")
+    assert live_values(led) == {"Mar 4"}
+    # the duty of a role is the role; "the rest of the week" is this week
+    led = ledger_of("Pager duty this week: Ilse.", "Tomasz carries the pager for the rest of the week.")
+    assert stale_values(led) == {"Ilse"}

@@ -298,7 +298,8 @@ _DELTA_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _DELTA_AFTER = re.compile(r"^\s*(?:of\s+(?:extension|extra|slack|headroom|room|more)|extra|more)\b", re.IGNORECASE)
-_RESULT = re.compile(r"\b(?:so|to|making it|making|which makes it|bringing it to|leaving it at|i\.e\.|meaning|it's|it is|in total|total|for a total of)\b", re.IGNORECASE)
+_RESULT = re.compile(r"\b(?:so|to|making it|making|which makes it|bringing it to|leaving it at|i\.e\.|meaning|it's|it is|in total|total|for a total of|"
+                     r"(?:it|that|this)\s+(?:now\s+)?(?:starts|begins|ends|opens|closes|lands|becomes|comes to|sits at|stands at))\b", re.IGNORECASE)
 
 
 def _deltas(body: str, vals: Sequence[Value]) -> list[Value]:
@@ -548,7 +549,9 @@ def _parse_with_pronoun(clause: str, prev: str, source: str) -> list[Entry]:
             head = parse(first, source)
             # the first part keeps a typed value of its own ("Hold the pool size at 16, and double it only on Mondays"; a name
             # there says who did it: "Marketing renamed the X; it is V now")
-            own = {v.text for v in find_values(first) if v.kind != "name"} - set(alt.values) if head is not None else set()
+            # (nor a delta whose result the pronoun part states: "Push X back by three days; it starts V")
+            deltas = {v.text for v in _deltas(clause, find_values(clause))}
+            own = {v.text for v in find_values(first) if v.kind != "name"} - set(alt.values) - deltas if head is not None else set()
             keep = head is not None and (not alt.values or bool(own & set(head.values)))
             return [*([head] if keep else []), replace(alt, text=clause)]
     e = parse(clause, source)

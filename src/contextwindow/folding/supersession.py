@@ -114,7 +114,8 @@ def _other_role(a: Entry, b: Entry) -> bool:
     """Two attributes of one thing ("owner of X" and "X name"; "X" and then "X target"): not an update of each other."""
     wa, wb = set(a.subject.split()), set(b.subject.split())
     ra, rb = wa & _ROLE_WORDS, wb & _ROLE_WORDS
-    return bool(ra and rb and ra != rb) or bool((wb - wa) & _OTHER_QUANTITY)
+    # (a bound said as a rule, "X must answer within U", is the X target, and its floor or timeout)
+    return bool(ra and rb and ra != rb) or (a.kind == "fact" and bool((wb - wa) & _OTHER_QUANTITY))
 
 
 def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
