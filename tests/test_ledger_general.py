@@ -4,9 +4,8 @@ stale mark, a lost value or a wrong subject). Sentences are our own, none from a
 
 from __future__ import annotations
 
-from ledger_helpers import ledger_of, live_values, stale_values
-
 from contextwindow.folding import ledger as L
+from ledger_helpers import ledger_of, live_values, stale_values
 
 
 def _subjects(led: list[L.Entry]) -> set[str]:

@@ -552,8 +552,8 @@ def _parse_with_pronoun(clause: str, prev: str, source: str) -> list[Entry]:
             # (nor a delta whose result the pronoun part states: "Push X back by three days; it starts V")
             deltas = {v.text for v in _deltas(clause, find_values(clause))}
             own = {v.text for v in find_values(first) if v.kind != "name"} - set(alt.values) - deltas if head is not None else set()
-            keep = head is not None and (not alt.values or bool(own & set(head.values)))
-            return [*([head] if keep else []), replace(alt, text=clause)]
+            kept = [head] if head is not None and (not alt.values or own & set(head.values)) else []
+            return [*kept, replace(alt, text=clause)]
     e = parse(clause, source)
     if e is None and corrections.is_correction(clause):
         # a correction parse cannot read ("Sorry, I meant V for X, not U"): its subject is found in the ledger
