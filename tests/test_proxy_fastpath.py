@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import socket
 import threading
 from typing import Any
 
@@ -61,6 +60,7 @@ pytest.importorskip("aiohttp")
 from contextwindow.llm.localserver import LocalProviderServer, Reply, ToolCallSpec  # noqa: E402
 from contextwindow.proxy import Conversations  # noqa: E402
 from contextwindow.proxy.server import BackgroundProxy, ProxyConfig  # noqa: E402
+from proxy_raw import send_then_hang_up  # noqa: E402
 
 
 def test_a_client_gone_before_the_answer_still_leaves_its_messages_stored_whole() -> None:
@@ -88,12 +88,7 @@ def test_a_client_gone_before_the_answer_still_leaves_its_messages_stored_whole(
                 continue
             # the client gives up once the upstream holds its request (an event, not a timeout: a loaded
             # machine may take longer than any fixed wait to forward it)
-            raw = json.dumps(body).encode()
-            host, port = px.server.config.host, px.server.port
-            head = f"POST /v1/chat/completions HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {len(raw)}\r\n\r\n"
-            with socket.create_connection((host, port)) as sock:
-                sock.sendall(head.encode() + raw)
-                assert arrived.wait(30)
+            send_then_hang_up(px, body, arrived)
         release.set()
         px.wait_idle()
         assert px.server.stats["fast"] == 2  # requests 2 and 3 went upstream before their messages were stored
@@ -104,7 +99,6 @@ def test_a_client_gone_before_the_answer_still_leaves_its_messages_stored_whole(
 
 
 def test_tool_definitions_are_converted_and_counted_once_per_distinct_set() -> None:
-    import json
 
     from contextwindow.proxy.conversations import Request
     from contextwindow.proxy.protocols import BY_PATH

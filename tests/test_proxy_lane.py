@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import threading
 from typing import Any
 
@@ -20,6 +19,7 @@ from contextwindow.proxy import Conversations
 from contextwindow.proxy.lane import PASSES, Lane
 from contextwindow.proxy.server import BackgroundProxy, ProxyConfig
 from contextwindow.store import open_store
+from proxy_raw import send_then_hang_up
 
 
 async def passes(n: int) -> None:
@@ -191,12 +191,7 @@ def test_a_client_gone_during_a_burst_leaves_its_messages_stored_whole(tmp_path:
             for t in range(2):
                 msg = http.post(url, json={"model": "gpt-4o-mini", "max_tokens": 64, "messages": history}).json()["choices"][0]["message"]
                 history = [*history, msg, {"role": "tool", "tool_call_id": msg["tool_calls"][0]["id"], "content": f"src/m0.py:{t}: retry()"}]
-        raw = json.dumps({"model": "gpt-4o-mini", "max_tokens": 64, "messages": history}).encode()
-        host, port = px.server.config.host, px.server.port
-        head = f"POST /v1/chat/completions HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {len(raw)}\r\n\r\n"
-        with socket.create_connection((host, port)) as sock:
-            sock.sendall(head.encode() + raw)
-            assert arrived.wait(30)
+        send_then_hang_up(px, {"model": "gpt-4o-mini", "max_tokens": 64, "messages": history}, arrived)
         release.set()
         for th in others:
             th.join(120)
