@@ -86,12 +86,16 @@ def main() -> None:
     print(f"proxy CPU ms/request, {args.clients} clients x {args.turns} turns, {'streamed' if args.stream else 'JSON'} answers, "
           f"{args.rounds} interleaved rounds (1-min load {load} -> {round(os.getloadavg()[0], 1)}):")
     first = versions[0][0]
+
+    def paired(series: dict[str, list[float]], label: str) -> str:
+        """Against the first version named: the median and range of the per-round differences."""
+        if label == first:
+            return ""
+        diffs = [100 * (b - a) / a for a, b in zip(series[first], series[label], strict=True)]
+        return f"  vs {first}: paired median {statistics.median(diffs):+.1f}% ({min(diffs):+.1f} .. {max(diffs):+.1f})"
+
     for label, xs in cpu.items():
-        line = f"  {label}: median {statistics.median(xs):.3f}  rounds {', '.join(f'{x:.3f}' for x in xs)}"
-        if label != first:
-            diffs = [100 * (b - a) / a for a, b in zip(cpu[first], xs, strict=True)]
-            line += f"  vs {first}: paired median {statistics.median(diffs):+.1f}% ({min(diffs):+.1f} .. {max(diffs):+.1f})"
-        print(line)
+        print(f"  {label}: median {statistics.median(xs):.3f}  rounds {', '.join(f'{x:.3f}' for x in xs)}" + paired(cpu, label))
     print("total latency added against the direct batches (all requests | first requests left out):")
 
     def added(label: str, q: float, later: bool) -> str:
@@ -104,11 +108,7 @@ def main() -> None:
     d = lat["direct"][0]
     print(f"  direct: p50 {bp.pct(d, 0.5):.1f} ms, p99 {bp.pct(d, 0.99):.1f} ms")
     for label, xs in p99.items():
-        line = f"  {label}: each round's p99 (ms) {', '.join(f'{x:.0f}' for x in xs)}"
-        if label != first:
-            diffs = [100 * (b - a) / a for a, b in zip(p99[first], xs, strict=True)]
-            line += f"  vs {first}: paired median {statistics.median(diffs):+.1f}% ({min(diffs):+.1f} .. {max(diffs):+.1f})"
-        print(line)
+        print(f"  {label}: each round's p99 (ms) {', '.join(f'{x:.0f}' for x in xs)}" + paired(p99, label))
     for label in proxies:
         print(f"  {label}: p50 {added(label, 0.5, False)}, p99 {added(label, 0.99, False)} | p50 {added(label, 0.5, True)}, "
               f"p99 {added(label, 0.99, True)}")
