@@ -50,6 +50,7 @@ from ..messages import (
 )
 from ..tokens.retention import with_output_count
 from .claude_attachments import ATTACHMENT_MARKER, attachment_text
+from .claude_microcompact import with_simulated_microcompact
 from .claude_tree import DUPLICATE, Rec, Selection, copies, select, sidechain_groups
 from .model import (
     CallRecord,
@@ -407,7 +408,7 @@ def _build(
         session_meta["compact_boundary_without_summary"] = True
     clearings = _clearings(micro or [], reply_at, names, session_meta)
     model = models.most_common(1)[0][0] if models else None
-    return finish_session(
+    session = finish_session(
         format=FORMAT,
         source=source,
         messages=final,
@@ -419,6 +420,7 @@ def _build(
         meta=session_meta,
         clearings=clearings,
     )
+    return with_simulated_microcompact(session)
 
 
 def _add_attachment(messages: list[Message | _Reply], rec: Rec, unsized: Counter[str]) -> None:

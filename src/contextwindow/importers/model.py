@@ -62,6 +62,7 @@ class ImportedClearing:
     call_ids: tuple[str, ...]
     trigger: str | None = None
     tokens_saved: int | None = None  # the agent's own figure (its log's ``tokensSaved``), for reports
+    simulated: bool = False  # True: not in the log, derived from the agent's documented rule (claude_microcompact)
 
 
 @dataclass(frozen=True, slots=True)

@@ -139,6 +139,7 @@ def inspect_session(
         "repaired": sum(report["repaired"].values()),
     }
     turns = [t for t in group_turns(msgs) if not t.preamble]
+    number = {c.index: n + 1 for n, c in enumerate(session.calls)}
     return {
         "source": session.source,
         "format": session.format,
@@ -162,6 +163,11 @@ def inspect_session(
         "checkpoints": [
             {"upto": cp.upto, "trigger": cp.trigger, "pre_tokens": cp.pre_tokens, "summary_tokens": counter.count_message(cp.summary)}
             for cp in session.checkpoints
+        ],
+        "clearings": [
+            {"call": number.get(cl.at), "index": cl.at, "results": len(cl.call_ids), "tokens_saved": cl.tokens_saved,
+             "trigger": cl.trigger, "simulated": cl.simulated}
+            for cl in session.clearings
         ],
         "unexplained_steps": [
             {"index": u.index, "reported_delta": u.reported_delta, "estimated_delta": u.estimated_delta, "tokens": u.tokens, "cause": u.cause}
@@ -252,6 +258,9 @@ def render_inspection(doc: dict[str, Any], *, show_calls: bool = False) -> str:
             add(f"  before message {cp['upto']}: trigger {cp['trigger'] or '?'}, {pre} tokens before, summary {cp['summary_tokens']:,} tokens")
     else:
         add("compactions in the log: none")
+    for cl in doc.get("clearings") or []:
+        how = "simulated: Claude Code 2.0.x logs none" if cl["simulated"] else "logged"
+        add(f"{cl['results']} old tool results cleared by Claude Code's microcompact at call {cl['call']} (message {cl['index']}; {how})")
     add(render_unexplained(doc["unexplained_steps"], with_usage=doc["totals"]["calls_with_usage"]))
     if doc["constraints"]:
         add(f"user constraints ({len(doc['constraints'])}):")
