@@ -155,11 +155,13 @@ class Thresholds:
 
 def cycle_cost(trigger: float, kept: float, growth: float, *, read: float, write: float, summary_in: float = 0.0, summary: float = 0.0) -> float:
     """``cost(T, s)`` of the module docstring: per call, over one cycle of passes at ``trigger``
-    down to ``kept`` (input-price tokens; ``inf`` when the trigger is not above what is kept)."""
+    down to ``kept`` (input-price tokens; ``inf`` when the trigger is not above what is kept): the
+    reads of the history as it grows back, and one :func:`pass_cost` spread over the calls of the
+    cycle (``(T - s) / g`` of them; its summarizer's input, ``u * (T - s)``, is ``u * g`` a call)."""
     if trigger <= kept:
         return math.inf
-    per_pass = max(0.0, write - read) * kept + max(0.0, summary)
-    return read * (trigger + kept) / 2 + per_pass * growth / (trigger - kept) + summary_in * growth
+    per_pass = pass_cost(trigger, kept, read=read, write=write, summary_in=summary_in, summary=max(0.0, summary))
+    return read * (trigger + kept) / 2 + per_pass * growth / (trigger - kept)
 
 
 def thresholds(
