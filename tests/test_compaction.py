@@ -90,8 +90,8 @@ def test_mask_clears_old_results_keeps_calls_and_newest() -> None:
     out = [i.message for i in res.items]
     assert well_formed(out)
     tool_msgs = [m for m in out if m.role == "tool"]
-    assert all("cleared from context" not in m.text for m in tool_msgs[-3:])  # newest 3 intact
-    masked = [m for m in tool_msgs if "cleared from context" in m.text]
+    assert all("result cleared, ~" not in m.text for m in tool_msgs[-3:])  # newest 3 intact
+    masked = [m for m in tool_msgs if "result cleared, ~" in m.text]
     assert masked and all('retrieve(ref="msg-m' in m.text and "grep result" in m.text for m in masked)
     assert sum(len(m.tool_calls) for m in out) == sum(len(m.tool_calls) for m in msgs)
 

@@ -50,17 +50,20 @@ def folded_span(first_key: str, last_key: str, messages: int) -> str:
     )
 
 
+# A cleared result or input leaves a stub that every later call reads again (and a clear rewrites),
+# so the two stubs below say only what invariant 5 needs: what was dropped (the tool, the size) and
+# the ``retrieve`` ref that reads it back. Their longer forms (~40 tokens each, before 2026-11-24)
+# cost ~20 tokens more per cleared item per call (docs/replay.md, "the stub").
+
+
 def masked_result(tool: str | None, tokens: int, key: str) -> str:
     name = tool or "tool"
-    return (
-        f"[{name} result cleared from context to save space (~{tokens} tokens). "
-        f'retrieve(ref="{ref_for(key)}") reads it back, or re-run the tool.]'
-    )
+    return f'[{name} result cleared, ~{tokens} tokens: retrieve(ref="{ref_for(key)}")]'
 
 
 def cleared_input(chars: int, ref: str) -> str:
     """What stands in a tool call's arguments for a long value cleared from the context."""
-    return f'[{chars} characters of this call\'s input cleared from context to save space; retrieve(ref="{ref}") reads the call back]'
+    return f'[{chars} chars cleared: retrieve(ref="{ref}")]'
 
 
 def truncated(dropped_tokens: int, dropped_lines: int, key: str) -> str:
