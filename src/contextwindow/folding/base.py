@@ -114,6 +114,17 @@ def fold_message(summary: str, *, method: str, extra_sections: Sequence[str] = (
     return Message(role="user", parts=(TextPart(body),), meta={"cw": "fold_summary", "method": method})
 
 
+def fold_pieces(summary: str, extra_sections: Sequence[Sequence[str]] = ()) -> list[str]:
+    """The body of :func:`fold_message` as the pieces it joins (``"".join`` gives it), each extra
+    section given as its own pieces: a counter that adds up pieces (tokens/joined.py) counts the
+    body from the brief and the sections it counted before."""
+    out = [FOLD_HEADER, "\n\n", summary.strip()]
+    for section in extra_sections:
+        if "".join(section):
+            out += ["\n\n", *section]
+    return out
+
+
 def summary_text(message: Message) -> str:
     """The summary inside a fold message (header stripped) — the prior summary of the next fold."""
     text = message.text

@@ -46,10 +46,23 @@ def restore_section(
     total: int = TOTAL_TOKENS,
     read: Callable[[str], str | None] | None = None,
 ) -> str:
+    return "".join(restore_pieces(messages, count, max_files, per_file, total, read))
+
+
+def restore_pieces(
+    messages: Sequence[Message],
+    count: Callable[[str], int],
+    max_files: int = MAX_FILES,
+    per_file: int = PER_FILE_TOKENS,
+    total: int = TOTAL_TOKENS,
+    read: Callable[[str], str | None] | None = None,
+) -> list[str]:
+    """:func:`restore_section` as the pieces it is joined from (each file's text one piece, as it
+    was counted; ``[]`` when nothing was read), for a counter that adds up pieces (tokens/joined.py)."""
     reads = recent_reads(messages)[:max_files]
     if not reads:
-        return ""
-    blocks: list[str] = []
+        return []
+    pieces = ["## Recently read files (restored after the fold)\n"]
     listed: list[str] = []
     used = 0
     for path, text in reads:
@@ -64,9 +77,9 @@ def restore_section(
             listed.append(path)
             continue
         used += n
-        blocks.append(f"### {path}\n{text}")
-    out = "## Recently read files (restored after the fold)\n" + "\n\n".join(blocks)
+        if len(pieces) > 1:
+            pieces.append("\n\n")
+        pieces += [f"### {path}\n", text]
     if listed:
-        out += "\n\nAlso read recently (not restored, over the size bound): " + ", ".join(listed)
-    return out
-
+        pieces.append("\n\nAlso read recently (not restored, over the size bound): " + ", ".join(listed))
+    return pieces

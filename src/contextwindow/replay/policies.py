@@ -36,8 +36,8 @@ from ..compaction.cache import CacheConfig
 from ..compaction.mask import MaskConfig, is_masked, mask_candidates, masked_message, tool_names
 from ..compaction.view import is_synthetic
 from ..errors import CompactionError
-from ..folding.base import Summarizer, SummaryRequest, fold_message, summary_text
-from ..folding.restore import restore_section
+from ..folding.base import Summarizer, SummaryRequest, fold_message, fold_pieces, summary_text
+from ..folding.restore import restore_pieces
 from ..messages import Message, message_to_dict
 from ..tokens.base import TokenCounter
 
@@ -75,6 +75,15 @@ class ReplayContext:
         the files a fold restores are mostly the ones the previous fold restored)."""
         memo = getattr(self.counter, "count_text_memo", None)
         return memo(text) if memo is not None else self.counter.count_text(text)
+
+    def count_joined(self, text: str, pieces: Sequence[str]) -> None:
+        """Let the counter count ``text`` (``"".join(pieces)``: a fold message's body from
+        :func:`fold_pieces`, or its summary) from its pieces where it adds them up
+        (tokens/joined.py): the count a whole read gives, kept in the counter's memo for the
+        view and the summary meter."""
+        joined = getattr(self.counter, "count_joined", None)
+        if joined is not None:
+            joined(text, pieces)
 
     def summary_budget(self) -> int:
         return CompactionConfig().summary_budget(self.window)
@@ -233,14 +242,18 @@ class ClaudeCodePolicy:
         outcome = self.ctx.summarizer.summarize(
             SummaryRequest(messages=originals, prior_summary=prior, budget_tokens=self.ctx.summary_budget())
         )
-        files = restore_section(
+        files = restore_pieces(
             originals,
             self.ctx.count_text,
             CLAUDE_CODE_RESTORE_FILES,
             CLAUDE_CODE_RESTORE_PER_FILE,
             min(CLAUDE_CODE_RESTORE_TOTAL, self.ctx.window // 5),
         )
-        self.view.fold_all(history, fold_message(outcome.text, method=outcome.method, extra_sections=[files]))
+        folded = fold_message(outcome.text, method=outcome.method, extra_sections=["".join(files)])
+        pieces = fold_pieces(outcome.text, [files])
+        self.ctx.count_joined(folded.text, pieces)
+        self.ctx.count_joined(summary_text(folded), pieces[2:])  # the next fold's prior summary
+        self.view.fold_all(history, folded)
         return Step([it.message for it in self.view.items(history)], ["fold"])
 
     def after_call(self, reply: Sequence[Message], prompt_tokens: int) -> None:

@@ -112,7 +112,12 @@ class MessageCounter:
         if n is not None:
             return n
         n = self.count_text(text)
-        if len(text) <= TEXT_MEMO_CHARS // 4:
+        self.remember(text, n)
+        return n
+
+    def remember(self, text: str, n: int) -> None:
+        """Keep ``n`` as the count of ``text`` in the text memo (texts of TEXT_MEMO_MIN_CHARS or more)."""
+        if TEXT_MEMO_MIN_CHARS <= len(text) <= TEXT_MEMO_CHARS // 4:
             with self._lock:
                 if text not in self._texts:
                     self._texts[text] = n
@@ -120,7 +125,12 @@ class MessageCounter:
                     while self._text_chars > TEXT_MEMO_CHARS:
                         old, _ = self._texts.popitem(last=False)
                         self._text_chars -= len(old)
-        return n
+
+    def count_joined(self, text: str, pieces: Sequence[str]) -> int:
+        """``count_text_memo(text)``, told that ``text == "".join(pieces)`` (a fold message made of
+        a brief and files counted before): a counter whose counts add up (the estimator) counts
+        it from the pieces; this one reads it whole."""
+        return self.count_text_memo(text)
 
     # --- parts and messages ---------------------------------------------------------------
 

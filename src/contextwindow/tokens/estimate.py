@@ -23,10 +23,12 @@ fitted on the FIT Claude Code sessions (benchmarks/bench_tokens_growth.py --fit)
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 from ..errors import TokenizeError
 from .counting import ANTHROPIC, GEMINI, GENERIC, OPENAI, MessageCounter, Profile
+from .joined import FeatureMemo, joined_features
 from .textclass import TextStats, stats
 
 
@@ -93,18 +95,49 @@ class Estimator(MessageCounter):
         #: tokens added per line-number prefix (:data:`NUMBERED_LINE_TOKENS`; ``numbered_line`` overrides)
         self.numbered_line = NUMBERED_LINE_TOKENS.get(family, 0.0) if numbered_line is None else numbered_line
         self.name = f"estimate:{family}"
+        self._features = FeatureMemo(self._lock)
 
     def count_text(self, text: str) -> int:
         if not isinstance(text, str):
             raise TokenizeError(f"can only count str, got {type(text).__name__}")
         if not text:
             return 0
-        s = stats(text)
+        return self._finish(*self.features(text))
+
+    def features(self, text: str) -> tuple[TextStats, int]:
+        """What a count is made of: the text's class counts and its line-number prefixes (0 when
+        this family prices none). Remembered for long texts (:mod:`.joined`: a text made of pieces
+        is counted from its pieces' features, the same answer)."""
+        return self._features.get(text) or self._features.put(text, (stats(text), self._numbered(text)))
+
+    def _numbered(self, text: str) -> int:
+        return len(NUMBERED_LINE.findall(text)) if self.numbered_line and "\u2192" in text else 0
+
+    def _finish(self, s: TextStats, numbered: int) -> int:
         w = self._w
         est = sum(w[i] * s[i] for i in range(len(w)))
-        if self.numbered_line and "\u2192" in text:
-            est += self.numbered_line * len(NUMBERED_LINE.findall(text))
+        if numbered:
+            est += self.numbered_line * numbered
         return max(1, round(est))
+
+    def count_joined(self, text: str, pieces: Sequence[str]) -> int:
+        """``count_text_memo(text)`` where ``text == "".join(pieces)``: added up from the pieces'
+        features when every joint lies at a newline (:func:`.joined.additive`), else counted whole.
+        The same answer either way; remembered under ``text``."""
+        n = self._texts.get(text)
+        if n is not None:
+            return n
+        got = joined_features(text, pieces, self.features)
+        if got is None:
+            return self.count_text_memo(text)
+        n = self._finish(*got)
+        self._features.put(text, got)
+        self.remember(text, n)
+        return n
+
+    def forget_memos(self) -> None:
+        super().forget_memos()
+        self._features.clear()
 
     def with_scale(self, factor: float) -> Estimator:
         """A copy whose rates are multiplied by ``factor`` (e.g. a calibration result)."""
