@@ -81,6 +81,7 @@ def instruction(request: SummaryRequest, prefix: CachedPrefix) -> str:
             text += PRIOR_ABOVE.format(start=" ".join(start[:80].split()))
         else:  # not in the prompt (e.g. a step summary the view replaced): sent as today
             text += prompts.PRIOR.format(prior=prior)
+    text += prompts.carried(request.constraints)
     if request.instructions:
         text += prompts.INSTRUCTIONS.format(instructions=request.instructions.strip())
     return text

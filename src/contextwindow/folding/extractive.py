@@ -243,7 +243,13 @@ def brief(request: SummaryRequest, count: CountText) -> str:
     known = {"goal", "environment", "memory", "constraints", "latest user request", "state & done", "progress", "errors", "files touched", "focus",
              "user messages"}
     earlier_latest = prior.get("latest user request", "")
-    said = _lines(prior.get("user messages", "")) + [f"- {_one_line(u)}" for u in [earlier_latest, *users] if u and u not in (goal, latest)]
+    # a user message the memory block carries whole is not listed again (the brief would hold it twice)
+    carried = {_one_line(c) for c in request.constraints}
+    said = [
+        ln
+        for ln in _lines(prior.get("user messages", "")) + [f"- {_one_line(u)}" for u in [earlier_latest, *users] if u and u not in (goal, latest)]
+        if ln[2:] not in carried
+    ]
     notes = "\n".join(f"{k}: {v}" if k != "earlier" else v for k, v in prior.items() if k not in known and v)
 
     def render(n_calls: int, goal_limit: int, notes_limit: int, user_limit: int) -> str:

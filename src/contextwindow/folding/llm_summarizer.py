@@ -108,7 +108,7 @@ class LLMSummarizer:
     def _room(self, budget: int, request: SummaryRequest) -> int:
         """Tokens of transcript one prompt can carry: the window less the output, the prompt's own
         words, the prior summary (sent with the first part) and some slack."""
-        fixed = self._count(prompts.SYSTEM + prompts.brief_prompt("", budget=budget, prior=None, instructions=request.instructions, part=(1, 2)))
+        fixed = self._count(prompts.SYSTEM + prompts.brief_prompt("", budget=budget, prior=None, instructions=request.instructions, part=(1, 2), constraints=request.constraints))
         return max(200, int(self.window * 0.9) - budget - fixed - PROMPT_SLACK - self._count(request.prior_summary or ""))
 
     def _pieces(self, messages: Sequence[Message], room: int) -> list[tuple[str, int]]:
@@ -143,7 +143,7 @@ class LLMSummarizer:
         """Briefs of one part; a part the provider calls too long is split in two and retried."""
         prompt = prompts.brief_prompt(
             transcript, budget=request.budget_tokens, prior=request.prior_summary if part[0] == 1 else None,
-            instructions=request.instructions, part=part,
+            instructions=request.instructions, part=part, constraints=request.constraints,
         )
         try:
             return [self._call(prompt, request.budget_tokens, calls)]

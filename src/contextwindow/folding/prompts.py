@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 SYSTEM = (
     "You write handoff briefs for a coding/agent session that is being folded to fit a context window. "
     "You are given the conversation as a flat transcript document. Do not continue the conversation and "
@@ -33,14 +35,28 @@ PRIOR = "\n\nAn earlier brief of the part before this transcript follows. Re-wri
 PART = "\n\nThis transcript is part {i} of {n} of the session; summarize this part only."
 MERGE = "The following are briefs of consecutive parts of one session, oldest first. Merge them into ONE brief with the same sections; later parts win where they disagree.\n\n{parts}"
 INSTRUCTIONS = "\n\nAdditional instructions for this summary:\n{instructions}"
+# the user's rules the ledger holds are appended to the brief by the harness, verbatim
+# (base.ensure_constraints): the model is told which, so it does not write them again as output
+CARRIED = (
+    "\n\nThe harness appends these rules of the user to your brief verbatim, as its memory block; do not copy "
+    "them (under Constraints & preferences write only what the user stated that is not among them):\n{rules}"
+)
 
 
-def brief_prompt(transcript: str, *, budget: int, prior: str | None, instructions: str | None, part: tuple[int, int] | None = None) -> str:
+def carried(constraints: Sequence[str]) -> str:
+    """The words that tell the summarizer which rules the harness carries (nothing when none)."""
+    return CARRIED.format(rules="\n".join(f"- {c}" for c in constraints)) if constraints else ""
+
+
+def brief_prompt(
+    transcript: str, *, budget: int, prior: str | None, instructions: str | None, part: tuple[int, int] | None = None, constraints: Sequence[str] = ()
+) -> str:
     text = BRIEF.format(budget=budget)
     if prior:
         text += PRIOR.format(prior=prior)
     if part and part[1] > 1:
         text += PART.format(i=part[0], n=part[1])
+    text += carried(constraints)
     if instructions:
         text += INSTRUCTIONS.format(instructions=instructions.strip())
     return text + "\n\n<transcript>\n" + transcript + "\n</transcript>"

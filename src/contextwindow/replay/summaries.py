@@ -20,7 +20,9 @@ for as the model call that would write it, by the policy's own design of that ca
   user message, a prompt no cache holds: input at the input price.
 
 Either way the summary itself is output, at the output price (as input-price tokens: output price
-÷ input price; 1 when unpriced). Both sides are counted with the replay's counter: the request's
+÷ input price; 1 when unpriced): all of it but the memory block of the user's rules a request
+carries (``SummaryRequest.constraints``, ``default``'s ledger; the others carry none), which the
+summarizer is told the harness appends verbatim, and not to copy (folding/prompts.py ``carried``). Both sides are counted with the replay's counter: the request's
 messages and prior summary in (or the prefix and instruction), the summary text out (files a
 policy restores after a fold are the harness's, not the model's, and are billed where they are
 sent: in the next payloads).
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..folding.base import Summarizer, SummaryOutcome, SummaryRequest
+from ..folding.base import Summarizer, SummaryOutcome, SummaryRequest, constraints_block
 from ..folding.cached import instruction, prompt_room
 from ..tokens.base import TokenCounter
 
@@ -77,10 +79,18 @@ class MeteredSummarizer:
             got += self._count_text(request.prior_summary)
         return 0, got
 
+    @staticmethod
+    def _written(text: str, request: SummaryRequest) -> str:
+        """What of ``text`` the model writes: all of it but the memory block of the rules the
+        request carries, which the harness appends verbatim (the model is told not to copy it,
+        folding/prompts.py ``carried``; base.ensure_constraints appends it)."""
+        block = constraints_block(request.constraints)
+        return text.replace(block, "", 1) if block and block in text else text
+
     def summarize(self, request: SummaryRequest) -> SummaryOutcome:
         outcome = self.inner.summarize(request)
         read, fresh = self._input(request)
-        out = self._count_text(outcome.text)
+        out = self._count_text(self._written(outcome.text, request))
         self.calls += 1
         self.input_tokens += read + fresh
         self.output_tokens += out
