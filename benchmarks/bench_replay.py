@@ -155,9 +155,12 @@ def forget_memos(model: str | None = None) -> None:
 def speed_table(root: Path, repeats: int, every: bool) -> int:
     """Each policy's CPU time on each long session (every session with ``every``) at 100k and 200k
     windows, as a multiple of the fastest policy on that session (goal <= 2). Each session is
-    replayed ``repeats`` times with the policies' order rotated (the first policy of a replay
-    meets cold caches), the summarizer's memos emptied before each (:func:`forget_memos`); per
-    policy the median. A replay of the first session runs untimed first (imports, tokenizer)."""
+    replayed ``repeats`` times with the policies' order rotated, the summarizer's and the
+    counter's memos emptied before each (:func:`forget_memos`); per policy the median of its own
+    CPU seconds (``PolicyResult.cpu_seconds``: its policy's work plus the engine's counting,
+    billing and checking of each payload it sent; not the replay's setup, which counts every
+    logged message once for the floor, so no policy meets the raw texts uncounted). A replay of
+    the first session runs untimed first (imports, tokenizer)."""
     import statistics
 
     sessions = [(s, m) for s, m, _ in sessions_with_models(root) if every or len(s.calls) >= LONG_CALLS]
@@ -178,13 +181,11 @@ def speed_table(root: Path, repeats: int, every: bool) -> int:
             cpu: dict[str, list[float]] = {p: [] for p in names}
             for r in range(repeats):
                 order = names[r % len(names):] + names[: r % len(names)]
-                marks: list[tuple[str, float]] = []
                 forget_memos(model)
-                start = time.process_time()
-                replay(s, order, model=model, window=w, on_policy=lambda res, marks=marks: marks.append((res.policy, time.process_time())))
-                for name, t in marks:  # (the first policy also carries the replay's setup: the median leaves it out)
-                    cpu[name].append(t - start)
-                    start = t
+                # each policy's own CPU (PolicyResult.cpu_seconds): from building the policy to its
+                # last call measured, the engine's measuring of every payload included; the
+                # replay's setup (the fixed prefix, the ledger, the floor) is no policy's
+                replay(s, order, model=model, window=w, on_policy=lambda res, cpu=cpu: cpu[res.policy].append(res.cpu_seconds))
             med = {p: statistics.median(v) for p, v in cpu.items()}
             fastest = max(min(med.values()), 1e-9)
             for p in names:
