@@ -39,12 +39,29 @@ MAX_ERRORS = 10
 MAX_FILES = 40
 
 
+# every line boundary of str.splitlines (each one is whitespace to str.strip and to \s)
+_LINE_END = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_NON_SPACE = re.compile(r"\S")
+
+
 def _first_line(text: str, limit: int = 160) -> str:
-    for line in text.splitlines():
-        s = line.strip()
-        if s:
-            return s[:limit] + ("…" if len(s) > limit else "")
-    return ""
+    """The first line with a non-space character, stripped (the first non-empty ``line.strip()``
+    of ``text.splitlines()``), found without splitting the whole text: everything before its
+    first non-space character is space, line boundaries included."""
+    m = _NON_SPACE.search(text)
+    if m is None:
+        return ""
+    end = _LINE_END.search(text, m.start())
+    s = text[m.start() : end.start() if end else len(text)].rstrip()
+    return s[:limit] + ("…" if len(s) > limit else "")
+
+
+def _open_lines(text: str) -> list[str]:
+    """The lines of ``text`` that name an open item, stripped. The pattern holds no line boundary
+    and its ``\\b`` sees one as a non-word character, so a text with no match has no such line."""
+    if not _OPEN_RE.search(text):
+        return []
+    return [ln.strip() for ln in text.splitlines() if _OPEN_RE.search(ln)]
 
 
 # The same pattern, case-sensitive, for lowercased text: ~7x faster than IGNORECASE on a tool
@@ -226,15 +243,7 @@ def brief(request: SummaryRequest, count: CountText) -> str:
                 errors.append(line)
     calls = calls[-MAX_DONE_LINES:]
     errors = errors[-MAX_ERRORS:]
-    open_items = [
-        ln.strip()
-        for m in msgs
-        if m.role == "assistant"
-        for p in m.parts
-        if isinstance(p, TextPart)
-        for ln in p.text.splitlines()
-        if _OPEN_RE.search(ln)
-    ][-10:]
+    open_items = [ln for m in msgs if m.role == "assistant" for p in m.parts if isinstance(p, TextPart) for ln in _open_lines(p.text)][-10:]
     files = list(dict.fromkeys([ln[2:].strip() for ln in _lines(prior.get("files touched", ""))] + files_touched(msgs)))[-MAX_FILES:]
     env_lines = list(dict.fromkeys([*(ln for ln in prior.get("environment", "").splitlines() if ln.strip()), *(f"- {block_label(b)}" for b in env)]))[-8:]
     goal = goal_in_force(request.ledger) or prior.get("goal") or (users[0] if users else "(no user request in this part)")
