@@ -20,6 +20,7 @@ from contextwindow.replay.accuracy import UNLOGGED, measure, points, quantiles
 from contextwindow.tokens import counter_for
 from contextwindow.tokens.fingerprint import counter_key
 from contextwindow.tokens.retention import (
+    CALL_RENDER_SLACK,
     MAX_PLAIN_RATIO,
     MIN_TRUSTED_SHARE,
     keeps_all_thinking,
@@ -114,6 +115,27 @@ def test_reply_without_reasoning_uses_the_count_only_near_the_estimate() -> None
     assert c.count_message(with_output_count(m, far)) == c.count_message(m)
     low = int(est * MIN_TRUSTED_SHARE) - 1
     assert c.count_message(with_output_count(m, low)) == c.count_message(m)
+
+
+@pytest.mark.parametrize("calls", [1, 2, 3])
+def test_a_small_call_only_reply_costs_its_count_past_the_ratio(calls: int) -> None:
+    """The count of a reply that only calls tools holds the model's rendering of each call, which the ratio
+    alone mistakes for unlogged thinking when the reply is small; up to CALL_RENDER_SLACK per call over
+    the estimate the count stands, beyond it (thinking the client did not log) the estimate does."""
+    c = counter_for("claude-sonnet-4")
+    parts = tuple(ToolCallPart(id=f"toolu_{k}", name="Read", arguments='{"file_path": "/w/a.py"}') for k in range(calls))
+    m = Message("assistant", parts)
+    per = c.profile.per_message  # type: ignore[attr-defined]
+    est = c.count_message(m) - per
+    within = est + CALL_RENDER_SLACK * calls
+    assert within > MAX_PLAIN_RATIO * est  # the ratio alone would have refused it
+    assert c.count_message(with_output_count(m, within)) == per + within
+    beyond = within + 1
+    assert c.count_message(with_output_count(m, beyond)) == c.count_message(m)
+    # a reply of text alone gets no such slack
+    t = Message("assistant", (TextPart("Reading the two files now."),))
+    t_est = c.count_message(t) - per
+    assert c.count_message(with_output_count(t, int(t_est * MAX_PLAIN_RATIO) + 30)) == c.count_message(t)
 
 
 def conversation(seed: int, turns: int = 4, steps: int = 3) -> tuple[list[Message], int]:

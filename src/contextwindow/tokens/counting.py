@@ -196,7 +196,8 @@ class MessageCounter:
             else:
                 visible += self.count_part(part)
         output = reported_output(message)
-        kept, dropped = reply_cost(visible, reasoning, output)
+        calls = sum(1 for part in message.parts if isinstance(part, ToolCallPart))
+        kept, dropped = reply_cost(visible, reasoning, output, calls)
         n = self.profile.per_message + kept + unlogged_tokens(message)
         if message.name:
             n += self.profile.per_name + self.count_text(message.name)

@@ -38,6 +38,12 @@ MIN_TRUSTED_SHARE = 0.5
 #: Fitted on the FIT files (benchmarks/bench_tokens_growth.py --fit).
 MAX_PLAIN_RATIO = 1.6
 
+#: ...and not above it when the count exceeds the estimate by at most this many tokens per tool call: the
+#: count holds the model's own rendering of each call it made (name, parameters, their delimiters), which
+#: the provider bills again when the call is re-sent, and which alone puts a small call-only reply past
+#: the ratio. Fitted on the FIT files (benchmarks/bench_tokens_steps.py; docs/tokens.md).
+CALL_RENDER_SLACK = 40
+
 _CLAUDE = re.compile(r"claude-(?:(?P<fam1>opus|sonnet|haiku)-(?P<v1>\d+(?:[-.]\d{1,2}(?!\d))?)|(?P<v2>\d+(?:[-.]\d{1,2}(?!\d))?)-(?P<fam2>opus|sonnet|haiku))")
 #: (family, first version that keeps every earlier turn's thinking); Haiku: none documented so far.
 _KEEPS_FROM = {"opus": (4, 5), "sonnet": (4, 6), "haiku": (99, 0)}
@@ -95,11 +101,12 @@ def reported_output(message: Message) -> int | None:
     return v
 
 
-def reply_cost(visible: int, reasoning: int | None, output: int | None) -> tuple[int, int]:
+def reply_cost(visible: int, reasoning: int | None, output: int | None, calls: int = 0) -> tuple[int, int]:
     """``(cost kept, cost if its reasoning is dropped)`` of a reply's parts when re-sent.
 
     ``visible`` is our estimate of its text and tool calls, ``reasoning`` of its (summarized, encrypted or
-    omitted) reasoning parts (None when it has none), ``output`` the provider's output count.
+    omitted) reasoning parts (None when it has none), ``output`` the provider's output count, ``calls`` how
+    many tool calls the reply made.
 
     Only a reply that carries reasoning uses the count: that is what the log shortens (a summary, a
     ciphertext) while the provider re-reads it in full. A reply without reasoning parts is re-sent as
@@ -114,7 +121,7 @@ def reply_cost(visible: int, reasoning: int | None, output: int | None) -> tuple
     if reasoning is None:
         # The count measures the same text exactly, unless it is far above our estimate: then it holds
         # thinking the client did not log (and so does not send back), and the estimate stands.
-        if trusted and output is not None and output <= MAX_PLAIN_RATIO * visible:
+        if trusted and output is not None and (output <= MAX_PLAIN_RATIO * visible or output - visible <= CALL_RENDER_SLACK * calls):
             return output, output
         return visible, visible
     if not trusted or output is None:
