@@ -21,6 +21,7 @@ from contextwindow.folding.restore import restore_pieces, restore_section
 from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPart, assistant, user
 from contextwindow.replay.policies import ClaudeCodePolicy, ReplayContext
 from contextwindow.tokens import Estimator
+from contextwindow.tokens.estimate import NUMBERED_LINE, numbered_lines
 from contextwindow.tokens.joined import FEATURE_MEMO_MIN_CHARS, additive
 from contextwindow.tools import ToolSpec
 
@@ -157,3 +158,10 @@ def test_claude_code_folds_count_the_same_as_whole_reads() -> None:
         runs.append(out)
     assert sum(ev == ["fold"] for _, ev, _ in runs[0]) >= 3
     assert runs[0] == runs[1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(piece)
+def test_line_number_prefixes_counted_as_the_multiline_pattern_finds_them(text: str) -> None:
+    assert numbered_lines(text) == len(NUMBERED_LINE.findall(text))
+    assert numbered_lines(text + "\n 7\u2192x\r 8\u2192y") == len(NUMBERED_LINE.findall(text + "\n 7\u2192x\r 8\u2192y"))

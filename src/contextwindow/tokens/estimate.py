@@ -78,6 +78,17 @@ NUMBERED_LINE = re.compile(r"^ *\d+\u2192", re.MULTILINE)
 NUMBERED_LINE_TOKENS: dict[str, float] = {"anthropic": -1.77}
 
 
+_NUMBERED_FIRST = re.compile(r" *\d+\u2192")
+_NUMBERED_AFTER = re.compile(r"\n *\d+\u2192")
+
+
+def numbered_lines(text: str) -> int:
+    """``len(NUMBERED_LINE.findall(text))``: a prefix at the start, then one after each newline
+    (``^`` of a multi-line pattern; a prefix holds no newline, so the matches are the same). The
+    leading newline lets the scan jump from newline to newline instead of trying every position."""
+    return (1 if _NUMBERED_FIRST.match(text) else 0) + len(_NUMBERED_AFTER.findall(text))
+
+
 class Estimator(MessageCounter):
     """Fast heuristic counter (pure Python, ~tens of MB/s, bounded memory on any size)."""
 
@@ -111,7 +122,7 @@ class Estimator(MessageCounter):
         return self._features.get(text) or self._features.put(text, (stats(text), self._numbered(text)))
 
     def _numbered(self, text: str) -> int:
-        return len(NUMBERED_LINE.findall(text)) if self.numbered_line and "\u2192" in text else 0
+        return numbered_lines(text) if self.numbered_line and "\u2192" in text else 0
 
     def _finish(self, s: TextStats, numbered: int) -> int:
         w = self._w
