@@ -18,7 +18,8 @@ Rules:
 
 Content a client cleared from what it sends is the other way round: where the log records it (Claude
 Code's ``microcompact_boundary``), the importer turns it into an ``ImportedClearing`` and the provider view
-sends the cleared results as the marker the client sent. What no rule covers is said instead of guessed
+sends the cleared results as the marker the client sent; for Claude Code 2.0.x, which logged none, the
+importer simulates its client's documented rule (``importers/claude_microcompact.py``). What no rule covers is said instead of guessed
 (docs/tokens.md): content a client cleared or rewrote without logging it (the reported prompt falls while
 the log keeps every message) is not estimated; a session re-anchors on the next reported usage.
 """
