@@ -290,3 +290,32 @@ async def test_snapshot_context_screen(tmp_path: Path) -> None:
     if os.environ.get("CTXW_UPDATE_SNAPSHOTS"):
         path.write_text(got + "\n")
     assert got + "\n" == path.read_text(), "rerun with CTXW_UPDATE_SNAPSHOTS=1 if the change is intended"
+
+
+@pytest.mark.parametrize("model", [MODEL, "gpt-5.4-mini"])
+def test_chat_says_when_its_model_retires_like_run(tmp_path: Path, capsys: pytest.CaptureFixture[str], model: str) -> None:
+    """``ctxw chat`` opens its agent through the helper ``ctxw run`` uses: the retirement note goes to
+    stderr and, since the TUI covers the terminal, into the notice line; nothing for a current model."""
+    from datetime import date
+
+    from contextwindow.cli.agent_cmd import open_chat
+    from contextwindow.lifecycle import status
+
+    note = f"note: openai/{MODEL} is {status('2027-01-14', date.today())}"
+    work = tmp_path / "work"
+    work.mkdir()
+
+    async def body() -> str:
+        with LocalProviderServer(["done"]) as srv:
+            opts = AgentOptions(model=model, base_url=srv.openai_base_url, store_url=f"sqlite:///{tmp_path / 's.db'}", cwd=str(work), home=str(tmp_path))
+            app = open_chat(opts)
+            try:
+                async with app.run_test(size=(120, 30)) as pilot:
+                    await pilot.pause()
+                    return str(app.query_one("#notice", Static).render())
+            finally:
+                app.agent.session.store.close()
+
+    shown = asyncio.run(body())
+    err = capsys.readouterr().err
+    assert (note in err) == (note in shown) == (model == MODEL), (err, shown)

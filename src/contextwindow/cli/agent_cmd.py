@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 import click
@@ -60,11 +61,9 @@ def _usage_dict(u: Any) -> dict[str, Any]:
     }
 
 
-def say_lifecycle(model: str) -> None:
-    """One line on stderr when the registry knows a retirement date for ``model`` (the provider's
-    own API refuses it from that day; a local server may still serve the name)."""
-    from datetime import date
-
+def lifecycle_note(model: str, today: date) -> str | None:
+    """The line that says when ``model`` retires (the provider's own API refuses it from that day; a
+    local server may still serve the name), or None when the registry knows no date or no model."""
     from ..errors import UnknownModelError
     from ..lifecycle import status
     from ..models import get_model
@@ -72,9 +71,33 @@ def say_lifecycle(model: str) -> None:
     try:
         spec = get_model(model)
     except UnknownModelError:
-        return
-    if spec.retires is not None:
-        click.echo(f"note: {spec.qualified} is {status(spec.retires, date.today())} (ctxw models show {spec.id})", err=True)
+        return None
+    if spec.retires is None:
+        return None
+    return f"note: {spec.qualified} is {status(spec.retires, today)} (ctxw models show {spec.id})"
+
+
+def open_cli_agent(opts: Any, **kw: Any) -> tuple[Any, str | None]:
+    """The agent of ``ctxw run`` and ``ctxw chat`` (``kw`` goes to ``open_agent``), and its model's
+    retirement note, said on stderr here for both (``chat`` shows it in its notice line too)."""
+    from ..agent import open_agent
+
+    agent = open_agent(opts, **kw)  # a bad option, model or store fails here, in one line
+    note = lifecycle_note(opts.model, date.today())
+    if note:
+        click.echo(note, err=True)
+    return agent, note
+
+
+def open_chat(opts: Any) -> Any:
+    """The ``ctxw chat`` app, its agent opened by :func:`open_cli_agent` (the caller runs it and closes
+    the agent's store)."""
+    from ..events import EventBus
+    from ..tui.chat import ChatApp
+
+    bus = EventBus()
+    agent, note = open_cli_agent(opts, events=bus)
+    return ChatApp(agent, opts, bus=bus, notice=note)
 
 
 def register(group: click.Group) -> None:
@@ -86,11 +109,8 @@ def register(group: click.Group) -> None:
     @handle_errors
     def run_cmd(task: str, max_turns: int | None, as_json: bool, **kw: Any) -> None:
         """Run the agent on TASK until it answers; print the answer (or --json: the whole run)."""
-        from ..agent import open_agent
-
         opts = options_from(kw, max_steps=max_turns)
-        agent = open_agent(opts)
-        say_lifecycle(opts.model)
+        agent, _ = open_cli_agent(opts)
         try:
             result = agent.run(task)
             if as_json:
@@ -114,14 +134,8 @@ def register(group: click.Group) -> None:
             from ..errors import ConfigError
 
             raise ConfigError("ctxw chat needs textual; install it with: pip install 'contextwindow[tui]'") from exc
-        from ..agent import open_agent
-        from ..events import EventBus
-        from ..tui.chat import ChatApp
-
-        opts = options_from(kw)
-        bus = EventBus()
-        agent = open_agent(opts, events=bus)  # a bad option, model or store fails here, in one line
+        app = open_chat(options_from(kw))
         try:
-            ChatApp(agent, opts, bus=bus).run()
+            app.run()
         finally:
-            agent.session.store.close()
+            app.agent.session.store.close()

@@ -138,8 +138,9 @@ class ChatApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
-    def __init__(self, agent: Agent, opts: AgentOptions, *, bus: EventBus | None = None) -> None:
+    def __init__(self, agent: Agent, opts: AgentOptions, *, bus: EventBus | None = None, notice: str | None = None) -> None:
         super().__init__()
+        self.start_notice = notice  # shown in the notice line on start (e.g. the model's retirement date)
         self.agent = agent
         self.opts = opts
         self.bus = bus or EventBus()
@@ -169,6 +170,8 @@ class ChatApp(App[None]):
 
     def on_mount(self) -> None:
         self.load_history()
+        if self.start_notice:
+            self.say(self.start_notice)
         self.query_one("#prompt", Input).focus()
 
     # --- status -----------------------------------------------------------------------------
