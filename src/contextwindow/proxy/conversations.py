@@ -21,7 +21,7 @@ import json
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -148,7 +148,8 @@ class Conversations:
         # request that created it (held while it did), a fork's parent's; for one found in the store,
         # its own key. Never changed once set: every request of a conversation takes one lock
         self._lock_of: dict[str, str] = {}
-        self._guard = threading.Lock()
+        self._guard = threading.Lock()  # the maps below; never held across store I/O (see _indexed)
+        self._creating = threading.Lock()  # one conversation created at a time (worker threads only)
         self._default_out: dict[str, int] = {}  # conversation id → output reserve when a request names none
         self._pristine: set[str] = set()  # conversations whose last build was the client's own history
         self._reported: set[str] = set()  # conversations whose Session has a provider-reported prompt size
@@ -169,24 +170,27 @@ class Conversations:
         registry()
         counter_for("gpt-4o-mini").count_text("warm")
         rules.check("openai", {"messages": []})  # the rule modules, imported on first use
-        with self._guard:
-            self._load_index()
+        self._indexed()
 
     # --- finding conversations ----------------------------------------------------------------
-    def _load_index(self) -> dict[str, str]:
-        if self._index is None:
-            index: dict[str, str] = {}
-            aliases: list[tuple[str, str]] = []
-            for info in self.store.list_conversations():  # newest first: the first seen wins
-                meta = info.metadata.get(META_KEY) if isinstance(info.metadata, dict) else None
-                if isinstance(meta, dict) and isinstance(meta.get("key"), str):
-                    index.setdefault(meta["key"], info.id)
-                    self._lock_of.setdefault(info.id, meta["key"])
-                    aliases.extend((a, info.id) for a in meta.get("aliases") or () if isinstance(a, str))
-            for a, cid in aliases:  # a conversation's own key wins over another's alias
-                index.setdefault(a, cid)
-            self._index = index
-        return self._index
+    # ``_guard`` is held for look-ups and updates of the maps only, never across store I/O: the
+    # event loop takes it for every request (lock_key, quick, parse), so a worker thread reading or
+    # writing the store under it would stall every other conversation's requests meanwhile. A
+    # conversation is created under ``_creating`` instead (worker threads only): its identity is
+    # looked up again there, so two requests of one identity never create two conversations.
+    def _indexed(self) -> dict[str, str]:
+        """Identity key → newest conversation id, read from the store first if it is not loaded
+        (that read outside ``_guard``)."""
+        index = self._index
+        if index is not None:
+            return index
+        index, lock_of = _index_of(self.store.list_conversations())
+        with self._guard:
+            if self._index is None:
+                for cid, key in lock_of.items():
+                    self._lock_of.setdefault(cid, key)
+                self._index = index
+            return self._index
 
     def lock_key(self, key: str) -> str:
         """The key of the lock a request of identity ``key`` takes: its conversation's, where the
@@ -194,59 +198,95 @@ class Conversations:
         takes that key as its lock's). One conversation, one lock, whichever identity a request
         comes under (a first request's head and the alias its later requests use; an identity
         whose conversation was created while the request waited)."""
+        index = self._indexed()
         with self._guard:
-            return self._lock_for(key, self._load_index().get(key))
+            return self._lock_for(key, (self._index if self._index is not None else index).get(key))
 
     def _lock_for(self, key: str, cid: str | None) -> str:
         """The lock key of identity ``key`` whose conversation is ``cid`` (None: not made yet); under ``_guard``."""
         return key if cid is None else self._lock_of.get(cid, cid)
 
+    def _find(self, ident: Identity, lock: str | None) -> tuple[str | None, Session | None]:
+        """The identity's conversation (None: none yet) and its live Session; under ``_guard``. A
+        conversation that is not ``lock``'s raises :class:`LockMoved`."""
+        index = self._index or {}
+        cid = index.get(ident.key)
+        if lock is not None and self._lock_for(ident.key, cid) != lock:
+            raise LockMoved(f"conversation of {ident.key[:24]} moved to another lock while the request waited")
+        live = self._live.get(cid) if cid is not None else None
+        if live is not None:
+            self._live.move_to_end(live.id)
+        return cid, live
+
     def _session(self, ident: Identity, req: Request, history: Sequence[Message], *, new: bool = False, parent: str | None = None,
                  lock: str | None = None) -> Session:
-        with self._guard:
-            index = self._load_index()
-            cid = None if new else index.get(ident.key)
-            if lock is not None and not new and self._lock_for(ident.key, cid) != lock:
-                raise LockMoved(f"conversation of {ident.key[:24]} moved to another lock while the request waited")
-            if cid is not None and cid in self._live:
-                self._live.move_to_end(cid)
-                return self._live[cid]
-            model = req.model
-            window, known_model = self.window, True
-            if model:
-                try:
-                    from ..models import get_model
+        cid: str | None = None
+        if not new:
+            while True:
+                self._indexed()
+                with self._guard:
+                    if self._index is None:  # dropped after a lost group commit meanwhile: read again
+                        continue
+                    cid, live = self._find(ident, lock)
+                    if live is not None:
+                        return live
+                    break
+        model = req.model
+        window, known_model = self.window, True
+        if model:
+            try:
+                from ..models import get_model
 
-                    spec = get_model(model)
-                    window = window or spec.context_window
-                except (UnknownModelError, ConfigError):
-                    known_model = False
-            if cid is None:
-                title = _title(history)
-                own: dict[str, Any] = {"key": ident.key, "source": ident.source, "protocol": req.protocol.name}
-                if ident.aliases:
-                    own["aliases"] = list(ident.aliases)
-                if window:
-                    own["window"] = window
-                    own["window_source"] = "proxy --window" if self.window else "registry"
-                meta: dict[str, Any] = {META_KEY: own}
-                if model:
-                    meta["model"] = model
-                cid = self.store.create_conversation(title=title, metadata=meta, parent_id=parent)
-                # a fork keeps its parent's lock (the request forking it holds that one)
-                self._lock_of[cid] = self._lock_of.get(parent, parent) if parent is not None else lock or ident.key
-                index[ident.key] = cid
-                for a in ident.aliases:
-                    index.setdefault(a, cid)
-            s = Session(
-                self.store, cid, model=model if known_model else None, window=window, format=req.protocol.name, config=self.config
-            )
-            s.model = model  # priced and recorded under the name the client used
+                spec = get_model(model)
+                window = window or spec.context_window
+            except (UnknownModelError, ConfigError):
+                known_model = False
+        if cid is None:
+            cid = self._create(ident, req, history, new=new, parent=parent, lock=lock, window=window)
+        s = Session(  # reads the conversation's state from the store: outside the guard
+            self.store, cid, model=model if known_model else None, window=window, format=req.protocol.name, config=self.config
+        )
+        s.model = model  # priced and recorded under the name the client used
+        with self._guard:
+            live = self._live.get(cid)
+            if live is not None:  # made meanwhile by a caller that holds no lock (the server's requests hold one)
+                self._live.move_to_end(cid)
+                return live
             self._default_out[cid] = min(s.max_output, DEFAULT_RESERVE)
             self._live[cid] = s
             while len(self._live) > self.max_live:
                 self._live.popitem(last=False)
-            return s
+        return s
+
+    def _create(self, ident: Identity, req: Request, history: Sequence[Message], *, new: bool, parent: str | None,
+                lock: str | None, window: int | None) -> str:
+        """A new store conversation for ``ident`` (a fork of ``parent`` when ``new``), made known
+        to the index and given its lock key; one at a time (``_creating``). A conversation of the
+        identity made meanwhile is returned instead (or raises :class:`LockMoved`, as in :meth:`_find`)."""
+        with self._creating:
+            if not new:
+                with self._guard:
+                    cid, _ = self._find(ident, lock)
+                if cid is not None:
+                    return cid
+            own: dict[str, Any] = {"key": ident.key, "source": ident.source, "protocol": req.protocol.name}
+            if ident.aliases:
+                own["aliases"] = list(ident.aliases)
+            if window:
+                own["window"] = window
+                own["window_source"] = "proxy --window" if self.window else "registry"
+            meta: dict[str, Any] = {META_KEY: own}
+            if req.model:
+                meta["model"] = req.model
+            cid = self.store.create_conversation(title=_title(history), metadata=meta, parent_id=parent)
+            with self._guard:
+                # a fork keeps its parent's lock (the request forking it holds that one)
+                self._lock_of[cid] = self._lock_of.get(parent, parent) if parent is not None else lock or ident.key
+                if self._index is not None:  # else read again from the store, this one included
+                    self._index[ident.key] = cid
+                    for a in ident.aliases:
+                        self._index.setdefault(a, cid)
+            return cid
 
     def _after_losses(self) -> None:
         """A group commit the store lost (it counts them) took writes the live Sessions think are
@@ -596,6 +636,23 @@ def price(usage: Usage) -> Usage:
         return usage
     fresh = max(usage.input_tokens - usage.cache_read_tokens - usage.cache_write_tokens, 0)
     return replace(usage, cost_usd=spec.cost(fresh, usage.output_tokens, usage.cache_read_tokens, usage.cache_write_tokens))
+
+
+def _index_of(infos: Iterable[Any]) -> tuple[dict[str, str], dict[str, str]]:
+    """The proxy's index from the store's conversations (newest first: the first seen wins) and
+    each one's lock key (its stored identity key). Pure."""
+    index: dict[str, str] = {}
+    lock_of: dict[str, str] = {}
+    aliases: list[tuple[str, str]] = []
+    for info in infos:
+        meta = info.metadata.get(META_KEY) if isinstance(info.metadata, dict) else None
+        if isinstance(meta, dict) and isinstance(meta.get("key"), str):
+            index.setdefault(meta["key"], info.id)
+            lock_of.setdefault(info.id, meta["key"])
+            aliases.extend((a, info.id) for a in meta.get("aliases") or () if isinstance(a, str))
+    for a, cid in aliases:  # a conversation's own key wins over another's alias
+        index.setdefault(a, cid)
+    return index, lock_of
 
 
 def _title(history: Sequence[Message]) -> str:
