@@ -24,6 +24,7 @@ from ..tools import ToolSpec
 from .base import Completion
 from .overflow import ErrorInfo, HTTPProviderError, describe_error, error_from_info, with_retry_after
 from .retry import CONNECT_FAILED, RetryPolicy, parse_retry_after
+from .sse import looks_like_sse, payloads
 
 MAX_ERROR_BODY = 65_536  # characters of an error body kept on the raised error
 _SECRET_HEADER = re.compile(r"auth|key|token|secret|password|cookie", re.IGNORECASE)
@@ -252,25 +253,10 @@ class HTTPChatModel:
         return replace(completion, usage=usage)
 
 
-def looks_like_sse(text: str) -> bool:
-    """Whether a body is a server-sent-events stream."""
-    return text.lstrip().startswith(("data:", "event:", ":", "id:", "retry:"))
-
-
 def parse_sse(text: str) -> list[Any]:
-    """The JSON ``data:`` payloads of a server-sent-events body, in order (``[DONE]`` and
-    comments skipped). A payload that is not JSON raises ValueError."""
-    out: list[Any] = []
-    data: list[str] = []
-    for line in [*text.splitlines(), ""]:
-        if not line.strip():
-            payload = "\n".join(data).strip()
-            data = []
-            if payload and payload != "[DONE]":
-                out.append(json.loads(payload))
-        elif line.startswith("data:"):
-            data.append(line[5:].removeprefix(" "))
-    return out
+    """The JSON ``data:`` payloads of a server-sent-events body, in order (read by :mod:`.sse`;
+    ``[DONE]`` and comments skipped). A payload that is not JSON raises ValueError."""
+    return [json.loads(p) for p in payloads(text.encode("utf-8", "surrogatepass"))]
 
 
 def as_int(v: Any) -> int:

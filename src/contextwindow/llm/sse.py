@@ -1,7 +1,16 @@
-"""Server-sent-event encodings of a whole answer, as OpenAI and Anthropic stream them.
+"""Server-sent events: the one reader of a stream, and the encodings of a whole answer.
 
-Used by :class:`~contextwindow.llm.localserver.LocalProviderServer` to answer a streaming
-request (``"stream": true``, or a :class:`Reply` with ``stream=True``): the same answer as the
+Reading (:class:`EventReader`, :func:`events_of`, :func:`payloads`): a stream is cut into
+events at blank lines (``\n\n``; ``\r\n`` line ends read as ``\n``), in pieces as they arrive or
+whole; an event's ``data`` is its ``data:`` lines (one leading space dropped) joined by ``\n``.
+``[DONE]`` and events without data carry no payload. What a payload holds (JSON, read by whoever
+asked) is not this module's concern. Used by the HTTP clients (:mod:`.httpclient`, a body that
+streamed although it was not asked to) and by the proxy (:mod:`contextwindow.proxy.relay` while
+an answer is relayed, :mod:`contextwindow.proxy.reply` once it is whole).
+
+Writing (:func:`openai_stream`, :func:`anthropic_stream`): used by
+:class:`~contextwindow.llm.localserver.LocalProviderServer` to answer a streaming request
+(``"stream": true``, or a :class:`Reply` with ``stream=True``): the same answer as the
 non-streaming body, cut into the chunks/events each provider sends (text in small deltas,
 tool-call arguments in fragments, usage last).
 """
@@ -11,6 +20,72 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from typing import Any
+
+DONE = b"[DONE]"
+
+
+class EventReader:
+    """Cuts a stream fed in pieces into whole events (their raw bytes, ``\r\n`` read as ``\n``).
+    An event still open past ``max_event`` bytes is dropped, counted in ``skipped``, and what
+    follows until its end is dropped with it (no buffer grows without bound)."""
+
+    __slots__ = ("_buf", "_dropping", "max_event", "skipped")
+
+    def __init__(self, max_event: int | None = None) -> None:
+        self.max_event = max_event
+        self.skipped = 0
+        self._buf = b""
+        self._dropping = False
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        """The events ``chunk`` completes, in order."""
+        buf = self._buf + chunk
+        if b"\r" in buf:  # a "\r" that ends this piece stays in the buffer and meets its "\n" next time
+            buf = buf.replace(b"\r\n", b"\n")
+        *events, rest = buf.split(b"\n\n")
+        if self._dropping and events:  # the oversized event's end: what follows is read again
+            events.pop(0)
+            self._dropping = False
+        if self.max_event is not None and len(rest) > self.max_event:
+            if not self._dropping:
+                self.skipped += 1
+            self._dropping = True
+            rest = rest[-1:] if rest.endswith((b"\n", b"\r")) else b""  # half of a blank line kept
+        self._buf = rest
+        return events
+
+    def close(self) -> list[bytes]:
+        """The last event, when the stream ended without a blank line after it."""
+        rest, self._buf = self._buf, b""
+        if self._dropping or not rest.strip():
+            return []
+        return [rest]
+
+
+def event_data(event: bytes) -> bytes | None:
+    """The ``data`` of one event (its ``data:`` lines, one leading space dropped, joined by
+    ``\n``), or None when it has none."""
+    lines = [line[6:] if line.startswith(b"data: ") else line[5:] for line in event.split(b"\n") if line.startswith(b"data:")]
+    return b"\n".join(lines) if lines else None
+
+
+def events_of(stream: bytes) -> list[bytes]:
+    """The events of a whole stream."""
+    reader = EventReader()
+    return reader.feed(stream) + reader.close()
+
+
+def payloads(stream: bytes) -> Iterator[bytes]:
+    """The ``data`` of each event of a whole stream that has some (``[DONE]`` and empty data left out)."""
+    for event in events_of(stream):
+        data = event_data(event)
+        if data is not None and data.strip() and data.strip() != DONE:
+            yield data
+
+
+def looks_like_sse(text: str) -> bool:
+    """Whether a body is a server-sent-events stream."""
+    return text.lstrip().startswith(("data:", "event:", ":", "id:", "retry:"))
 
 
 def _pieces(text: str, size: int = 7) -> Iterator[str]:

@@ -1,8 +1,9 @@
 """Reading usage out of an answer while it is relayed, without holding it back. Pure.
 
 The bytes go to the client exactly as they came; a copy is watched on the side. For a stream, only
-the events that carry usage are parsed (an event is cut at a blank line; one larger than
-``MAX_EVENT`` is skipped, counted, and never buffered further). Of a whole answer, JSON or a
+the events that carry usage are parsed (events are cut by the one reader of server-sent events,
+:class:`contextwindow.llm.sse.EventReader`; one larger than ``MAX_EVENT`` is skipped, counted,
+and never buffered further). Of a whole answer, JSON or a
 stream, at most ``MAX_BODY`` bytes are kept, to read its usage and the model's reply from
 (:mod:`.reply`, after the client has the last byte); gzip/deflate is undone on that copy only.
 """
@@ -12,17 +13,12 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
+from ..llm.sse import EventReader, event_data
 from .history import parse_body  # orjson where it reads JSON as the stdlib does
 
 MAX_EVENT = 1 << 20
 MAX_BODY = 16 << 20
 END_MARKS = (b"data: [DONE]", b"event: message_stop", b"event: response.completed", b'"type":"message_stop"', b'"type": "message_stop"')
-
-
-def event_data(event: bytes) -> bytes | None:
-    """The ``data`` of one server-sent event (its ``data:`` lines joined), or None when it has none."""
-    lines = [line[5:].lstrip() for line in event.split(b"\n") if line.startswith(b"data:")]
-    return b"\n".join(lines) if lines else None
 
 
 class UsageTap:
@@ -31,10 +27,10 @@ class UsageTap:
     def __init__(self, *, streaming: bool, encoding: str | None = None) -> None:
         self.streaming = streaming
         self.events: list[Any] = []
-        self.skipped = 0  # events or bodies too large (or undecodable) to read usage from
+        self._unread = 0  # bodies too large or undecodable, events not JSON (see ``skipped``)
         self.bytes = 0
         self.finished = False  # the stream's own end event was seen ([DONE], message_stop, response.completed)
-        self._buf = b""
+        self._events = EventReader(MAX_EVENT) if streaming else None
         self._body: list[bytes] = []
         self._body_size = 0
         self._parsed: tuple[Any] | None = None  # body(), parsed once (usage and reply both read it)
@@ -45,8 +41,13 @@ class UsageTap:
         elif enc == "deflate":
             self._decoder = zlib.decompressobj()
         elif enc not in ("", "identity"):
-            self.skipped += 1  # br/zstd: relayed, not read
+            self._unread += 1  # br/zstd: relayed, not read
             self._decoder = False
+
+    @property
+    def skipped(self) -> int:
+        """Events or bodies too large (or undecodable) to read usage from."""
+        return self._unread + (self._events.skipped if self._events is not None else 0)
 
     def feed(self, chunk: bytes) -> None:
         self.bytes += len(chunk)
@@ -57,24 +58,14 @@ class UsageTap:
                 chunk = self._decoder.decompress(chunk)
             except zlib.error:
                 self._decoder = False
-                self.skipped += 1
+                self._unread += 1
                 return
-        if self.streaming:
-            self._feed_stream(chunk)
+        if self._events is not None:
+            for ev in self._events.feed(chunk):
+                self._event(ev)
         if self._body_size <= MAX_BODY:  # a stream's bytes too: the reply is read from them once it ended
             self._body.append(chunk)
             self._body_size += len(chunk)
-
-    def _feed_stream(self, chunk: bytes) -> None:
-        buf = self._buf + chunk
-        buf = buf.replace(b"\r\n", b"\n")
-        *events, rest = buf.split(b"\n\n")
-        for ev in events:
-            self._event(ev)
-        if len(rest) > MAX_EVENT:
-            self.skipped += 1
-            rest = b""
-        self._buf = rest
 
     def _event(self, ev: bytes) -> None:
         if any(m in ev for m in END_MARKS):
@@ -85,7 +76,7 @@ class UsageTap:
         try:
             self.events.append(parse_body(data or b"", answer=True))
         except ValueError:
-            self.skipped += 1
+            self._unread += 1
 
     def body(self) -> Any:
         """The whole answer as JSON (None when it was too large or not JSON)."""
@@ -105,6 +96,6 @@ class UsageTap:
         return b"".join(self._body)
 
     def close(self) -> None:
-        if self.streaming and self._buf.strip():
-            self._event(self._buf)
-            self._buf = b""
+        if self._events is not None:
+            for ev in self._events.close():
+                self._event(ev)

@@ -17,18 +17,15 @@ from ..errors import ContextWindowError
 from ..formats import get_format
 from ..llm.anthropic import assemble_stream as anthropic_stream
 from ..llm.openai_compat import assemble_stream as openai_stream
+from ..llm.sse import payloads
 from ..messages import Message
 from .history import parse_body
-from .relay import event_data
 
 
 def sse_events(data: bytes) -> list[Any]:
     """The parsed ``data`` objects of a server-sent event stream (``[DONE]`` and non-JSON skipped)."""
     out: list[Any] = []
-    for block in data.replace(b"\r\n", b"\n").split(b"\n\n"):
-        payload = event_data(block)
-        if payload is None or payload.strip() == b"[DONE]":
-            continue
+    for payload in payloads(data):
         try:
             out.append(parse_body(payload, answer=True))
         except ValueError:
