@@ -64,6 +64,11 @@ def test_cli_proxy_serves_and_refuses_a_100_mb_body_in_bounded_memory(tmp_path: 
             again = httpx.post(f"{url}/v1/chat/completions", json={"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "ping"}]},
                                headers=auth, timeout=60)
             assert again.status_code == 200  # still serving
+            proc.terminate()  # as a service manager stops it: the open group is committed, the status said
+            _, err = proc.communicate(timeout=60)
+            said = re.search(r"stopped; (\d+) requests \((\d+) managed.*, (\d+) locks held, 0 jobs queued", err)
+            assert said, err
+            assert int(said.group(2)) == 2 and int(said.group(1)) >= 4 and said.group(3) == "0"
         finally:
             proc.terminate()
             proc.wait(timeout=30)

@@ -148,7 +148,7 @@ def only_conversation(store: GatedStore, up: Any, px: Any, lead: str = SYSTEM["c
     assert [m.text for m in rows] == [m["content"] for m in history(3)]
     for r in up.requests:
         assert valid(r.body, "openai") == []
-    assert px.server.locks_in_use() == 0  # the lock table keeps no entry once no request uses it
+    assert px.server.status()["locks"] == 0  # the lock table keeps no entry once no request uses it
     return convs[0].id
 
 
@@ -271,7 +271,7 @@ def test_a_request_whose_identity_becomes_another_conversations_alias_while_it_w
                 "Answer to 2 messages.", "Answer to 4 messages.", "Answer to 6 messages."]
             assert len(store.list_usage(conv.id)) == 3
             assert sum(r.body["messages"] == history(2) for r in up.requests) == 1  # the one that moved: once, as sent
-            assert px.server.locks_in_use() == 0
+            assert px.server.status()["locks"] == 0
     finally:
         for w in (moved, taken):
             log.removeHandler(w)

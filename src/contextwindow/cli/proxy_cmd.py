@@ -57,7 +57,10 @@ def register(group: click.Group) -> None:
         url = store_url or default_store_url()
         store = open_store(url)
 
+        served: list[Any] = []
+
         def ready(server: Any) -> None:
+            served.append(server)
             click.echo(f"ctxw proxy: listening on http://{host}:{server.port} → {upstream}"
                        + (f" (messages → {anthropic_upstream})" if anthropic_upstream else "") + f"; store {store.url}", err=True)
 
@@ -67,3 +70,12 @@ def register(group: click.Group) -> None:
             pass
         finally:
             store.close()
+            if served:
+                click.echo(f"ctxw proxy: stopped; {stopped(served[0].status())}", err=True)
+
+
+def stopped(st: dict[str, int]) -> str:
+    """The proxy's last status in one line (a lock still held once it stopped would be a bug)."""
+    return (f"{st['requests']} requests ({st['managed']} managed: {st['fast']} forwarded as sent, {st['changed']} changed, "
+            f"{st['retries']} retried; {st['passthrough']} passed through; {st['cancelled']} cancelled by their client); "
+            f"{st['live']} conversations live, {st['lock_keys']} lock keys kept, {st['locks']} locks held, {st['queued']} jobs queued")

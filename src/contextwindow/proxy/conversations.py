@@ -21,7 +21,7 @@ import json
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -144,12 +144,18 @@ class Conversations:
         self.max_live = max_live
         self._live: OrderedDict[str, Session] = OrderedDict()
         self._index: dict[str, str] | None = None  # key → newest conversation id
-        # conversation id → the key of the lock its requests take (server.py): the identity key of the
-        # request that created it (held while it did), a fork's parent's; for one found in the store,
-        # its own key. Never changed once set: every request of a conversation takes one lock
+        # conversation id → the key of the lock its requests take (proxy/locks.py): the identity key
+        # of the request that created it (held while it did), a fork's parent's. A conversation with
+        # no entry (found in the store, or its entry forgotten) takes its own id. An entry is set
+        # once, when the conversation is created, and forgotten only while no request or record
+        # holds, waits for or is about to take its key (``lock_in_use``), so every request of a
+        # conversation running at one time takes one lock; at most ``max_live`` entries are kept
+        # beyond those in use (:meth:`_forget_lock_keys`)
         self._lock_of: dict[str, str] = {}
+        self._sweep_at = max_live  # entries at which the idle ones are forgotten
+        self.lock_in_use: Callable[[str], bool] = _unused  # the server's lock table says (ProxyServer binds it)
         self._guard = threading.Lock()  # the maps below; never held across store I/O (see _indexed)
-        self._creating = threading.Lock()  # one conversation created at a time (worker threads only)
+        self._creating = threading.Lock()  # one conversation created, or the index read from the store, at a time
         self._default_out: dict[str, int] = {}  # conversation id → output reserve when a request names none
         self._pristine: set[str] = set()  # conversations whose last build was the client's own history
         self._reported: set[str] = set()  # conversations whose Session has a provider-reported prompt size
@@ -176,21 +182,38 @@ class Conversations:
     # ``_guard`` is held for look-ups and updates of the maps only, never across store I/O: the
     # event loop takes it for every request (lock_key, quick, parse), so a worker thread reading or
     # writing the store under it would stall every other conversation's requests meanwhile. A
-    # conversation is created under ``_creating`` instead (worker threads only): its identity is
-    # looked up again there, so two requests of one identity never create two conversations.
+    # conversation is created under ``_creating`` instead (in a worker thread; the loop takes it only
+    # to read the index again after a lost group commit): its identity is looked up again there, so
+    # two requests of one identity never create two conversations.
     def _indexed(self) -> dict[str, str]:
         """Identity key → newest conversation id, read from the store first if it is not loaded
-        (that read outside ``_guard``)."""
+        (that read outside ``_guard``, and under ``_creating``: no conversation is then in the store
+        but not yet in the maps, which would give it its own id as its lock key for a while)."""
         index = self._index
         if index is not None:
             return index
-        index, lock_of = _index_of(self.store.list_conversations())
+        with self._creating:
+            loaded = None if self._index is not None else _index_of(self.store.list_conversations())
+            with self._guard:
+                if self._index is None:
+                    self._index = loaded
+                assert self._index is not None
+                return self._index
+
+    def held(self) -> dict[str, int]:
+        """What is held in memory: live Sessions, conversations' lock keys (a diagnostic)."""
         with self._guard:
-            if self._index is None:
-                for cid, key in lock_of.items():
-                    self._lock_of.setdefault(cid, key)
-                self._index = index
-            return self._index
+            return {"live": len(self._live), "lock_keys": len(self._lock_of)}
+
+    def _forget_lock_keys(self) -> None:
+        """Forget the lock keys no request or record uses (under ``_guard``): those conversations
+        then lock under their own ids. Done when the entries pass ``_sweep_at``; the next time
+        at twice what is left (at least ``max_live``), so the work is constant per creation."""
+        in_use = self.lock_in_use
+        for cid, key in list(self._lock_of.items()):
+            if not in_use(key) and not in_use(cid):
+                del self._lock_of[cid]
+        self._sweep_at = max(self.max_live, 2 * len(self._lock_of))
 
     def lock_key(self, key: str) -> str:
         """The key of the lock a request of identity ``key`` takes: its conversation's, where the
@@ -282,6 +305,8 @@ class Conversations:
             with self._guard:
                 # a fork keeps its parent's lock (the request forking it holds that one)
                 self._lock_of[cid] = self._lock_of.get(parent, parent) if parent is not None else lock or ident.key
+                if len(self._lock_of) > self._sweep_at:
+                    self._forget_lock_keys()
                 if self._index is not None:  # else read again from the store, this one included
                     self._index[ident.key] = cid
                     for a in ident.aliases:
@@ -638,21 +663,22 @@ def price(usage: Usage) -> Usage:
     return replace(usage, cost_usd=spec.cost(fresh, usage.output_tokens, usage.cache_read_tokens, usage.cache_write_tokens))
 
 
-def _index_of(infos: Iterable[Any]) -> tuple[dict[str, str], dict[str, str]]:
-    """The proxy's index from the store's conversations (newest first: the first seen wins) and
-    each one's lock key (its stored identity key). Pure."""
+def _unused(key: str) -> bool:
+    return False
+
+
+def _index_of(infos: Iterable[Any]) -> dict[str, str]:
+    """The proxy's index from the store's conversations (newest first: the first seen wins). Pure."""
     index: dict[str, str] = {}
-    lock_of: dict[str, str] = {}
     aliases: list[tuple[str, str]] = []
     for info in infos:
         meta = info.metadata.get(META_KEY) if isinstance(info.metadata, dict) else None
         if isinstance(meta, dict) and isinstance(meta.get("key"), str):
             index.setdefault(meta["key"], info.id)
-            lock_of.setdefault(info.id, meta["key"])
             aliases.extend((a, info.id) for a in meta.get("aliases") or () if isinstance(a, str))
     for a, cid in aliases:  # a conversation's own key wins over another's alias
         index.setdefault(a, cid)
-    return index, lock_of
+    return index
 
 
 def _title(history: Sequence[Message]) -> str:

@@ -107,6 +107,10 @@ class Lane:
         self._timer: asyncio.TimerHandle | None = None  # the oldest job's bound
         self._empty: asyncio.Event | None = None  # set while no job is queued
 
+    def __len__(self) -> int:
+        """Jobs queued."""
+        return len(self._jobs)
+
     # --- urgent work ---------------------------------------------------------------------------
     def urgent_work(self) -> Urgent:
         """Count the caller urgent until the ``with`` block ends or it calls ``end()`` (its request

@@ -75,13 +75,17 @@ class ProxyServer:
         self._stop_checkpoints: Callable[[], None] | None = None
         self._lane = Lane(defer=config.lane)  # bookkeeping waits while requests go upstream and answers come back (proxy/lane.py)
         self.locks = Locks(conversations, self._lane)
+        conversations.lock_in_use = self.locks.in_use  # a conversation's lock key is forgotten only while no request uses it
         self._commits = Commits()
         self._recorder = Recorder(conversations, self.locks, self._lane, self._commits)
         self._upstream = Forwarder(config, conversations, self._lane, self._commits, self._recorder, self.stats, lambda: self._inflight)
 
-    def locks_in_use(self) -> int:
-        """Entries of the lock table: one per conversation a request or an answer's record holds or waits for."""
-        return len(self.locks)
+    def status(self) -> dict[str, int]:
+        """What the proxy has done and what it holds now: the request counters (``stats``), the
+        conversations live in memory, the lock keys remembered, the locks held or waited for (0
+        once idle: more means a request or a record never gave its lock back) and bookkeeping
+        jobs queued. ``ctxw proxy`` prints it when it stops."""
+        return {**self.stats, **self.conversations.held(), "locks": len(self.locks), "queued": len(self._lane)}
 
     # --- lifecycle ------------------------------------------------------------------------------
     async def wait_idle(self) -> None:
