@@ -656,7 +656,7 @@ class Session:
         """build → model.complete → record, compacting harder and retrying on a provider overflow."""
         return session_calls.call(self, model, max_tokens)
 
-    def _forget_provider_count(self, overflows: int) -> None:
+    def forget_provider_count(self, overflows: int) -> None:
         """No sticky failure: after the reactive retries are spent (or a forced pass could not
         build), the provider's count of a failed request is forgotten, so the next build decides
         from the estimate instead of failing before it calls anyone."""
@@ -664,7 +664,7 @@ class Session:
             self._last_reported, self._appended_since, self._rearm = None, 0, None
             self.events.emit("compaction.reactive_exhausted", overflows=overflows)
 
-    def _overflowed(self, exc: ContextOverflowError, attempt: int) -> None:
+    def note_overflow(self, exc: ContextOverflowError, attempt: int) -> None:
         """A provider said "too long": its own count (when the error gives one) becomes the last
         reported input, so the forced pass aims by the provider's numbers, not our estimate."""
         info = getattr(exc, "info", None)
