@@ -20,11 +20,16 @@ from dataclasses import replace
 from .clauses import TYPED_OR_IDENTITY, Value, find_values, frame, normalize_value
 from .entries import Entry
 from .subjects import align, caps, subject_words
+from .vocabulary import CHANGE_PAST_VERB, CORRECTION_LEAD
 
 LEAD = re.compile(
     r"^(?:(?:sorry|oops|whoops|apologies|my bad|ugh)\b[\s,!.:;-]*)*"
-    r"(?:i\s+meant(?:\s+to\s+say)?|i\s+mean|no\s*,?\s+wait|wait\s*,?\s+no|typo(?:\s+(?:in\s+what\s+i\s+(?:wrote|said)|earlier|before|above|there|in\s+my\s+last\s+message))?|"
-    r"let me correct (?:that|myself)|to correct (?:that|myself)|correction(?:\s+(?:on|to|about)\s+[^:,<]{2,40})?|i got (?:that|it) wrong|scratch that|"
+    r"(?:i\s+meant(?:\s+to\s+say)?|i\s+mean|wait\s*,?\s+no|typo(?:\s+(?:in\s+what\s+i\s+(?:wrote|said)|earlier|before|above|there|in\s+my\s+last\s+message))?|"
+    rf"to correct (?:that|myself)|correction(?:\s+(?:on|to|about)\s+[^:,<]{{2,40}})?|i got (?:that|it) wrong|{CORRECTION_LEAD}|"
+    # the old value named as the mistake: "Sorry, U was a typo;", "U was wrong:", "U was a mistake,"
+    r"(?:[^\s,;:]+(?:\s+[^\s,;:]+){0,2})\s+was\s+(?:a\s+typo|wrong|a\s+mistake|incorrect|an\s+error)\s*(?=[;:,.])|"
+    # what was wrong, then the value: "I had the X wrong, it's V"
+    r"i\s+(?:had|got)\s+(?:the|our|my)\s+[^,;:<]{2,60}?\s+wrong\s*(?=[;:,.])\s*[;:,.]\s*(?:it(?:'s|\s+is)|that(?:'s|\s+is)|the\s+right\s+one\s+is)?|"
     # a lead that says what was wrong: "Wrong pin, my bad:", "I gave you the wrong port:", "Wrong ticket for the X, sorry:",
     # "I misread the calendar,", "I mixed people up earlier:"
     # (not a verdict on someone else's work: "Wrong answer: the test expects 3 retries" corrects the assistant, not the speaker)
@@ -39,14 +44,23 @@ REMARK = re.compile(
     r"\s*\)?(?=[.!]?$)",
     re.IGNORECASE,
 )
-_CONTRAST = re.compile(r"(?:\s*[,;]\s*(?:and\s+|but\s+)?not|(?:\s*[,;]\s*|\s+)(?:instead of|rather than))\s+(?:the\s+)?(?P<old>[^,;]{1,80}?)\s*(?=[.!]?$)", re.IGNORECASE)
+_CONTRAST = re.compile(r"(?:\s*[,;]\s*(?:and\s+|but\s+)?not|\s+(?:and|but)\s+not|(?:\s*[,;]\s*|\s+)(?:instead of|rather than))\s+(?:the\s+)?(?P<old>[^,;]{1,80}?)\s*(?=[.!]?$)", re.IGNORECASE)
 # what may surround the value of a clause that names no subject
 _FILLER = re.compile(
     r"\b(?:from now on|going forward|from here on|for now|now|then|instead|please|it is|it's|that's|that is|is|are|correct|right|confirmed|final|"
-    r"the (?:right|correct|real|actual) (?:one|value|number)|actually|really|also|again|ok|okay|fine|was meant|pushed|moved|shifted|bumped|"
-    r"slipped|changed|went|goes|to|on|at|for|by|a|an|the|yes|here)\b",
+    r"the (?:right|correct|real|actual) (?:one|value|number)|actually|really|also|again|ok|okay|fine|was meant|went|goes|"
+    rf"rather|{CHANGE_PAST_VERB}|to|on|at|for|by|a|an|the|yes|here)\b",
     re.IGNORECASE,
 )
+
+
+_NAMED_MISTAKE = re.compile(r"^(?:(?:sorry|oops|whoops|apologies|my bad|ugh)\b[\s,!.:;-]*)*(?P<old>[^\s,;:]+(?:\s+[^\s,;:]+){0,2})\s+was\s+(?:a\s+typo|wrong|a\s+mistake|incorrect|an\s+error)\s*[;:,.]", re.IGNORECASE)
+
+
+def lead_olds(clause: str) -> list[str]:
+    """The old values a correction lead names as the mistake ("Sorry, U was a typo; …")."""
+    m = _NAMED_MISTAKE.match(clause.strip())
+    return [v.text for v in find_values(m.group("old"))] if m else []
 
 
 def has_lead(clause: str) -> bool:
@@ -107,6 +121,7 @@ def subjectless(clause: str, context: str, signature: Callable[[Sequence[Value]]
     or a value-only clause; ``context`` is the clause before it (same message)."""
     body = REMARK.sub("", strip_lead(clause))
     body, olds = split_contrast(body)
+    olds = [*lead_olds(clause), *olds]
     at = len(clause.strip()) - len(strip_lead(clause))
     vals = [v for v in find_values(clause.strip()) if v.start >= at and v.text not in olds]  # typed in the whole clause: "Tomas" after "I meant"
     strong = has_lead(clause) or REMARK.search(clause) is not None

@@ -50,6 +50,7 @@ from .relations import (
     _WH,
 )
 from .subjects import subject_words
+from .vocabulary import CHANGE_VERB, DELTA_LEAD, RESULT_WORDS
 
 
 def _values_in(fr: str, start: int, end: int, values: Sequence[Value]) -> list[Value]:
@@ -127,6 +128,7 @@ def parse(clause: str, source: str = "") -> Entry | None:
     # a correction: its lead and remark go, and a contrast names the value it replaces ("X is V, not U")
     body = corrections.REMARK.sub("", _LEAD.sub("", corrections.strip_lead(body)))
     body, olds = corrections.split_contrast(body)
+    olds = [*corrections.lead_olds(s), *olds]
     body = _unframe(body)
     # "Heads up: X is Y" / "Swap of plans: …": a short lead before a clause of its own goes
     m = _LEAD_COLON.match(body)
@@ -287,18 +289,14 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
 # "Finance trimmed X by D, so V a month now", "X slipped by D, to V": D is how much it moved, V what it is. "by D" is a delta
 # only after a verb of change ("Finish X by May 3" is a deadline), and V must be said as the result (a result word, not a
 # bare comma: "Deploy by 5pm, then page Dana at 6pm" states two things)
-_CHANGE_VERB = (r"(?:rais(?:e|es|ed|ing)|lower(?:s|ed|ing)?|cut(?:s|ting)?|slip(?:s|ped|ping)?|slid(?:es)?|mov(?:e|es|ed|ing)|push(?:es|ed|ing)?|"
-                r"bump(?:s|ed|ing)?|increas(?:e|es|ed|ing)|decreas(?:e|es|ed|ing)|reduc(?:e|es|ed|ing)|extend(?:s|ed|ing)?|shift(?:s|ed|ing)?|"
-                r"trim(?:s|med|ming)?|grow(?:s|n)?|grew|drop(?:s|ped)?|delay(?:s|ed)?|postpon(?:e|es|ed)|shorten(?:s|ed)?|lengthen(?:s|ed)?|"
-                r"rose|ris(?:e|es|en)|fell|fall(?:s|en)?|widen(?:s|ed)?|narrow(?:s|ed)?|expand(?:s|ed)?|shr[iau]nk(?:s)?|up(?:s|ped)?|"
-                r"went\s+(?:up|down)|go(?:es)?\s+(?:up|down)|come\s+down|came\s+down)")
+_CHANGE_VERB = rf"(?:{CHANGE_VERB}|went\s+(?:up|down)|go(?:es)?\s+(?:up|down)|come\s+down|came\s+down)"  # vocabulary.py
 _DELTA_BEFORE = re.compile(
-    rf"(?:\b{_CHANGE_VERB}\b[^,;.:!?<]{{0,60}}?\bby|\b(?:add|added|adding|gained|got|get|give|gave|another|extra|trimmed|cut|knock(?:ed)?|shave[d]?))"
+    rf"(?:\b{_CHANGE_VERB}\b[^,;.:!?<]{{0,60}}?\bby|\b(?:{DELTA_LEAD}))"
     r"\s+(?:(?:a|an)\s+)?(?:extra\s+|more\s+|further\s+)?$",
     re.IGNORECASE,
 )
 _DELTA_AFTER = re.compile(r"^\s*(?:of\s+(?:extension|extra|slack|headroom|room|more)|extra|more)\b", re.IGNORECASE)
-_RESULT = re.compile(r"\b(?:so|to|making it|making|which makes it|bringing it to|leaving it at|i\.e\.|meaning|it's|it is|in total|total|for a total of|"
+_RESULT = re.compile(rf"\b(?:{RESULT_WORDS}|"
                      r"(?:it|that|this)\s+(?:now\s+)?(?:starts|begins|ends|opens|closes|lands|becomes|comes to|sits at|stands at))\b", re.IGNORECASE)
 
 

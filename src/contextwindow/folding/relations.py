@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 
 from .clauses import IDENTITY_KINDS, TYPED_KINDS
+from .vocabulary import CHANGE_PAST_VERB, CHANGE_THIRD_VERB, CORRECTION_LEAD
 
 # --- reading a clause ---------------------------------------------------------------------------
 _LEAD = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|also|and|but|oh|ah|well|hey|actually|update|correction|change of plans?|heads[- ]up|fyi|note|btw|"
+    rf"^(?:(?:ok(?:ay)?|so|also|and|but|oh|ah|well|hey|actually|update|correction|change of plans?|heads[- ]up|fyi|note|btw|"
     r"by the way|one more thing|quick update|sorry|just so you know|for the record|remember(?: that)?|please note(?: that)?|"
-    r"keep in mind(?: that)?|new info|for context|context|important|reminder|scratch that|never mind|wait|on second thought|"
+    rf"keep in mind(?: that)?|new info|for context|context|important|reminder|never mind|{CORRECTION_LEAD}|"
     r"i (?:was|'ve been|have been) told(?: that)?|i heard(?: that)?|i (?:just )?learned(?: that)?|apparently|it turns out(?: that)?|"
     r"turns out(?: that)?|good news|bad news)\b[\s,:;!.-]*)+",
     re.IGNORECASE,
@@ -85,22 +86,21 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("rename", re.compile(rf"^(?:(?:we|i|they|you|let's)\s*(?:'ll|will|'re|are|shall)?\s+)?(?:now\s+)?(?:refer(?:ring)? to|think of)\s+(?P<s>.+?)\s+as\s+(?P<v>{_V}.*)$")),
     ("rename", re.compile(rf"^(?P<s>.+?)\s+(?:is|was|has been|will be)\s+(?:now\s+)?(?:rebranded|relabell?ed|re-?titled)\s+(?:as|to)\s+(?P<v>{_V}.*)$")),
     ("change", re.compile(
-        rf"^(?:we|they|i|you|someone|management|the team)\s+(?:have\s+|'ve\s+|just\s+|had\s+to\s+)*(?:moved|pushed|shifted|changed|switched|bumped|updated|adjusted|revised|"
-        rf"postponed|delayed|rescheduled|set|raised|lowered|extended|brought|pulled|cut|migrated|upgraded|downgraded|relocated|transferred)\s+(?P<s>.+?)\s+(?:back\s+|out\s+|forward\s+|up\s+|in\s+|over\s+)?"
+        rf"^(?:we|they|i|you|someone|management|the team)\s+(?:have\s+|'ve\s+|just\s+|had\s+to\s+)*(?:{CHANGE_PAST_VERB}|"
+        rf"set|migrated|upgraded|downgraded|relocated|transferred)\s+(?P<s>.+?)\s+(?:back\s+|out\s+|forward\s+|up\s+|in\s+|over\s+)?"
         rf"(?:to|onto|into|until|till|at|on)\s+(?P<v>.*{_V}.*)$"
     )),
     ("change", re.compile(
         rf"^(?P<s>.+?)\s+(?:(?:has|have|got|was|were|is|are|been|had|will|'s)\s+)*(?:now\s+|just\s+|officially\s+)?"
-        rf"(?:moved|slipped|shifted|pushed|pulled|bumped|changed|switched|raised|lowered|increased|decreased|reduced|dropped|cut|"
-        rf"extended|reset|updated|upgraded|downgraded|migrated|went|gone|go|move|slip|change|switch|postponed|delayed|rescheduled|planned|"
+        rf"(?:{CHANGE_PAST_VERB}|{CHANGE_THIRD_VERB}|reset|upgraded|downgraded|migrated|went|gone|go|move|slip|change|switch|planned|"
         rf"scheduled|expected|set|resolves|resolved|points|pointed)\s+(?:back\s+|up\s+|down\s+|out\s+|in\s+|over\s+)?"
-        rf"(?:(?:by\s+)?(?:a|an|one|two|three|another|a few|a couple of)\s+(?:more\s+)?(?:days?|weeks?|months?|hours?|bit)\s*,?\s+)?"
+        rf"(?:(?:by\s+)?(?:a|an|one|two|three|another|a few|a couple of)\s+(?:more\s+)?(?:days?|weeks?|months?|hours?|bit)\s*,?\s+|by\s+{_V}\s*,?\s+)?"
         rf"(?:from\s+{_V}\s+)?(?:to|onto|into|until|till|at|on|for)\s+(?P<v>.*{_V}.*)$"
     )),
     # someone else changed it: "Ops moved the X to <v>", "Release management pushed the X back to <v>", "Product loosened the X to <v>"
     ("change", re.compile(
-        rf"^(?:{_V}|[a-z]+(?:\s+[a-z]+)?)\s+(?:have\s+|has\s+|'ve\s+|just\s+|finally\s+)*(?:moved|pushed|shifted|changed|switched|bumped|updated|adjusted|revised|"
-        rf"postponed|delayed|rescheduled|raised|lowered|extended|loosened|tightened|relaxed|trimmed|cut|increased|decreased|reduced|lifted|capped)\s+"
+        rf"^(?:{_V}|[a-z]+(?:\s+[a-z]+)?)\s+(?:have\s+|has\s+|'ve\s+|just\s+|finally\s+)*(?:{CHANGE_PAST_VERB}|"
+        rf"capped)\s+"
         rf"(?P<s>(?:the|our|my|this|their)\s+[^<]+?)\s+(?:back\s+|out\s+|forward\s+|up\s+|down\s+)?(?:to|onto|until|till|at|on)\s+(?P<v>.*{_V}.*)$"
     )),
     # when a thing happens: "Code freeze for the X starts <v>", "the rollout now begins <v>"

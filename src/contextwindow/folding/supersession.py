@@ -13,6 +13,7 @@ from .clauses import find_values, frame, normalize_value
 from .entries import Entry
 from .relations import _UNCHANGED
 from .subjects import align, caps, same_subject, subject_words
+from .vocabulary import CHANGE_PAST_VERB, CHANGE_THIRD_VERB, UPDATE_WORDS
 
 
 def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
@@ -149,15 +150,7 @@ def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
 
 
 # words that say a statement changes something said before
-_UPDATE_CUE = re.compile(
-    r"\b(?:now|instead|anymore|no longer|from now on|going forward|moved|changed|switched|swapped|replaced|updated|upgraded|downgraded|"
-    r"migrated|renamed|rebranded|delayed|postponed|rescheduled|slipped|pushed|bumped|raised|lowered|took over|taking over|taken over|"
-    r"new|correction|scratch that|in total|in all|making it|actually|not the|rather than|after all|went(?: up| down)? to|turned into|became|increased|decreased|"
-    r"reassigned|loosened|relaxed|relax|loosen|tighten|swap to|switch to|tightened|shortened|lengthened|reduced|doubled|halved|handed over|switched over|cut over|"
-    r"slid|drifted|lifted|rose|eased|grew|fell|expanded|passed (?:along|on)|handed to|grabbed|picked up|"
-    r"(?:from|as of|starting|effective) (?:today|tomorrow|this week|next week|monday|immediately))\b",
-    re.IGNORECASE,
-)
+_UPDATE_CUE = re.compile(rf"\b(?:{UPDATE_WORDS}|{CHANGE_PAST_VERB}|{CHANGE_THIRD_VERB}|relax|loosen|tighten)\b", re.IGNORECASE)  # vocabulary.py
 
 
 def _words_of(text: str) -> list[str | None]:
