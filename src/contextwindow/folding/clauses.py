@@ -147,6 +147,12 @@ _NUMBER_WORD = (
     r"zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
     r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen|a"
 )
+# what a count counts: an optional word before a plural noun ("failed answers", "bullet points", "GPUs"), neither a function word
+_NOT_COUNTED = (r"the|a|an|of|to|in|on|at|for|and|or|per|by|with|from|more|less|extra|other|new|old|is|are|was|were|that|this|these|those|"
+                r"it|its|we|you|they|i|my|our|your|their|so|as|if|but|than|then|now|only|just|also|still|each|every|all|any|some|times|"
+                r"his|hers|ours|yours|theirs|always|perhaps|across|unless|plus|less|thus|yes|towards|afterwards|besides|whereas|sometimes|does|has|was")
+_COUNTED = rf"(?:(?!(?:{_NOT_COUNTED})\b)[a-z]{{3,}}\s)?(?!(?:{_NOT_COUNTED})\b)[a-z]{{2,}}s\b(?-i:(?<!ss)(?<!us)(?<!is))"  # "GPUs" counts, "status" does not
+_COUNT_WORD = r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 _VALUE_PATTERNS: list[tuple[str, str]] = [
     ("url", r"\bhttps?://[^\s)>\]]+"),
     ("email", r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"),
@@ -161,6 +167,9 @@ _VALUE_PATTERNS: list[tuple[str, str]] = [
     ("port", r"\bport\s+\d{2,5}\b"),  # "listens on port 8443": the port, not a bare number
     # a rate of any countable thing ("2.5k events per minute", "40 builds a day"): one value, the thing counted included
     ("number", rf"(?<![\w.])\d[\d,]*(?:\.\d+)?[km]?\s[a-z]{{3,}}s\s(?:per\s(?:second|minute|hour|day|week|month|year)|(?:a|an)\s(?:{_RATE_PERIOD}))\b"),
+    # a count of any thing ("48 samples", "40 GPUs", "9 bullet points", "five failed answers"): the thing counted is its unit
+    ("number", rf"(?<![\w.])\d[\d,]*(?:\.\d+)?\s(?!(?:{_UNITS})\b){_COUNTED}"),
+    ("number", rf"\b(?:{_COUNT_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s(?!(?:{_UNITS})\b){_COUNTED}"),
     ("number", rf"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:[km](?=\s+(?:{_UNITS})))?\s?(?:{_UNITS})?(?:\s(?:per\s(?:second|minute|hour|day|week|month|year|request|user)|(?:a|an)\s(?:{_RATE_PERIOD}|request|user)))?(?![\w.]\w)"),
     ("number", rf"\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:{_UNITS})\b|\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:hundred|thousand)\b"),
     ("quoted", r"`[^`\n]{1,80}`|\"[^\"\n]{1,80}\"|(?<!\w)'[^'\n]{2,60}'(?!\w)"),

@@ -1,0 +1,35 @@
+"""The ledger's misses on `ridge` (tuning data since its one held-out run), fixed by KIND of statement,
+not by its template. The sentences are our own, in the style of a user of a coding agent (none from a
+family's templates); each case failed before its fix (the old value stayed live, or the new one was
+never read)."""
+
+from __future__ import annotations
+
+import pytest
+
+from contextwindow.folding.clauses import find_values
+from ledger_helpers import ledger_of, live_values, stale_values
+
+
+# --- other units: a count of any thing is a value with its unit ----------------------------------------
+def test_a_count_keeps_the_thing_it_counts() -> None:
+    assert [v.text for v in find_values("The eval sweep runs 96 prompts.")] == ["96 prompts"]
+    assert [v.text for v in find_values("at most twelve services per train")] == ["twelve services"]
+    assert [v.text for v in find_values("after 3 failed retries, 9 bullet points")] == ["3 failed retries", "9 bullet points"]
+    assert [v.text for v in find_values("Reserve 2 GPUs, then 42 GPUs")] == ["2 GPUs", "42 GPUs"]
+    # a function word is not what is counted; a unit keeps its own reading
+    assert [v.text for v in find_values("3 more retries and 90 seconds per request")] == ["3", "90 seconds per request"]
+
+
+@pytest.mark.parametrize(
+    ("first", "update", "old", "new"),
+    [
+        ("A single release train may carry at most twelve services.", "The release train cap drops by 2 services to 10 services.", "twelve services", "10 services"),
+        ("The labelling queue holds 640 transcripts.", "Sorry, 640 transcripts was a typo; the labelling queue holds 460 transcripts.", "640 transcripts", "460 transcripts"),
+        ("The eval sweep runs 96 prompts.", "Take 16 prompts off the eval sweep; that leaves 80 prompts.", "96 prompts", "80 prompts"),
+    ],
+)
+def test_an_update_of_a_count_supersedes(first: str, update: str, old: str, new: str) -> None:
+    led = ledger_of(first, update)
+    assert old in stale_values(led) and new in live_values(led)
+    assert not any(old in v for v in live_values(led))
