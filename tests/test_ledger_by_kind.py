@@ -33,3 +33,20 @@ def test_an_update_of_a_count_supersedes(first: str, update: str, old: str, new:
     led = ledger_of(first, update)
     assert old in stale_values(led) and new in live_values(led)
     assert not any(old in v for v in live_values(led))
+
+
+# --- the subject only in the sentence before: "that one", a time after the thing ---------------------
+def test_that_one_is_the_thing_the_sentence_before_names() -> None:
+    led = ledger_of("Ingeborg owns the release calendar.", "Ops touched the release calendar yesterday. That one is Bartholomew's now.")
+    assert "Ingeborg" in stale_values(led) and "Bartholomew" in live_values(led)
+    assert "owner release calendar" in {e.subject for e in led if e.active}
+
+
+def test_a_time_after_the_thing_is_not_part_of_it() -> None:
+    led = ledger_of("The lint runner cap is 6 workers.", "Someone changed the lint runner cap last night. It's 9 workers now.")
+    assert "6 workers" in stale_values(led) and "9 workers" in live_values(led)
+
+
+def test_make_the_thing_a_value_sets_it() -> None:
+    led = ledger_of("Let's make the scheduler choice Dagster.", "Let's make the scheduler choice Temporal.")
+    assert "Dagster" in stale_values(led) and "Temporal" in live_values(led)

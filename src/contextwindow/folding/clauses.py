@@ -283,6 +283,15 @@ def normalize_value(text: str) -> str:
     return (t + (" " + cur if cur else "")).strip()
 
 
+_KNOWN_UNIT = re.compile(rf"(?:{_UNITS})", re.IGNORECASE)
+
+
+def counted(v: Value) -> bool:
+    """A count of things that are no unit of measure ("3 matches", "48 samples"; not "90 seconds", "5 GB")."""
+    unit = re.sub(r"^[\d.,\s]+", "", v.text) if v.kind == "number" and v.text[:1].isdigit() else ""
+    return bool(unit) and not _KNOWN_UNIT.fullmatch(unit)
+
+
 @kept_in_scope  # one ledger update reads a clause's values once (scoped.py)
 def find_values(text: str) -> list[Value]:
     """The values in ``text``, in order, non-overlapping (the earliest, then longest, wins)."""

@@ -15,13 +15,15 @@ import re
 NP = re.compile(
     r"\b(?:the|our|my|their|this)\s+(?P<np>(?:[A-Za-z0-9][\w-]*\s+){0,4}?[A-Za-z0-9][\w-]*?)"
     r"(?=\s+(?:is|was|are|were|has|have|had|got|gets|will|would|can|could|should|must|may|just|now|also|"
-    r"[a-z]+ed|to|at|on|in|for|from|with|by|of|and|but|over|off|out|up|back|forward|down)\b"
+    r"[a-z]+ed|to|at|on|in|for|from|with|by|of|and|but|over|off|out|up|back|forward|down|"
+    # a time said after it ("Infra touched the bundle cap last night", "I checked on the torch pin again")
+    r"last|this|next|yesterday|today|tonight|tomorrow|again|already|recently|earlier|once more)\b"
     r"|\s+[a-z]+s\s+(?:to|at|on|in|for|from|with|by|the|our|my|a|an)\b"  # "belongs to", "runs on": a verb
     r"|\s*[,;:.!]|\s*$)",
     re.IGNORECASE,
 )
 # a pronoun that stands for a thing, as subject ("it's V now", "they run V") or object ("V has it now")
-_PRONOUN = re.compile(r"\b(?P<p>it|they|them)(?P<c>'s|'re|\s+is|\s+are)?\b", re.IGNORECASE)
+_PRONOUN = re.compile(r"\b(?P<p>it|they|them|that one|this one)(?P<c>'s|'re|\s+is|\s+are)?\b", re.IGNORECASE)  # "That one is V's now"
 # where a clause may be split to find the pronoun's antecedent: "…; it is V now", "…, and V has it now"
 SPLIT = re.compile(r";\s+|,\s+(?:and|so)\s+")
 

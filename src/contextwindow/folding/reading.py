@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from . import corrections, pronouns
-from .clauses import Value, asides, find_values, frame, sentences, split_environment
+from .clauses import Value, asides, counted, find_values, frame, sentences, split_environment
 from .entries import MAX_CLAUSE_CHARS, Entry
 from .relations import (
     _ABOUT,
@@ -148,8 +148,10 @@ def parse(clause: str, source: str = "") -> Entry | None:
         return None
     relation, subject, val_list = read
     kind = _kind(body, relation, subject, val_list)
-    if kind is None and relation is None and not _WH.match(body) and any(_typed(v) and (len(subject) >= 2 or v.kind != "number") for v in val_list):
-        kind = "fact"  # a statement with a date, amount, version or measure in it informs, whatever its verb
+    if kind is None and relation is None and not _WH.match(body) and any(_typed(v) and (len(subject) >= 2 or v.kind != "number") and not (s.endswith(":") and counted(v)) for v in val_list):
+        # a statement with a date, amount, version or measure in it informs, whatever its verb (a count of things in a
+        # line that opens what follows it does not: "Found 3 matches for X in Y:" heads a tool's listing)
+        kind = "fact"
     if kind is None or not subject:
         return None
     if kind not in ("safety", "goal") and len(subject) == 1 and subject[0] in _GENERIC_SUBJECT:

@@ -123,6 +123,8 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
         rf"^(?:please\s+)?(?:let's\s+|let us\s+|we should\s+|we'll\s+)?(?:set|cap|limit|keep|hold|pin|fix|move|change|switch|raise|lower|bump|reduce|increase|restrict|make|push|slip|relax|loosen|tighten|lift|trim|extend)\s+"
         rf"(?P<s>.+?)\s+(?:at|to|under|below|above|within|at most|at least|no more than|no higher than|no lower than|as|back to)\s+(?P<v>.*{_V}.*)$"
     )),
+    # "Make the retention of X 200 days", "Let's make the scheduler choice V": set it to the value
+    ("set", re.compile(rf"^(?:please\s+)?(?:let's\s+|let us\s+|we'll\s+|we should\s+)?make\s+(?P<s>(?:the|our|my|this)\s+[^<]+?)\s+(?P<v>{_V})$")),
     ("set", re.compile(rf"^(?:please\s+)?(?:(?:we|i|let's|let us)(?:'ll|'d| will| should| can| have)?\s+)?(?:use|prefer|pick|choose|go with|stick with|stick to|target|run|treat|take|count|assume|settle on|settled on|agreed on|landed on)\s+(?P<v>{_V})\s+(?:for|when|in|on|as)\s+(?P<s>.+)$")),
     # "We refer to X by its codename, V"; "(In the new docs) the X appears as V"
     ("rename", re.compile(rf"^(?:(?:we|i|they|you|people|everyone|everybody|the team)\s+(?:now\s+)?(?:refer to|know|call|mean)\s+)?(?P<s>.+?)\s+by\s+(?:its|their|the|a)\s+(?:new\s+)?(?:codename|name|nickname|alias|label)\s*,?\s+(?P<v>{_V}.*)$")),
