@@ -50,3 +50,28 @@ def test_a_time_after_the_thing_is_not_part_of_it() -> None:
 def test_make_the_thing_a_value_sets_it() -> None:
     led = ledger_of("Let's make the scheduler choice Dagster.", "Let's make the scheduler choice Temporal.")
     assert "Dagster" in stale_values(led) and "Temporal" in live_values(led)
+
+
+# --- the subject named differently: its bound, its unit, a compound written apart ------------------------
+@pytest.mark.parametrize(
+    ("first", "update", "old", "new"),
+    [
+        # the thing counted and "count" name the figure, not another thing
+        ("The staging fleet runs 14 hosts.", "Add 4 hosts to the host count of the staging fleet, which puts it at 18 hosts.", "14 hosts", "18 hosts"),
+        ("The ingest workers may use at most 12 cores.", "The ingest workers' core cap is 16 cores at this point.", "12 cores", "16 cores"),
+        # "budget" / "SLA" name the bound of what the first statement says without them; "first-response" is "first response"
+        ("Search results have to load in under 0.8 seconds.", "Bump the search results load budget by 200 ms (that makes 1.0 seconds).", "0.8 seconds", "1.0 seconds"),
+        ("Tier-3 tickets get a first response within 40 minutes.", "We now work with 55 minutes for the tier-3 first-response SLA.", "40 minutes", "55 minutes"),
+    ],
+)
+def test_a_subject_named_by_its_bound_or_its_unit_is_the_same_subject(first: str, update: str, old: str, new: str) -> None:
+    led = ledger_of(first, update)
+    assert old in stale_values(led) and new in live_values(led)
+
+
+def test_words_on_each_side_still_make_two_subjects() -> None:
+    led = ledger_of("The training batch size is 256 samples.", "The eval batch size is 64 samples.")
+    assert stale_values(led) == set() and {"256 samples", "64 samples"} <= live_values(led)
+    led = ledger_of("Tier-1 tickets get a first response within 30 minutes.", "Tier-2 tickets get a first response within 90 minutes.",
+                    "The tier-2 first-response SLA was relaxed to 120 minutes.")
+    assert stale_values(led) == {"90 minutes"} and {"30 minutes", "120 minutes"} <= live_values(led)

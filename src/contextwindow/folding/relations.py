@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .clauses import IDENTITY_KINDS, TYPED_KINDS
-from .vocabulary import CHANGE_PAST_VERB, CHANGE_THIRD_VERB, CORRECTION_LEAD
+from .vocabulary import CHANGE_PAST_VERB, CHANGE_THIRD_VERB, CORRECTION_LEAD, RESULT_WORDS
 
 # --- reading a clause ---------------------------------------------------------------------------
 _LEAD = re.compile(
@@ -158,7 +158,7 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("is", re.compile(rf"^(?:you(?:'ll| will| can| should)?|we(?:'ll| will| can)?|one can|anyone can)\s+(?:now\s+)?(?:find|reach|get to|see|access)\s+(?P<s>(?:the|our|my|this)\s+.+?)\s+(?:at|under|in|on|via|through)\s+(?P<v>{_V}.*)$")),
     # a relative change that says its result: "Give X a bit more room, say <v>", "Add a week to X, so <v>"
     ("set", re.compile(rf"^(?:please\s+)?(?:give|allow|grant)\s+(?P<s>.+?)\s+(?:a\s+(?:bit|little|lot)\s+|some\s+|much\s+)?(?:more|less|extra)\s+(?:room|time|slack|headroom|leeway|space)\b[^<]*?(?:say|so|to|i\.e\.|meaning|making it|which makes it|that is)\s+(?P<v>{_V}.*)$")),
-    ("set", re.compile(rf"^(?:please\s+)?(?:(?:{_V}|[a-z]+)\s+(?=(?:added|knocked|shaved|took|gave)\b))?(?:add|added|tack on|knock|knocked|shave|shaved|take|took|give|gave|subtract)\s+(?:{_V}|[a-z]+(?:\s+[a-z]+)?)\s+(?:to|onto|off|from)\s+(?P<s>.+?),?\s+(?:so|say|making it|to|i\.e\.|which makes it|that is)\s+(?P<v>{_V}.*)$")),
+    ("set", re.compile(rf"^(?:please\s+)?(?:(?:{_V}|[a-z]+)\s+(?=(?:added|knocked|shaved|took|gave)\b))?(?:add|added|tack on|knock|knocked|shave|shaved|take|took|give|gave|subtract)\s+(?:{_V}|[a-z]+(?:\s+[a-z]+)?)\s+(?:to|onto|off|from)\s+(?P<s>.+?)[,;:(]?\s+(?:{RESULT_WORDS}|say)\s+(?P<v>{_V}.*)$")),
 ]
 
 

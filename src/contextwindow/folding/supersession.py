@@ -13,7 +13,7 @@ from .clauses import find_values, frame, normalize_value
 from .entries import Entry
 from .relations import _UNCHANGED
 from .subjects import align, caps, same_subject, subject_words
-from .vocabulary import CHANGE_PAST_VERB, CHANGE_THIRD_VERB, UPDATE_WORDS
+from .vocabulary import BOUND_NOUNS, CHANGE_PAST_VERB, CHANGE_THIRD_VERB, UPDATE_WORDS
 
 
 def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
@@ -41,7 +41,7 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
     if not matches or (entry.values and all(not out[i].values for i in matches)):
         # nothing, or only a value-less mention of the subject ("We eased the X limit;" before "V is fine
         # now"): the entry holding the old value may still be named in looser words
-        matches = [*matches, *(i for i in _named_in_clause(out, entry) or _cued_update(out, entry) if i not in matches)]
+        matches = [*matches, *(i for i in _named_in_clause(out, entry) or _cued_update(out, entry) or _core_named(out, entry) if i not in matches)]
     if entry.replaces and entry.kind not in ("safety", "goal"):
         held = [i for i in corrections.holders(out, entry.replaces) if corrections.compatible(out[i].signature, entry.signature)]
         matches = [*matches, *(i for i in held if i not in matches)]
@@ -147,6 +147,37 @@ def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     if len({ledger[i].subject for i in top}) != 1 or any(not set(ledger[i].subject.split()) <= set(ledger[top[0]].subject.split()) for i in cands):
         return []
     return top
+
+
+def _core(e: Entry) -> set[str]:
+    """``e``'s subject without the words that name its bound or what its value counts ("the node count of the green
+    cluster" is the green cluster's, counted in nodes; "the docs page render budget" is the docs page render's)."""
+    units = {w for v in e.values for w in subject_words(re.sub(r"^[\d.,\s$€£]+", "", v))} if e.signature.startswith("number") else set()
+    return set(e.subject.split()) - BOUND_NOUNS - {"number"} - units
+
+
+def _core_named(ledger: Sequence[Entry], entry: Entry) -> list[int]:
+    """The one active entry (a value of the same kind and unit) whose subject, bound and unit words set aside on both
+    sides, holds all of the new one's — two words or more ("the tier-2 first-response SLA" after "Tier-2 tickets get
+    a first response within U"). A word of the new subject the old one lacks makes another subject ("eval batch size"
+    beside "training batch size"); several such entries, none. Never a safety rule or a goal."""
+    if not entry.signature or entry.kind in ("safety", "goal"):
+        return []
+    new = _core(entry)
+    if len(new) < 2:
+        return []
+    cands = []
+    for i, e in enumerate(ledger):
+        if not e.active or e.kind in ("safety", "goal") or not corrections.compatible(e.signature, entry.signature) or _other_role(e, entry):
+            continue
+        old = _core(e)
+        if old and new <= old:
+            cands.append((len(old), i))
+    if not cands:
+        return []
+    least = min(n for n, _ in cands)
+    best = [i for n, i in cands if n == least]
+    return best if len({ledger[i].subject for i in best}) == 1 else []
 
 
 # words that say a statement changes something said before
