@@ -75,3 +75,11 @@ def test_words_on_each_side_still_make_two_subjects() -> None:
     led = ledger_of("Tier-1 tickets get a first response within 30 minutes.", "Tier-2 tickets get a first response within 90 minutes.",
                     "The tier-2 first-response SLA was relaxed to 120 minutes.")
     assert stale_values(led) == {"90 minutes"} and {"30 minutes", "120 minutes"} <= live_values(led)
+
+
+def test_a_correction_of_what_a_safety_rule_names_keeps_the_new_value() -> None:
+    # (a guard: an intermediate version set "I had the X wrong, it's" aside as a lead, found no entry to
+    # correct — safety rules are never superseded by a correction of a fact — and dropped the value)
+    led = ledger_of("Never force-push to hotfix/2.3.", "I had the hotfix branch wrong, it's hotfix/2.4 and not hotfix/2.3.")
+    assert "hotfix/2.4" in live_values(led)
+    assert "hotfix branch" in {e.subject for e in led if e.active}

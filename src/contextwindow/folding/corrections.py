@@ -28,8 +28,6 @@ LEAD = re.compile(
     rf"to correct (?:that|myself)|correction(?:\s+(?:on|to|about)\s+[^:,<]{{2,40}})?|i got (?:that|it) wrong|{CORRECTION_LEAD}|"
     # the old value named as the mistake: "Sorry, U was a typo;", "U was wrong:", "U was a mistake,"
     r"(?:[^\s,;:]+(?:\s+[^\s,;:]+){0,2})\s+was\s+(?:a\s+typo|wrong|a\s+mistake|incorrect|an\s+error)\s*(?=[;:,.])|"
-    # what was wrong, then the value: "I had the X wrong, it's V"
-    r"i\s+(?:had|got)\s+(?:the|our|my)\s+[^,;:<]{2,60}?\s+wrong\s*(?=[;:,.])\s*[;:,.]\s*(?:it(?:'s|\s+is)|that(?:'s|\s+is)|the\s+right\s+one\s+is)?|"
     # a lead that says what was wrong: "Wrong pin, my bad:", "I gave you the wrong port:", "Wrong ticket for the X, sorry:",
     # "I misread the calendar,", "I mixed people up earlier:"
     # (not a verdict on someone else's work: "Wrong answer: the test expects 3 retries" corrects the assistant, not the speaker)
@@ -55,6 +53,17 @@ _FILLER = re.compile(
 
 
 _NAMED_MISTAKE = re.compile(r"^(?:(?:sorry|oops|whoops|apologies|my bad|ugh)\b[\s,!.:;-]*)*(?P<old>[^\s,;:]+(?:\s+[^\s,;:]+){0,2})\s+was\s+(?:a\s+typo|wrong|a\s+mistake|incorrect|an\s+error)\s*[;:,.]", re.IGNORECASE)
+
+
+# what was wrong, then the value: "I had the X wrong, it's V" says "the X is V" (the subject is the lead's, never dropped)
+_HAD_WRONG = re.compile(r"^i\s+(?:had|got)\s+(?P<x>(?:the|our|my)\s+[^,;:<]{2,60}?)\s+wrong\s*[;:,.]\s*(?:it(?:'s|\s+is)|that(?:'s|\s+is)|the\s+right\s+one\s+is)?\s*(?P<r>\S.*)$", re.IGNORECASE)
+
+
+def restate(clause: str) -> str:
+    """A correction that names what it had wrong, restated as what is right ("I had the X wrong, it's V and not U"
+    → "The X is V and not U"); any other clause as it is."""
+    m = _HAD_WRONG.match(clause.strip())
+    return f"{m.group('x')[:1].upper()}{m.group('x')[1:]} is {m.group('r')}" if m else clause
 
 
 def lead_olds(clause: str) -> list[str]:

@@ -126,7 +126,7 @@ def parse(clause: str, source: str = "") -> Entry | None:
     if _WH.match(body) and not re.search(r"[.!]$", s) and " is " not in body[:30]:
         return None
     # a correction: its lead and remark go, and a contrast names the value it replaces ("X is V, not U")
-    body = corrections.REMARK.sub("", _LEAD.sub("", corrections.strip_lead(body)))
+    body = corrections.REMARK.sub("", _LEAD.sub("", corrections.strip_lead(corrections.restate(body))))
     body, olds = corrections.split_contrast(body)
     olds = [*corrections.lead_olds(s), *olds]
     body = _unframe(body)
