@@ -83,3 +83,24 @@ def test_a_correction_of_what_a_safety_rule_names_keeps_the_new_value() -> None:
     led = ledger_of("Never force-push to hotfix/2.3.", "I had the hotfix branch wrong, it's hotfix/2.4 and not hotfix/2.3.")
     assert "hotfix/2.4" in live_values(led)
     assert "hotfix branch" in {e.subject for e in led if e.active}
+
+
+# --- an update carried in a quote, said as a correction in passing, or a return to the first value ---------
+@pytest.mark.parametrize(
+    ("first", "update", "old", "new"),
+    [
+        # a quoted line (a guard: read before too), and a sentence quoted whole after who said it
+        ("The staging cluster runs 6 nodes.", "Pasting from the ops channel:\n> The staging cluster runs 9 nodes now.", "6 nodes", "9 nodes"),
+        ("The image cache holds 40 GB.", 'Ravi posted in the infra channel: "The image cache holds 55 GB now." Good to know.', "40 GB", "55 GB"),
+        # a correction right after the statement, value only, with ", I mean"
+        ("The warmup runs for 120 steps. No, 150 steps, I mean.", "Thanks.", "120 steps", "150 steps"),
+        # a return to the first value
+        ("The docs are owned by the Keel team.", "Let's go back to the Anchor team for the docs; the switch didn't work out.", "Keel", "Anchor"),
+        ("The worker pool is capped at 8 workers.", "Undo the changes to the worker pool cap: back to 6 workers, like we had it originally.", "8 workers", "6 workers"),
+        # a verb of change with a one-word subject
+        ("Lines top out at 100 columns here.", "We're moving to 120 columns per line.", "100 columns", "120 columns"),
+    ],
+)
+def test_an_update_carried_or_said_in_passing_supersedes(first: str, update: str, old: str, new: str) -> None:
+    led = ledger_of(first, update)
+    assert old in stale_values(led) and new in live_values(led)

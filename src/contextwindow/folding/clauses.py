@@ -64,6 +64,9 @@ _ABBREV = re.compile(r"\b(e\.g|i\.e|etc|vs|approx|mr|mrs|ms|dr|no|st|jr|sr|a\.m|
 _BOUNDARY = re.compile(r"(?<=[.!?;\]])\s+(?=[\"'(]?[A-Z0-9`$€£~/\[])"
     # … when it opens with a hyphenated name or a word and a verb ("… red run. parcel-router needs …", "… done. spoold reads …")
     r"|(?<=[\w%)][.!?])\s+(?=[a-z][\w]*-[\w-]+\s|[a-z][\w-]*\s+(?:[a-z]+\s+)?(?:is|are|was|were|has|have|needs|need|reads|read|runs|run|uses|use|gets|get|lives|listens|answers|keeps|takes)\b)")
+_QUOTE_MARK = re.compile(r"^\s*(?:>\s*)+")
+# a sentence quoted whole after a colon: who said it, then what ('Dana wrote: "X is V." …')
+_REPORTED = re.compile(r'^[^"“”:]{2,120}:\s*["“](?P<q>[^"“”]{12,400}?[.!])["”]\s*(?P<t>.*)$')
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
 
@@ -72,9 +75,15 @@ def sentences(text: str) -> list[str]:
     abbreviation or inside ``v1.2.3`` / ``$2.50``)."""
     out: list[str] = []
     for line in text.splitlines():
-        line = _BULLET.sub("", line).strip()
+        line = _QUOTE_MARK.sub("", _BULLET.sub("", line)).strip()  # "> X is V": a quoted line says what it quotes
         if not line:
             continue
+        reported = _REPORTED.match(line)
+        if reported:  # 'The lead wrote in the channel: "X is V." So that's settled.': the words quoted are the statement
+            out.extend(sentences(reported.group("q")))
+            line = reported.group("t").strip()
+            if not line:
+                continue
         start = 0
         for m in _BOUNDARY.finditer(line):
             piece = line[start : m.start()].strip()

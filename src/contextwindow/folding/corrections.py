@@ -36,7 +36,8 @@ LEAD = re.compile(
     re.IGNORECASE,
 )
 REMARK = re.compile(
-    r"\s*[,;(-]\s*(?:i had it wrong|i got it wrong|my (?:bad|mistake)|sorry(?: about that)?|i mixed (?:it|them) up|i misspoke|"
+    r"\s*[,;(-]\s*(?:i had it wrong|i got it wrong|my (?:bad|mistake)|sorry(?: about that)?|i mixed (?:it|them) up|i misspoke|i mean|i meant|"
+    r""
     # what the speaker got wrong, said after the value: "…, I was thinking of something else", "…, I said the wrong number before"
     r"i was thinking of (?:something|someone) else|i said the wrong [a-z]+(?: (?:before|earlier))?|i misremembered(?: [^,.;!]{1,40})?|i misread(?: [^,.;!]{1,30})?)"
     r"\s*\)?(?=[.!]?$)",
@@ -45,7 +46,7 @@ REMARK = re.compile(
 _CONTRAST = re.compile(r"(?:\s*[,;]\s*(?:and\s+|but\s+)?not|\s+(?:and|but)\s+not|(?:\s*[,;]\s*|\s+)(?:instead of|rather than))\s+(?:the\s+)?(?P<old>[^,;]{1,80}?)\s*(?=[.!]?$)", re.IGNORECASE)
 # what may surround the value of a clause that names no subject
 _FILLER = re.compile(
-    r"\b(?:from now on|going forward|from here on|for now|now|then|instead|please|it is|it's|that's|that is|is|are|correct|right|confirmed|final|"
+    r"\b(?:from now on|going forward|from here on|for now|now|then|instead|please|it is|it's|that's|that is|is|are|correct|right|confirmed|final|no|"
     r"the (?:right|correct|real|actual) (?:one|value|number)|actually|really|also|again|ok|okay|fine|was meant|went|goes|"
     rf"rather|{CHANGE_PAST_VERB}|to|on|at|for|by|a|an|the|yes|here)\b",
     re.IGNORECASE,

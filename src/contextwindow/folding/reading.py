@@ -47,10 +47,11 @@ from .relations import (
     _TRAILING_CONTRAST,
     _TYPED,
     _UNCHANGED,
+    _UNDO,
     _WH,
 )
 from .subjects import subject_words
-from .vocabulary import CHANGE_VERB, DELTA_LEAD, RESULT_WORDS
+from .vocabulary import CHANGE_CUE, CHANGE_VERB, DELTA_LEAD, RESULT_WORDS
 
 
 def _values_in(fr: str, start: int, end: int, values: Sequence[Value]) -> list[Value]:
@@ -129,7 +130,8 @@ def parse(clause: str, source: str = "") -> Entry | None:
     body = corrections.REMARK.sub("", _LEAD.sub("", corrections.strip_lead(corrections.restate(body))))
     body, olds = corrections.split_contrast(body)
     olds = [*corrections.lead_olds(s), *olds]
-    body = _unframe(body)
+    undo = _UNDO.match(body)
+    body = f"Set {undo.group('s')} back to {undo.group('v')}" if undo else _unframe(body)
     # "Heads up: X is Y" / "Swap of plans: …": a short lead before a clause of its own goes
     m = _LEAD_COLON.match(body)
     if m and not find_values(m.group("h")) and not _GOAL_RE.match(body.rstrip(".! ")):  # "Goal: …" is the goal
@@ -148,7 +150,7 @@ def parse(clause: str, source: str = "") -> Entry | None:
         return None
     relation, subject, val_list = read
     kind = _kind(body, relation, subject, val_list)
-    if kind is None and relation is None and not _WH.match(body) and any(_typed(v) and (len(subject) >= 2 or v.kind != "number") and not (s.endswith(":") and counted(v)) for v in val_list):
+    if kind is None and relation is None and not _WH.match(body) and any(_typed(v) and (len(subject) >= 2 or v.kind != "number" or CHANGE_CUE.search(body)) and not (s.endswith(":") and counted(v)) for v in val_list):
         # a statement with a date, amount, version or measure in it informs, whatever its verb (a count of things in a
         # line that opens what follows it does not: "Found 3 matches for X in Y:" heads a tool's listing)
         kind = "fact"

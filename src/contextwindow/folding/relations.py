@@ -69,6 +69,11 @@ _POINT_AT = re.compile(
     rf"(?:(?:anything|everything|all|traffic|requests|calls|mail)\s+(?:(?:meant|destined|bound|headed|sent)\s+)?(?:for|to)\s+)?"
     rf"(?P<s>(?:the|our|my|this)\s+[^<]+?)\s+(?:to|at)\s+(?P<v>{_V}.*)$"
 )
+# an undone change said with what it returns to: "Undo the changes to X: back to V, like we had it originally" (read as "Set X back to V")
+_UNDO = re.compile(r"^(?:please\s+)?(?:let's\s+)?(?:undo|revert|roll back|reverse)\s+(?:the\s+|my\s+|our\s+|that\s+|those\s+)?(?:last\s+)?(?:changes?|edits?|updates?)\s+(?:to|on|of|for)\s+"
+                   r"(?P<s>[^:;]+?)\s*[:;,—-]+\s*(?:it's\s+|it is\s+|we're\s+|we are\s+|go\s+|going\s+)?back\s+to\s+(?P<v>.+)$", re.IGNORECASE)
+# what may follow a returned-to value: "…, like we had it originally", "…; the change didn't work out"
+_BACK_TAIL = r"(?:\s*,?\s+(?:like|as)\s+(?:we\s+had\s+it|it\s+was|before|originally)[^<]*|\s*;[^<]*)?"
 _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("rename", re.compile(rf"^(?:(?:we|i|they|you)\s*(?:'ve|have|had|are|'re|will)?\s+)?(?:now\s+)?(?:just\s+)?(?:renamed|renaming|rename)\s+(?P<s>.+?)\s+(?:to|as)\s+(?P<v>{_V}.*)$")),
     ("rename", re.compile(rf"^(?:(?:we|i|they|you|let's|everyone|everybody|people|folks|the team)\s*(?:'re|are|will|'ll)?\s+)?(?:now\s+)?(?:be\s+)?(?:calling|calls|call|naming|name)\s+(?P<s>.+?)\s+(?P<v>{_V}.*)$")),
@@ -123,6 +128,8 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
         rf"^(?:please\s+)?(?:let's\s+|let us\s+|we should\s+|we'll\s+)?(?:set|cap|limit|keep|hold|pin|fix|move|change|switch|raise|lower|bump|reduce|increase|restrict|make|push|slip|relax|loosen|tighten|lift|trim|extend)\s+"
         rf"(?P<s>.+?)\s+(?:at|to|under|below|above|within|at most|at least|no more than|no higher than|no lower than|as|back to)\s+(?P<v>.*{_V}.*)$"
     )),
+    # a return to an earlier value: "Let's go back to V for X", "Undo the changes to X: back to V, like we had it originally"
+    ("set", re.compile(rf"^(?:please\s+)?(?:let's\s+|let us\s+|we'll\s+|we should\s+)?(?:go|switch|revert|return|roll|change it|set it)\s+back\s+to\s+(?:the\s+)?(?P<v>{_V})(?:\s+{_GROUP})?\s+(?:for|on|as)\s+(?P<s>[^;<]+?){_BACK_TAIL}$")),
     # "Make the retention of X 200 days", "Let's make the scheduler choice V": set it to the value
     ("set", re.compile(rf"^(?:please\s+)?(?:let's\s+|let us\s+|we'll\s+|we should\s+)?make\s+(?P<s>(?:the|our|my|this)\s+[^<]+?)\s+(?P<v>{_V})$")),
     ("set", re.compile(rf"^(?:please\s+)?(?:(?:we|i|let's|let us)(?:'ll|'d| will| should| can| have)?\s+)?(?:use|prefer|pick|choose|go with|stick with|stick to|target|run|treat|take|count|assume|settle on|settled on|agreed on|landed on)\s+(?P<v>{_V})\s+(?:for|when|in|on|as)\s+(?P<s>.+)$")),

@@ -13,7 +13,7 @@ from .clauses import find_values, frame, normalize_value
 from .entries import Entry
 from .relations import _UNCHANGED
 from .subjects import align, caps, same_subject, subject_words
-from .vocabulary import BOUND_NOUNS, CHANGE_PAST_VERB, CHANGE_THIRD_VERB, UPDATE_WORDS
+from .vocabulary import BOUND_NOUNS, UPDATE_CUE
 
 
 def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
@@ -181,7 +181,7 @@ def _core_named(ledger: Sequence[Entry], entry: Entry) -> list[int]:
 
 
 # words that say a statement changes something said before
-_UPDATE_CUE = re.compile(rf"\b(?:{UPDATE_WORDS}|{CHANGE_PAST_VERB}|{CHANGE_THIRD_VERB}|relax|loosen|tighten)\b", re.IGNORECASE)  # vocabulary.py
+_UPDATE_CUE = UPDATE_CUE  # vocabulary.py
 
 
 def _words_of(text: str) -> list[str | None]:

@@ -11,6 +11,8 @@ never what it is about.
 
 from __future__ import annotations
 
+import re
+
 # --- verbs of change ------------------------------------------------------------------------------
 #: lemma → its irregular forms (past, participle); regular ones are made by ``_regular``
 _IRREGULAR = {
@@ -81,6 +83,8 @@ CHANGE_VERB = alternation(CHANGE_WORDS)
 CHANGE_PAST_VERB = alternation(CHANGE_PAST)
 #: the -s form of a verb of change ("the cap drops by 2 to 42"), as a regex alternation
 CHANGE_THIRD_VERB = alternation(tuple(forms["third"][0] for forms in CHANGE_FORMS.values()))
+#: the -ing form ("we're moving to 115 columns"), as a regex alternation
+CHANGE_ING_VERB = alternation(tuple(forms["ing"][0] for forms in CHANGE_FORMS.values()))
 
 # --- corrections ----------------------------------------------------------------------------------
 #: a lead that says the speaker corrects what they said before ("Scratch that.", "Hold on,", "Hmm, no.", "I misspoke.")
@@ -96,6 +100,16 @@ UPDATE_WORDS = (
     r"switched over|cut over|passed (?:along|on)|handed to|grabbed|picked up|misspoke|was a typo|had it wrong|"
     r"(?:from|as of|starting|effective) (?:today|tomorrow|this week|next week|monday|immediately)"
 )
+
+
+def _update_cue() -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{UPDATE_WORDS}|{CHANGE_PAST_VERB}|{CHANGE_THIRD_VERB}|{CHANGE_ING_VERB}|relax|loosen|tighten)\b", re.IGNORECASE)
+
+
+#: a word that says a statement changes something said before (a verb of change in any form but the base, or an update word)
+UPDATE_CUE = _update_cue()
+#: a verb of change in any form but the base ("we're moving to V", "X slipped to V")
+CHANGE_CUE = re.compile(rf"\b(?:{CHANGE_PAST_VERB}|{CHANGE_THIRD_VERB}|{CHANGE_ING_VERB})\b", re.IGNORECASE)
 
 # --- a relative value that states its result
 #: words right before an amount that says how much something moved ("add 2 days", "Take 5 minutes off X", "another $200")
