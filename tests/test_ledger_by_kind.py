@@ -104,3 +104,10 @@ def test_a_correction_of_what_a_safety_rule_names_keeps_the_new_value() -> None:
 def test_an_update_carried_or_said_in_passing_supersedes(first: str, update: str, old: str, new: str) -> None:
     led = ledger_of(first, update)
     assert old in stale_values(led) and new in live_values(led)
+
+
+def test_the_pager_and_the_rota_name_the_on_call_duty() -> None:
+    # (a `field` leftover: "It's V until Sunday." after "The on-call rota changed."; "pager" and "rota" were read as
+    # "oncall" and "on call" as "on-call": one duty, two spellings)
+    led = ledger_of("Sven has the pager.", "The on-call rota changed. It's Mirela until Sunday.")
+    assert "Sven" in stale_values(led) and "Mirela" in live_values(led)

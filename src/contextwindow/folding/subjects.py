@@ -45,7 +45,7 @@ _SYNONYMS = {
     "person": "owner", "codename": "name", "db": "database", "repo": "repository", "env": "environment", "config": "configuration",
     "prod": "production", "codenamed": "name", "ceiling": "limit", "cap": "limit", "maximum": "limit", "max": "limit",
     # found on `field`: the words a paraphrase uses for the same thing
-    "settings": "configuration", "setting": "configuration", "conf": "configuration", "pager": "oncall", "rota": "oncall",
+    "settings": "configuration", "setting": "configuration", "conf": "configuration", "pager": "on-call", "rota": "on-call",
     "merged": "merge", "retries": "retry", "polling": "poll",
 }
 
