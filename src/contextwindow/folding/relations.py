@@ -132,7 +132,7 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("set", re.compile(rf"^(?:please\s+)?(?:let's\s+|let us\s+|we'll\s+|we should\s+)?(?:go|switch|revert|return|roll|change it|set it)\s+back\s+to\s+(?:the\s+)?(?P<v>{_V})(?:\s+{_GROUP})?\s+(?:for|on|as)\s+(?P<s>[^;<]+?){_BACK_TAIL}$")),
     # "Make the retention of X 200 days", "Let's make the scheduler choice V": set it to the value
     ("set", re.compile(rf"^(?:please\s+)?(?:let's\s+|let us\s+|we'll\s+|we should\s+)?make\s+(?P<s>(?:the|our|my|this)\s+[^<]+?)\s+(?P<v>{_V})$")),
-    ("set", re.compile(rf"^(?:please\s+)?(?:(?:we|i|let's|let us)(?:'ll|'d| will| should| can| have)?\s+)?(?:use|prefer|pick|choose|go with|stick with|stick to|target|run|treat|take|count|assume|settle on|settled on|agreed on|landed on)\s+(?P<v>{_V})\s+(?:for|when|in|on|as)\s+(?P<s>.+)$")),
+    ("set", re.compile(rf"^(?:please\s+)?(?:(?:we|i|let's|let us)(?:'ll|'d| will| should| can| have)?\s+)?(?:now\s+)?(?:use|prefer|pick|choose|go with|stick with|stick to|target|run|treat|take|count|assume|settle on|settled on|agreed on|landed on|work with)\s+(?P<v>{_V})\s+(?:for|when|in|on|as)\s+(?P<s>.+)$")),
     # "We refer to X by its codename, V"; "(In the new docs) the X appears as V"
     ("rename", re.compile(rf"^(?:(?:we|i|they|you|people|everyone|everybody|the team)\s+(?:now\s+)?(?:refer to|know|call|mean)\s+)?(?P<s>.+?)\s+by\s+(?:its|their|the|a)\s+(?:new\s+)?(?:codename|name|nickname|alias|label)\s*,?\s+(?P<v>{_V}.*)$")),
     ("rename", re.compile(rf"^(?:.*\s)?(?P<s>(?:the|our|my)\s+(?:(?!(?:the|our|my)\b)[^<])+?)\s+(?:now\s+)?(?:appears|shows up|is listed|is shown|is displayed|is labell?ed)\s+as\s+(?P<v>{_V}.*)$")),

@@ -72,9 +72,6 @@ def subject_words(text: str) -> list[str]:
     t = re.sub(r"\bpinned\s+(?=(?:to|at|on)\b)", " ", t)  # "we're pinned to lib V": how it is held (but "the pinned tab")
     t = re.sub(r"\bfree to\b", " ", t)  # "you're free to …" (but "the free tier" names a tier)
     t = re.sub(r"\b(?:be|am|'m|are|'re|is|feel)\s+content\b", " ", t)  # "I'd be content with …" (but "the content delivery network")
-    # a compound of two content words is the two words ("first-response" / "first response", "crash-free"); one with a
-    # number or a short or stop part stays one ("tier-2", "sign-on", "per-run", "end-to-end")
-    t = re.sub(r"\b([a-z]{3,})-([a-z]{3,})\b", lambda m: m.group(0) if {m.group(1), m.group(2)} & _STOP else f"{m.group(1)} {m.group(2)}", t)
     words = [w.strip("'-") for w in re.findall(r"[a-z0-9][a-z0-9'_.-]*", t)]
     out = []
     for w in words:

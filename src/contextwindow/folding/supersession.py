@@ -153,7 +153,10 @@ def _core(e: Entry) -> set[str]:
     """``e``'s subject without the words that name its bound or what its value counts ("the node count of the green
     cluster" is the green cluster's, counted in nodes; "the docs page render budget" is the docs page render's)."""
     units = {w for v in e.values for w in subject_words(re.sub(r"^[\d.,\s$€£]+", "", v))} if e.signature.startswith("number") else set()
-    return set(e.subject.split()) - BOUND_NOUNS - {"number"} - units
+    # a compound of two words is the two words here ("first-response" / "first response"; not in the subject itself,
+    # where "parcel-router" names one service that "parcel router …" must not match by two words alone)
+    words = {p for w in e.subject.split() for p in (w.split("-") if re.fullmatch(r"[a-z]{3,}-[a-z]{3,}", w) else [w])}
+    return words - BOUND_NOUNS - {"number"} - units
 
 
 def _core_named(ledger: Sequence[Entry], entry: Entry) -> list[int]:
