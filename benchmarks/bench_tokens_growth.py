@@ -57,7 +57,7 @@ from contextwindow.replay.accuracy import (
     points,
     quantiles,
 )
-from contextwindow.tokens import TokenCounter, counter_for
+from contextwindow.tokens import TokenCounter, counter_for, retention
 from contextwindow.tokens.counting import ANTHROPIC, MessageCounter
 from contextwindow.tokens.estimate import FAMILY_SCALE, NUMBERED_LINE, NUMBERED_LINE_TOKENS, Estimator, Rates
 from contextwindow.tokens.unlogged import UNLOGGED_FOR, UNLOGGED_META, WEB_SEARCH_RESULT_TOKENS
@@ -208,13 +208,11 @@ def fit_scale(data: list[tuple[str, ImportedSession]]) -> float:
 def fit_call_slack() -> int:
     """Grid over tokens/retention.py ``CALL_RENDER_SLACK`` on FIT only (the sessions are re-imported for each
     value, so no count is reused), scored like the scale: growth median + p95."""
-    from contextwindow.tokens import retention
-
-    shipped = retention.CALL_RENDER_SLACK
+    shipped = retention.CALL_RENDER_SLACK["anthropic"]
     best: tuple[float, int] | None = None
     try:
         for slack in (0, 20, 30, 35, 40, 45, 50, 60, 80, 120):
-            retention.CALL_RENDER_SLACK = slack
+            retention.CALL_RENDER_SLACK["anthropic"] = slack
             rows = [s for f, s in sessions("claude-code") if split_of(f) == "fit"]
             acc = pooled([points(s) for s in rows])
             med, p95 = quantiles(acc.growth)
@@ -222,7 +220,7 @@ def fit_call_slack() -> int:
             if best is None or med + p95 < best[0]:
                 best = (med + p95, slack)
     finally:
-        retention.CALL_RENDER_SLACK = shipped
+        retention.CALL_RENDER_SLACK["anthropic"] = shipped
     assert best is not None
     return best[1]
 
@@ -327,7 +325,7 @@ def main() -> int:
         print(f"\nfitting the anthropic scale on FIT (shipped: {FAMILY_SCALE['anthropic']})")
         scale = fit_scale(claude)
         print(f"  best on FIT: {scale:.3f}")
-        print("fitting the call-rendering slack on FIT (tokens/retention.py CALL_RENDER_SLACK, shipped: 40)")
+        print(f"fitting the call-rendering slack on FIT (tokens/retention.py CALL_RENDER_SLACK, shipped: {retention.CALL_RENDER_SLACK['anthropic']})")
         print(f"  best on FIT: {fit_call_slack()}")
     pick = pickers(scale)
     print("\nClaude Code, HELD-OUT")

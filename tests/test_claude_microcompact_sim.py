@@ -39,9 +39,12 @@ def _text(rng: random.Random, chars: int) -> str:
     return "\n".join(out)[:chars]
 
 
-def records(seed: int, *, version: str = "2.0.76", chars: int = 24_000, usage: list[int] | None = None) -> list[dict[str, Any]]:
-    """A user turn, then ``READS`` responses each reading one file of ``chars`` characters (``chars / 4``
-    client tokens); ``usage[k]`` is the k-th response's reported prompt (140,000 when not given)."""
+def records(
+    seed: int, *, version: str = "2.0.76", chars: int = 24_000, usage: list[int] | None = None, tool: str = "Read", compacted_before: int | None = None
+) -> list[dict[str, Any]]:
+    """A user turn, then ``READS`` responses each calling ``tool`` for one file of ``chars`` characters
+    (``chars / 4`` client tokens); ``usage[k]`` is the k-th response's reported prompt (140,000 when not
+    given); ``compacted_before``: a logged compaction (boundary + summary) before that response."""
     rng = random.Random(seed)
     recs: list[dict[str, Any]] = []
     parent: str | None = None
@@ -54,9 +57,14 @@ def records(seed: int, *, version: str = "2.0.76", chars: int = 24_000, usage: l
 
     add({"type": "user", "message": {"role": "user", "content": "read every module and summarise the cache layer"}})
     for k in range(READS):
+        if k == compacted_before:
+            recs.append({"type": "system", "subtype": "compact_boundary", "uuid": f"b{seed}", "parentUuid": None, "logicalParentUuid": parent,
+                         "sessionId": f"s{seed}", "version": version, "compactMetadata": {"trigger": "auto", "preTokens": 150_000}})
+            parent = f"b{seed}"
+            add({"type": "user", "isCompactSummary": True, "message": {"role": "user", "content": "This session is being continued from a previous conversation. Summary: the cache layer."}})
         u = {"input_tokens": usage[k] if usage else 140_000, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0, "output_tokens": 90}
         tid = f"toolu_{seed}_{k:02d}"
-        block = {"type": "tool_use", "id": tid, "name": "Read", "input": {"file_path": f"/w/src/m{k}.ts"}}
+        block = {"type": "tool_use", "id": tid, "name": tool, "input": {"file_path": f"/w/src/m{k}.ts"}}
         add({"type": "assistant", "message": {"role": "assistant", "id": f"msg_{seed}_{k}", "model": MODEL, "content": [block], "usage": u}})
         add({"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tid, "content": _text(rng, chars)}]}})
     return recs
@@ -74,7 +82,7 @@ def test_the_rule_clears_the_oldest_results_once_the_saving_reaches_20k(tmp_path
     # 6,000 client tokens per result: with n results sent, clearing the oldest n - 6 brings them to 36k <= 40k;
     # that saves >= 20k first at n = 10 (4 results), then never again (7-9 sent, one to three to clear).
     (cl,) = s.clearings
-    assert cl.simulated and cl.trigger == "simulated" and cl.tokens_saved == 24_000
+    assert cl.simulated and cl.trigger is None and cl.tokens_saved == 24_000
     assert cl.at == s.calls[10].index and cl.call_ids == tuple(f"toolu_{seed}_{k:02d}" for k in range(4))
     assert validate(s.messages, "anthropic") == []
     before, after, last = (provider_view(s, s.calls[i]) for i in (9, 10, 11))
@@ -83,7 +91,7 @@ def test_the_rule_clears_the_oldest_results_once_the_saving_reaches_20k(tmp_path
     assert all(CLEARED_RESULT_TEXT not in m.text for m in s.messages)  # the log's messages stay whole
     assert import_report(s)["repaired"] == {SIMULATED_KIND: 1}
     doc = inspect_session(s)
-    assert doc["clearings"] == [{"call": 11, "index": cl.at, "results": 4, "tokens_saved": 24_000, "trigger": "simulated", "simulated": True}]
+    assert doc["clearings"] == [{"call": 11, "index": cl.at, "results": 4, "tokens_saved": 24_000, "trigger": None, "simulated": True}]
     assert "4 old tool results cleared by Claude Code's microcompact at call 11" in render_inspection(doc)
 
 
@@ -95,6 +103,8 @@ def test_the_rule_clears_the_oldest_results_once_the_saving_reaches_20k(tmp_path
         ({"version": "unknown"}, "no version"),
         ({"usage": [130_000] * READS}, "below the 135k warning threshold"),
         ({"chars": 12_000}, "results of 3,000: never 40k + 20k to clear"),
+        ({"tool": "Task"}, "a sub-agent's result is not compactable"),
+        ({"compacted_before": 6}, "a logged compaction restarts the count: 6 results after it, 36k"),
     ],
 )
 def test_no_clearing_where_a_condition_fails(tmp_path: Path, change: dict[str, Any], why: str) -> None:

@@ -121,7 +121,7 @@ def simulate(session: ImportedSession, window: int) -> list[ImportedClearing]:
                         chosen.append(x)
                         saved += sizes.get(x, 0)
                 if saved >= MIN_SAVINGS:
-                    out.append(ImportedClearing(at=call.index, call_ids=tuple(chosen), trigger="simulated", tokens_saved=saved, simulated=True))
+                    out.append(ImportedClearing(at=call.index, call_ids=tuple(chosen), tokens_saved=saved, simulated=True))
                     cleared.update(chosen)
                     ids = [x for x in ids if x not in cleared]
                     sizes = {x: n for x, n in sizes.items() if x not in cleared}
@@ -150,5 +150,4 @@ def with_simulated_microcompact(session: ImportedSession) -> ImportedSession:
         )
         for cl in found
     ]
-    meta = {**session.meta, "simulated_microcompactions": len(found)}
-    return replace(session, clearings=found, skipped=[*session.skipped, *notes], meta=meta)
+    return replace(session, clearings=found, skipped=[*session.skipped, *notes])

@@ -61,7 +61,7 @@ class ImportedClearing:
     at: int
     call_ids: tuple[str, ...]
     trigger: str | None = None
-    tokens_saved: int | None = None  # the agent's own figure (its log's ``tokensSaved``), for reports
+    tokens_saved: int | None = None  # the agent's own figure (its log's ``tokensSaved``; a simulated one: the client's rough count), for reports
     simulated: bool = False  # True: not in the log, derived from the agent's documented rule (claude_microcompact)
 
 

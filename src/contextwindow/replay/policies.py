@@ -339,7 +339,10 @@ class MaskingPolicy:
 
 
 class MicrocompactPolicy(MaskingPolicy):
-    """Claude Code's microcompact: clear old tool results every turn, keep the newest few."""
+    """A microcompact in the simple reading: clear old tool results (of any tool) every turn, keep the
+    newest 3. Not Claude Code 2.0.x's own rule, which clears only built-in tools' results, only above the
+    warning threshold and only when that saves >= 20k (importers/claude_microcompact.py simulates that one
+    on imported logs); kept as the plain per-turn baseline."""
 
     name = "microcompact"
 

@@ -20,7 +20,7 @@ from ..errors import TokenizeError
 from ..messages import ImagePart, Message, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
 from ..tools import ToolSpec
 from .images import image_tokens
-from .retention import reply_cost, reported_output
+from .retention import CALL_RENDER_SLACK, reply_cost, reported_output
 from .unlogged import unlogged_tokens
 
 #: Encrypted reasoning (OpenAI ``encrypted_content``, Anthropic ``redacted_thinking``) is opaque:
@@ -197,7 +197,7 @@ class MessageCounter:
                 visible += self.count_part(part)
         output = reported_output(message)
         calls = sum(1 for part in message.parts if isinstance(part, ToolCallPart))
-        kept, dropped = reply_cost(visible, reasoning, output, calls)
+        kept, dropped = reply_cost(visible, reasoning, output, calls, CALL_RENDER_SLACK.get(self.profile.name, 0))
         n = self.profile.per_message + kept + unlogged_tokens(message)
         if message.name:
             n += self.profile.per_name + self.count_text(message.name)

@@ -41,8 +41,9 @@ MAX_PLAIN_RATIO = 1.6
 #: ...and not above it when the count exceeds the estimate by at most this many tokens per tool call: the
 #: count holds the model's own rendering of each call it made (name, parameters, their delimiters), which
 #: the provider bills again when the call is re-sent, and which alone puts a small call-only reply past
-#: the ratio. Fitted on the FIT files (benchmarks/bench_tokens_steps.py; docs/tokens.md).
-CALL_RENDER_SLACK = 40
+#: the ratio. Fitted on Claude Code's FIT files (benchmarks/bench_tokens_growth.py ``fit_call_slack``;
+#: docs/tokens.md), so it is Anthropic's only: another provider family has no slack until fitted on its logs.
+CALL_RENDER_SLACK: dict[str, int] = {"anthropic": 40}
 
 _CLAUDE = re.compile(r"claude-(?:(?P<fam1>opus|sonnet|haiku)-(?P<v1>\d+(?:[-.]\d{1,2}(?!\d))?)|(?P<v2>\d+(?:[-.]\d{1,2}(?!\d))?)-(?P<fam2>opus|sonnet|haiku))")
 #: (family, first version that keeps every earlier turn's thinking); Haiku: none documented so far.
@@ -101,18 +102,20 @@ def reported_output(message: Message) -> int | None:
     return v
 
 
-def reply_cost(visible: int, reasoning: int | None, output: int | None, calls: int = 0) -> tuple[int, int]:
+def reply_cost(visible: int, reasoning: int | None, output: int | None, calls: int = 0, slack: int = 0) -> tuple[int, int]:
     """``(cost kept, cost if its reasoning is dropped)`` of a reply's parts when re-sent.
 
     ``visible`` is our estimate of its text and tool calls, ``reasoning`` of its (summarized, encrypted or
     omitted) reasoning parts (None when it has none), ``output`` the provider's output count, ``calls`` how
-    many tool calls the reply made.
+    many tool calls the reply made, ``slack`` the tokens per call the count may exceed the estimate by
+    (:data:`CALL_RENDER_SLACK` of the provider family).
 
-    Only a reply that carries reasoning uses the count: that is what the log shortens (a summary, a
-    ciphertext) while the provider re-reads it in full. A reply without reasoning parts is re-sent as
-    logged — a client that did not keep the thinking does not send it back, so the count (which holds
-    it) would overstate the re-send; our estimate of the visible parts stands. Without a trusted count
-    the estimates stand too. With one, the kept cost is that count — also when it is below our estimate of
+    A reply without reasoning parts costs its trusted count when that count measures the same text: at
+    most :data:`MAX_PLAIN_RATIO` times our estimate, or above it by at most ``slack`` per tool call.
+    Past that the count holds thinking the client did not log (and so does not send back), and our
+    estimate of the visible parts stands. A reply that carries reasoning uses the count: that is what the
+    log shortens (a summary, a ciphertext) while the provider re-reads it in full. Without a trusted
+    count the estimates stand. With one, the kept cost is that count — also when it is below our estimate of
     the visible parts alone: the count covers thinking, text and calls, so the estimate overshot (a large
     Write's code is where it does: FIT's replies with thinking whose count was under the visible estimate
     were billed at about the count, benchmarks/bench_tokens_steps.py) — and the dropped cost what is left
@@ -121,7 +124,7 @@ def reply_cost(visible: int, reasoning: int | None, output: int | None, calls: i
     if reasoning is None:
         # The count measures the same text exactly, unless it is far above our estimate: then it holds
         # thinking the client did not log (and so does not send back), and the estimate stands.
-        if trusted and output is not None and (output <= MAX_PLAIN_RATIO * visible or output - visible <= CALL_RENDER_SLACK * calls):
+        if trusted and output is not None and (output <= MAX_PLAIN_RATIO * visible or output - visible <= slack * calls):
             return output, output
         return visible, visible
     if not trusted or output is None:
