@@ -25,7 +25,7 @@ from .store.base import ConversationStore, StoredMessage, content_hash
 from .sync_state import SyncDecisions
 
 FINGERPRINT_KEY = "fp"  # meta key: the content hash a message had when sync first added it (before clipping)
-KEPT = 256  # rows whose client fingerprint (and the message made with it) is kept: the newest, where breakpoints go
+KEPT = 256  # rows whose client fingerprint is kept: the newest, where breakpoints go (a cut row's message is kept as long as its cut)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +66,7 @@ class SyncState:
         self.decisions: SyncDecisions | None = None  # where they are kept in the store (sync_state.py)
         self.client_fps: dict[str, str] = {}  # row id -> the client's fingerprint, where it is not the row's own
         self.as_sent: dict[str, tuple[Any, Message]] = {}  # row id -> (its cut and fingerprint, the message the view uses)
+        self.made = 0  # as_sent entries made: once per row and cut/fingerprint, never again on a later sync
 
     def cuts(self) -> dict[str, Any]:
         """Provisional rows the client's later history left out or trimmed (row id -> [keep, fp])."""
@@ -109,6 +110,7 @@ class SyncState:
             if hit is None or hit[0] != key:
                 m = sm.message if fp is None else replace(sm.message, meta={**sm.message.meta, FINGERPRINT_KEY: fp})
                 hit = self.as_sent[sm.id] = (key, m)
+                self.made += 1
                 if sm.id in cuts:
                     counts[sm.id] = count(m)
             out[n] = replace(sm, message=hit[1])
@@ -160,13 +162,11 @@ class SyncState:
             rows[i].fp, rows[i].message = fp, None
             self.client_fps[rows[i].id] = fp
         self.client_fps.update((rows[i].id, fp) for i, (keep, fp, _) in got.decided.items() if keep and fp)
-        for kept in (self.client_fps, self.as_sent):  # bounded: the newest rows are where breakpoints go
-            while len(kept) > KEPT:
-                del kept[next(iter(kept))]
         if decided:
             self.cuts()
             assert self.decisions is not None
             self.decisions.add(decided)  # what this history decided, not all decided before (sync_state.py)
+        self._bound(self.cuts())
         said = [s for j in got.tails if (s := user_words(history[j]))]
         known = got.known
         new = [replace(m, meta={**m.meta, FINGERPRINT_KEY: fp}) for m, fp in zip(history[known:], fps[known:], strict=True)]
@@ -177,6 +177,17 @@ class SyncState:
                 meta[resync.PARTS_KEY] = list(resync.part_fingerprints(tail))
             new[-1] = replace(tail, meta=meta)
         return SyncPlan(got, history, fps, new, said, bool(decided))
+
+    def _bound(self, cuts: dict[str, Any]) -> None:
+        """Keep the client's fingerprints of the newest :data:`KEPT` rows (where breakpoints go); a
+        row that loses its fingerprint loses its memo too, unless it is cut (the view uses its cut
+        message on every call, so it stays: evicting it would rebuild and recount it on every sync
+        once more than KEPT rows are cut)."""
+        while len(self.client_fps) > KEPT:
+            old = next(iter(self.client_fps))
+            del self.client_fps[old]
+            if old not in cuts:
+                self.as_sent.pop(old, None)
 
     def finish(self, plan: SyncPlan, added: list[StoredMessage]) -> SyncResult:
         """Where the next request's match resumes, once the Session appended ``plan.new`` as ``added``."""
