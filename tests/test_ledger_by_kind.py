@@ -118,3 +118,23 @@ def test_a_hyphenated_name_is_not_two_words_that_another_subject_shares() -> Non
     # lines" superseded "parcel-router needs 12 replicas in production" by two shared words)
     led = ledger_of("parcel-router needs 12 replicas in production.", "Keep parcel-router PRs under 650 lines.")
     assert stale_values(led) == set() and {"12 replicas", "650 lines"} <= live_values(led)
+
+
+# --- an update inside a question ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("first", "update", "old", "new"),
+    [
+        ("The torch pin of the eval image is 2.3.1.", "Could you switch the torch pin of the eval image to 2.4.0 and rebuild the image?", "2.3.1", "2.4.0"),
+        ("The worker pool size is 8 workers.", "Can you redeploy with the worker pool size at 12 workers instead?", "8 workers", "12 workers"),
+        ("The upload limit is 50 MB.", "Now that the upload limit is 80 MB, do the big fixtures still fail?", "50 MB", "80 MB"),
+    ],
+)
+def test_a_question_that_sets_or_takes_a_value_as_given_updates_it(first: str, update: str, old: str, new: str) -> None:
+    led = ledger_of(first, update)
+    assert old in stale_values(led) and new in live_values(led)
+    assert update in {e.text for e in led if e.active}  # kept as written
+
+
+def test_a_question_that_only_asks_states_nothing() -> None:
+    led = ledger_of("The upload limit is 50 MB.", "Could you check whether the upload limit is 80 MB on staging?", "Is the upload limit 80 MB?")
+    assert stale_values(led) == set() and live_values(led) == {"50 MB"}

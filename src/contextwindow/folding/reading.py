@@ -108,6 +108,14 @@ def signature(vals: Sequence[Value]) -> str:
     return "|".join(sorted(out))
 
 
+_ASKED_SET = re.compile(
+    r"^(?:could|can|would|will)\s+you\s+(?:please\s+)?(?P<r>(?:switch|set|change|move|bump|raise|lower|update|pin|repoint|point|reduce|increase|cap|limit|"
+    r"redeploy|rerun|deploy|run)\s+.+?\s(?:to|at|with)\s+\S.*?)(?:,?\s+and\s+(?:then\s+)?[a-z][^?]*)?(?:,?\s+please)?\?$",
+    re.IGNORECASE,
+)
+_GIVEN = re.compile(r"^(?:now that|since|given that)\s+(?P<r>[^,?]{6,}?),\s+[^?]*\?$", re.IGNORECASE)
+
+
 def parse(clause: str, source: str = "") -> Entry | None:
     """The ledger entry a clause states, or None (a question, a task, chatter, code)."""
     s = clause.strip().strip("*_").strip()
@@ -117,6 +125,11 @@ def parse(clause: str, source: str = "") -> Entry | None:
         return None  # a markdown heading names a section, it states nothing
     if (s.startswith("(") and s.endswith(")")) or s.endswith((",", "{", "[")) or re.match(r"^[\w.-]+:\s*[\"'{\[`]|^\d+:\s", s):
         return None  # a data, status or listing line ("(Open file: …)", 'description: "…",', "12:  code"), not a statement
+    written = s
+    # a question that carries a statement: a request to set something ("Could you switch X to V and rerun …?"), or
+    # what it takes as given ("Now that X is V, does …?"): the statement is read, the clause kept as written
+    asked = _ASKED_SET.match(s) or _GIVEN.match(s)
+    s = re.sub(r"^(?:redeploy|rerun|deploy|run)\s+(?:it\s+|everything\s+|things\s+)?with\s+", "Set ", asked.group("r").rstrip(" ,"), flags=re.IGNORECASE) + "." if asked else s
     if not 6 <= len(s) <= MAX_CLAUSE_CHARS or s.endswith("?") or (_CHATTER.match(s) and len(s) < 40):
         return None
     if s.endswith(":") and not find_values(s) and not (_RULE.search(s) or _NEG.search(s) or _IMPERATIVE.match(_LEAD.sub("", s))):
@@ -173,7 +186,7 @@ def parse(clause: str, source: str = "") -> Entry | None:
     polarity = "-" if _NEG.search(body) and relation is None else "+"
     value = polarity + "|".join(sorted(v.norm for v in val_list))
     return Entry(
-        text=s, kind=kind, subject=" ".join(subject), value=value, values=tuple(v.text for v in val_list), source=source,
+        text=written, kind=kind, subject=" ".join(subject), value=value, values=tuple(v.text for v in val_list), source=source,
         signature=signature(val_list), replaces=tuple(olds), correction=corrections.is_correction(s), loose=relation is None and kind == "fact",
     )
 
