@@ -47,6 +47,19 @@ def test_the_model_is_told_which_rules_the_harness_carries_and_the_brief_still_h
     assert out.text.endswith(constraints_block((RULE,)))  # appended by the harness, verbatim
 
 
+def test_what_the_model_writes_beside_the_carried_rules_is_kept() -> None:
+    """The model is told to write under Constraints & preferences only what the harness does not carry:
+    those lines survive the memory block replacing the section (a preference the ledger did not parse)."""
+    brief = BRIEF_WITHOUT_RULES + "\n## Constraints & preferences\n- Prefers tabs over spaces in the Makefile.\n- Replies in French."
+    with LocalProviderServer([Reply(text=brief, input_tokens=500, output_tokens=40)]) as srv:
+        model = OpenAICompatibleModel("local", base_url=srv.openai_base_url, api_key="x", retry=RetryPolicy(delays=()))
+        out = LLMSummarizer(model, window=60_000, count=counter_for("gpt-4o").count_text).summarize(
+            SummaryRequest(history(), constraints=(RULE,), budget_tokens=1_000)
+        )
+    assert "- Prefers tabs over spaces in the Makefile." in out.text and "- Replies in French." in out.text
+    assert out.text.endswith(constraints_block((RULE,))) and out.text.count(RULE) == 1
+
+
 def test_no_rules_no_carried_words() -> None:
     with LocalProviderServer([Reply(text=BRIEF_WITHOUT_RULES, input_tokens=500, output_tokens=30)]) as srv:
         model = OpenAICompatibleModel("local", base_url=srv.openai_base_url, api_key="x", retry=RetryPolicy(delays=()))

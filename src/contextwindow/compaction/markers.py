@@ -52,13 +52,14 @@ def folded_span(first_key: str, last_key: str, messages: int) -> str:
 
 # A cleared result or input leaves a stub that every later call reads again (and a clear rewrites),
 # so the two stubs below say only what invariant 5 needs: what was dropped (the tool, the size) and
-# the ``retrieve`` ref that reads it back. Their longer forms (~40 tokens each, before 2026-11-24)
-# cost ~20 tokens more per cleared item per call (docs/replay.md, "the stub").
+# how to get it back: the ``retrieve`` ref, and for a result "or re-run it" (an agent behind the proxy
+# has no ``retrieve`` tool: re-running is the way back it can take). Their longer forms (~40 tokens
+# each, before 2026-11-24) cost ~20 tokens more per cleared item per call (docs/replay.md, "the stub").
 
 
 def masked_result(tool: str | None, tokens: int, key: str) -> str:
     name = tool or "tool"
-    return f'[{name} result cleared, ~{tokens} tokens: retrieve(ref="{ref_for(key)}")]'
+    return f'[{name} result cleared, ~{tokens} tokens: retrieve(ref="{ref_for(key)}") or re-run it]'
 
 
 def cleared_input(chars: int, ref: str) -> str:

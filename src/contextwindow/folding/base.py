@@ -104,7 +104,20 @@ def ensure_constraints(text: str, constraints: Sequence[str], superseded: Sequen
     inside = "\n".join(m.group(0) for m in blocks.finditer(text))
     if all(c in inside for c in constraints):
         return text
+    # The memory block is rebuilt from the ledger; a model's own "Constraints & preferences" section
+    # keeps what the ledger does not hold (a preference it did not parse: the summarizer is told to
+    # write only those there), so replacing the section loses nothing the user said.
+    held = set(constraints)
+    own = [
+        line
+        for m in blocks.finditer(text)
+        if not m.group(0).lstrip("#").lstrip().startswith("Memory: the user's")
+        for line in m.group(0).splitlines()[1:]
+        if line.strip() and line.strip().removeprefix("- ").strip() not in held
+    ]
     rest = blocks.sub("", text).rstrip()
+    if own:
+        rest = (rest + "\n\n" if rest else "") + "## Constraints & preferences\n" + "\n".join(own)
     return (rest + "\n\n" if rest else "") + constraints_block(constraints)
 
 

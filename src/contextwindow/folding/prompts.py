@@ -26,8 +26,8 @@ Names, ids, values, URLs, error messages and anything else needed later, verbati
 ## Decisions
 Choices made and why, including approaches rejected.
 ## Constraints & preferences
-Every rule, limit, deadline, preference and fact the user stated, copied verbatim. When the user
-later changed a value, give only the newest one.
+Every rule, limit, deadline, preference and fact the user stated, copied verbatim (except those the
+harness says below it carries). When the user later changed a value, give only the newest one.
 
 Be dense and specific; prefer lists. Stay under {budget} tokens."""
 
