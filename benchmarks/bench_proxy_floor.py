@@ -18,13 +18,18 @@ direct batches. The proxies:
   any proxy of ours does before forwarding, with none of the work after (storing, recording) that
   shares the loop with the next burst;
 - ``aiohttp-min``: ``lean-min``'s work on aiohttp's server and client, as ``ctxw proxy`` uses them;
+- ``aiohttp-min+before`` / ``aiohttp-min+after``: ``aiohttp-min`` burning ``BEFORE_MS`` of CPU
+  on the loop before each forward / ``AFTER_MS`` after each answer is relayed (as a record runs):
+  where the rest of ``ctxw proxy``'s work would have to go;
 - ``ctxw``: ``ctxw proxy`` itself (SQLite store in a temp dir), for reference.
 
 The lean ones are measuring instruments (Content-Length bodies only, plain HTTP, no timeouts, no
 error handling), not products. Each round runs one direct batch and one batch through each proxy,
-the order rotated per round; percentiles are pooled over the rounds (bench_proxy.py's ``pct``).
+the order rotated per round; percentiles are pooled over the rounds (bench_proxy.py's ``pct``), and
+each round's p99 is also paired with that round's direct batch (the median of those is steadier on a
+shared machine, where one disturbed round decides a pooled p99).
 
-    python benchmarks/bench_proxy_floor.py                # 4 rounds, all proxies
+    python benchmarks/bench_proxy_floor.py                # 4 rounds, every proxy
     python benchmarks/bench_proxy_floor.py --rounds 2 --only lean-min,ctxw --json
 """
 
@@ -40,6 +45,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +54,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_proxy as bp
 import bench_relay_floor as rf
 
-PROXIES = ("lean-relay", "lean-min", "aiohttp-min", "ctxw")
+PROXIES = ("lean-relay", "lean-min", "aiohttp-min", "aiohttp-min+before", "aiohttp-min+after", "ctxw")
+#: CPU burnt on the event loop by the ``+before`` / ``+after`` proxies, per request: about what
+#: ``ctxw proxy`` spends before its forward (parse, identity, decision) and after it (storing the
+#: new messages, recording the answer) beyond ``aiohttp-min`` (docs/proxy.md's own-work split)
+BEFORE_MS = 0.3
+AFTER_MS = 0.5
 TRIGGER_TOKENS = 96_000  # 75% of gpt-4o-mini's 128k window: the compaction trigger's order
 CLIP_BYTES = 4_000  # a tool result within the clip budget (4,000 tokens) by its bytes is within it by tokens
 
@@ -74,6 +85,13 @@ class Minimum:
                 and all(len(m.get("content") or "") <= CLIP_BYTES for m in new if m.get("role") == "tool"))
         self.seen[key] = len(msgs)
         self.changed += not same
+
+
+def burn(ms: float) -> None:
+    """Spend ``ms`` of CPU on this thread (the loop's), as own work would."""
+    end = time.thread_time() + ms / 1000
+    while time.thread_time() < end:
+        pass
 
 
 def serve(kind: str, upstream: str) -> None:
@@ -106,6 +124,8 @@ def serve(kind: str, upstream: str) -> None:
             async def handle(request: web.Request) -> web.StreamResponse:
                 body = await request.read()
                 minimum.decide(body)
+                if kind == "aiohttp-min+before":
+                    burn(BEFORE_MS)
                 headers = {k: v for k, v in request.headers.items() if k.lower().encode() not in rf.HOP}
                 async with client.post(upstream + request.path_qs, data=body, headers=headers) as resp:
                     out = web.StreamResponse(status=resp.status, headers={k: v for k, v in resp.headers.items() if k.lower().encode() not in rf.HOP})
@@ -114,6 +134,8 @@ def serve(kind: str, upstream: str) -> None:
                     async for chunk in resp.content.iter_any():
                         await out.write(chunk)
                     await out.write_eof()
+                    if kind == "aiohttp-min+after":
+                        asyncio.get_running_loop().call_soon(burn, AFTER_MS)  # the answer's record, after its last byte
                     return out
 
             app = web.Application(client_max_size=64 << 20)
@@ -156,6 +178,7 @@ def main() -> None:
     direct: dict[str, list[float]] = {"ttfb": [], "total": []}
     through: dict[str, dict[str, list[float]]] = {k: {"ttfb": [], "total": []} for k in kinds}
     cpu: dict[str, list[float]] = {k: [] for k in kinds}
+    rounds_p99: dict[str, list[float]] = {k: [] for k in ["direct", *kinds]}  # each round's total p99, ms
     try:
         up, port = bp.start([sys.executable, bp.__file__, "--serve-upstream", "0.05"], r"port (\d+)")
         procs.append(up)
@@ -181,6 +204,7 @@ def main() -> None:
                     a, b, _ = bp.run_batch(upstream, args.clients, args.turns, False, tag)
                     direct["ttfb"] += a
                     direct["total"] += b
+                    rounds_p99["direct"].append(bp.pct(b, 0.99))
                     continue
                 pid, url = urls[who]
                 before = bp.cpu_s(pid)
@@ -188,6 +212,7 @@ def main() -> None:
                 cpu[who].append(1000 * (bp.cpu_s(pid) - before) / len(b))
                 through[who]["ttfb"] += a
                 through[who]["total"] += b
+                rounds_p99[who].append(bp.pct(b, 0.99))
             loads.append(round(os.getloadavg()[0], 1))
     finally:
         for p in procs:
@@ -196,8 +221,11 @@ def main() -> None:
                            "direct_ms": {m: {q: round(bp.pct(direct[m], v), 2) for q, v in (("p50", 0.5), ("p99", 0.99))} for m in direct},
                            "proxies": {}}
     for k in kinds:
+        paired = [100 * (p - d) / d for d, p in zip(rounds_p99["direct"], rounds_p99[k], strict=True)]
         res["proxies"][k] = {
             "cpu_ms_per_request": round(statistics.median(cpu[k]), 3),
+            "round_p99_added_pct": [round(x, 1) for x in paired],
+            "round_p99_added_median_pct": round(statistics.median(paired), 1),
             **{f"{m}_{q}_ms": round(bp.pct(through[k][m], v), 2) for m in ("ttfb", "total") for q, v in (("p50", 0.5), ("p99", 0.99))},
             **{f"{m}_{q}_added_pct": round(added(direct[m], through[k][m], v), 1) for m in ("ttfb", "total") for q, v in (("p50", 0.5), ("p99", 0.99))},
         }
@@ -208,11 +236,13 @@ def main() -> None:
     print(f"bench_proxy_floor: {args.clients} clients x {args.turns} turns, 50 ms upstream, JSON answers, {args.rounds} interleaved rounds "
           f"({res['cores']} cores shared by upstream, proxies and load generator; 1-min load {' -> '.join(map(str, loads))})")
     print(f"direct: total p50 {d['total']['p50']:.1f} ms, p99 {d['total']['p99']:.1f} ms\n")
-    print("| proxy | total p50 added | total p99 added | TTFB p99 added | total p99 | CPU ms/request (median of rounds) |")
-    print("|---|---|---|---|---|---|")
+    print("| proxy | total p50 added | total p99 added (pooled) | each round's p99 added, paired with its direct batch: median (range) "
+          "| TTFB p99 added | total p99 | CPU ms/request (median of rounds) |")
+    print("|---|---|---|---|---|---|---|")
     for k, r in res["proxies"].items():
-        print(f"| {k} | {r['total_p50_added_pct']:+.1f}% | {r['total_p99_added_pct']:+.1f}% | {r['ttfb_p99_added_pct']:+.1f}% | "
-              f"{r['total_p99_ms']:.1f} ms | {r['cpu_ms_per_request']:.3f} |")
+        rp = r["round_p99_added_pct"]
+        print(f"| {k} | {r['total_p50_added_pct']:+.1f}% | {r['total_p99_added_pct']:+.1f}% | {r['round_p99_added_median_pct']:+.1f}% "
+              f"({min(rp):+.1f} .. {max(rp):+.1f}) | {r['ttfb_p99_added_pct']:+.1f}% | {r['total_p99_ms']:.1f} ms | {r['cpu_ms_per_request']:.3f} |")
 
 
 if __name__ == "__main__":
