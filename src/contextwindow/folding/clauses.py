@@ -270,25 +270,42 @@ _UNIT_CANON = {
 }
 
 
+# the unit words a normalised value spells canonically, longest first (a short key never cuts into a long one); a
+# word is rewritten only after a digit, so a value without that word or without a digit skips its pattern
+_UNIT_SUBS = tuple(
+    (long, re.compile(rf"(?<=\d)\s*{re.escape(long)}\b"), " " + short)
+    for long, short in sorted(_UNIT_CANON.items(), key=lambda kv: -len(kv[0])) if long[0].isalpha()
+)
+_THOUSANDS = re.compile(r"(\d),(\d{3})")
+_ORDINAL = re.compile(r"(\d)(st|nd|rd|th)\b")
+_CURRENCY_HEAD = re.compile(r"^([$€£])\s?(.*)$")
+_NUMBER_WORD_HEAD = re.compile(rf"^(?:{_NUMBER_WORD})\b")
+_KILO_MEGA = re.compile(r"^(\d+(?:\.\d+)?)\s*([kKmM])\b(.*)$")
+_WORD_AFTER = re.compile(r"\s+[a-z]")
+_SPACES = re.compile(r"\s+")
+
+
 def normalize_value(text: str) -> str:
     """A comparable form: lower case, number words as digits, units and currency canonical,
     thousands separators and ordinal suffixes gone ("Two hundred dollars" == "$200")."""
     t = text.strip().strip("`\"'").lower()
-    t = re.sub(r"(\d),(\d{3})", r"\1\2", t)
-    t = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", t)
+    t = _THOUSANDS.sub(r"\1\2", t)
+    t = _ORDINAL.sub(r"\1", t)
     cur = ""
-    m = re.match(r"^([$€£])\s?(.*)$", t)
+    m = _CURRENCY_HEAD.match(t)
     if m:
         cur, t = _UNIT_CANON[m.group(1)], m.group(2)
-    wn = words_to_number(t) if re.match(rf"^(?:{_NUMBER_WORD})\b", t) else None
+    wn = words_to_number(t) if _NUMBER_WORD_HEAD.match(t) else None
     if wn is not None:
         t = f"{wn[0]} {wn[1]}".strip()
-    m = re.match(r"^(\d+(?:\.\d+)?)\s*([kKmM])\b(.*)$", t)
-    if m and m.group(2).lower() in ("k", "m") and (cur or not m.group(3).strip() or (m.group(2).lower() == "k" and re.match(r"\s+[a-z]", m.group(3)))):
+    m = _KILO_MEGA.match(t)
+    if m and m.group(2).lower() in ("k", "m") and (cur or not m.group(3).strip() or (m.group(2).lower() == "k" and _WORD_AFTER.match(m.group(3)))):
         t = str(int(float(m.group(1)) * (1000 if m.group(2).lower() == "k" else 1_000_000))) + m.group(3)
-    t = re.sub(r"\s+", " ", t).strip()
-    for long, short in sorted(_UNIT_CANON.items(), key=lambda kv: -len(kv[0])):
-        t = re.sub(rf"(?<=\d)\s*{re.escape(long)}\b", " " + short, t) if long[0].isalpha() else t
+    t = _SPACES.sub(" ", t).strip()
+    if any(c.isdigit() for c in t):
+        for long, pat, short in _UNIT_SUBS:
+            if long in t:
+                t = pat.sub(short, t)
     return (t + (" " + cur if cur else "")).strip()
 
 
@@ -301,18 +318,33 @@ def counted(v: Value) -> bool:
     return bool(unit) and not _KNOWN_UNIT.fullmatch(unit)
 
 
+# find_values' own tests, compiled once (it runs on every clause of every user message)
+_GROUP_KIND = {f"{kind}{i}": kind for i, (kind, _) in enumerate(_VALUE_PATTERNS)} | {"": ""}
+_ACRONYM = re.compile(r"[A-Z]{2,5}|[a-z][A-Z][A-Za-z]{0,4}")
+_NAME_HEAD = re.compile(r"[A-Z]|[A-Za-z]+-\d")
+_TICKET = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+$|#\d+$")
+_HEX = re.compile(r"[a-f0-9]{7,40}")
+_WORD_DASH_NUMBER = re.compile(r"[A-Za-z]+-\d+[\w-]*")
+_CAPITALISED_WORDS = re.compile(r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
+_LOWER_WORD_AFTER = re.compile(r"\s+[a-z]{2,}")
+_UPPER_DIGIT_DASH = re.compile(r"[A-Z0-9-]")
+_A_SPACE = re.compile(r"a\s.*", re.IGNORECASE)
+_A_MULTIPLIER = re.compile(r"a\s+(hundred|thousand|million|dozen)", re.IGNORECASE)
+_CURRENCY_WORD = re.compile(r"\b(?:dollars?|usd|euros?|eur|gbp|pounds?)\b", re.IGNORECASE)
+
+
 @kept_in_scope  # one ledger update reads a clause's values once (scoped.py)
 def find_values(text: str) -> list[Value]:
     """The values in ``text``, in order, non-overlapping (the earliest, then longest, wins)."""
     out: list[Value] = []
     for m in _VALUE_RE.finditer(text):
-        kind = re.sub(r"\d+$", "", m.lastgroup or "")
+        kind = _GROUP_KIND[m.lastgroup or ""]
         s = m.group(0)
         if kind in _CASE_SENSITIVE:
             # the pattern ran case-insensitively: re-check the case that makes it a name or an id
-            if kind == "name" and re.fullmatch(r"[A-Z]{2,5}|[a-z][A-Z][A-Za-z]{0,4}", s):
+            if kind == "name" and _ACRONYM.fullmatch(s):
                 continue  # an acronym (HTTP, API, EU, iOS) is a word of the subject, not a value
-            if kind == "name" and (not re.match(r"[A-Z]|[A-Za-z]+-\d", s) or s.lower() in _NOT_NAMES):
+            if kind == "name" and (not _NAME_HEAD.match(s) or s.lower() in _NOT_NAMES):
                 first = s.split()[0]
                 if first.lower() in _NOT_NAMES and " " in s:
                     rest = s[len(first) :].lstrip()
@@ -320,21 +352,21 @@ def find_values(text: str) -> list[Value]:
                         off = m.start() + len(s) - len(rest)
                         out.append(Value("name", rest, off, m.end()))
                 continue
-            if kind == "id" and not (re.match(r"[A-Z][A-Z0-9]{1,9}-\d+$|#\d+$", s) or re.fullmatch(r"[a-f0-9]{7,40}", s)):
-                if not re.fullmatch(r"[A-Za-z]+-\d+[\w-]*", s) or not s[0].isupper():
+            if kind == "id" and not (_TICKET.match(s) or _HEX.fullmatch(s)):
+                if not _WORD_DASH_NUMBER.fullmatch(s) or not s[0].isupper():
                     continue
                 kind = "name"
-        if kind == "name" and re.fullmatch(r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*", s) and _DETERMINER_BEFORE.search(text[max(0, m.start() - 8) : m.start()]) \
-                and re.match(r"\s+[a-z]{2,}", text[m.end() :]) and not re.match(_GROUP_NOUN, text[m.end() :]):
+        if kind == "name" and _CAPITALISED_WORDS.fullmatch(s) and _DETERMINER_BEFORE.search(text[max(0, m.start() - 8) : m.start()]) \
+                and _LOWER_WORD_AFTER.match(text, m.end()) and not _GROUP_NOUN.match(text, m.end()):
             continue
-        if kind == "name" and m.start() == 0 and " " not in s and not re.search(r"[A-Z0-9-]", s[1:]):
+        if kind == "name" and m.start() == 0 and " " not in s and not _UPPER_DIGIT_DASH.search(s, 1):
             # a capitalised first word is a name only when the clause goes on like "Dana is …"
             nxt = text[m.end() : m.end() + 40].lower()
-            if not re.match(_PERSON_PREDICATE, nxt):
+            if not _PERSON_PREDICATE.match(nxt):
                 continue
-        if kind == "number" and re.fullmatch(r"a\s.*", s, re.IGNORECASE) and not re.match(r"a\s+(hundred|thousand|million|dozen)", s, re.IGNORECASE):
+        if kind == "number" and _A_SPACE.fullmatch(s) and not _A_MULTIPLIER.match(s):
             continue
-        if kind == "number" and re.search(r"\b(?:dollars?|usd|euros?|eur|gbp|pounds?)\b", s, re.IGNORECASE):
+        if kind == "number" and _CURRENCY_WORD.search(s):
             kind = "money"  # "3.1k dollars", "three thousand dollars": an amount, like "$3,100"
         if kind == "path":
             s = s.rstrip(".,;:")
@@ -350,4 +382,4 @@ def frame(text: str, values: list[Value]) -> str:
         out.append(" <v> ")
         pos = v.end
     out.append(text[pos:])
-    return re.sub(r"\s+", " ", "".join(out)).strip()
+    return _SPACES.sub(" ", "".join(out)).strip()

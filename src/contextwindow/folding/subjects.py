@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from .scoped import kept_in_scope
 from .vocabulary import CHANGE_NOT_SUBJECT
 
 # --- words --------------------------------------------------------------------------------------
@@ -60,6 +61,10 @@ def _singular(w: str) -> str:
     return w
 
 
+_POSSESSIVE_END = re.compile(r"'s?$")
+
+
+@kept_in_scope  # a ledger update reads the same subject phrase many times (scoped.py)
 def subject_words(text: str) -> list[str]:
     """Content words of a subject phrase, normalised (case, plural, a few synonyms), in order."""
     text = re.sub(r"\b([A-Z]{2,5})s\b", r"\1", text)  # "PRs", "APIs": the acronym's plural
@@ -76,7 +81,8 @@ def subject_words(text: str) -> list[str]:
     out = []
     for w in words:
         possessor = w.endswith("'s") and w[:-2] not in _NOT_POSSESSORS  # "Large's quota": whose, a content word
-        w = re.sub(r"'s?$", "", w.rstrip("."))
+        w = w.rstrip(".")
+        w = _POSSESSIVE_END.sub("", w) if "'" in w else w
         if not w or (w in _STOP and w not in acronyms and not possessor) or w == "<v>" or (len(w) == 1 and w.isalpha()):  # "s" of a possessive split off a value
             continue
         w = _SYNONYMS.get(w, w if w in acronyms else _singular(w))  # "OMS" is no plural
