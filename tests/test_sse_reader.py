@@ -19,7 +19,7 @@ jsons = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_siz
                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=8)
 
 
-def encode(events: list[tuple[str | None, Any]], crlf: bool, comments: bool) -> bytes:
+def encode(events: list[tuple[str | None, Any]], eol: str, comments: bool) -> bytes:
     out = []
     for name, data in events:
         lines = ([": keep-alive"] if comments else []) + ([f"event: {name}"] if name else [])
@@ -27,7 +27,7 @@ def encode(events: list[tuple[str | None, Any]], crlf: bool, comments: bool) -> 
         lines += [f"data: {line}" for line in text.split("\n")]
         out.append("\n".join(lines) + "\n\n")
     stream = "".join(out) + "data: [DONE]\n\n"
-    return (stream.replace("\n", "\r\n") if crlf else stream).encode()
+    return stream.replace("\n", eol).encode()
 
 
 def pieces(data: bytes, cuts: list[int]) -> list[bytes]:
@@ -38,9 +38,9 @@ def pieces(data: bytes, cuts: list[int]) -> list[bytes]:
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.none() | st.sampled_from(["message_start", "ping", "content_block_delta"]), jsons), max_size=6),
-       st.booleans(), st.booleans(), st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
-def test_events_fed_in_any_pieces_are_the_events_read_whole(events: list[Any], crlf: bool, comments: bool, cuts: list[int]) -> None:
-    stream = encode(events, crlf, comments)
+       st.sampled_from(["\n", "\r\n", "\r"]), st.booleans(), st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
+def test_events_fed_in_any_pieces_are_the_events_read_whole(events: list[Any], eol: str, comments: bool, cuts: list[int]) -> None:
+    stream = encode(events, eol, comments)
     reader = EventReader()
     got = [ev for piece in pieces(stream, cuts) for ev in reader.feed(piece)] + reader.close()
     assert got == events_of(stream)
@@ -64,6 +64,17 @@ def test_an_event_over_the_bound_is_dropped_whole_counted_once_and_reading_goes_
         assert len(reader._buf) <= 64
     got += reader.feed(b"data: 2\n\n") + reader.close()
     assert got == [b"data: 2"] and reader.skipped == 1
+
+
+@pytest.mark.parametrize("eol", [b"\n", b"\r\n", b"\r"])
+def test_an_oversize_event_ends_at_its_blank_line_wherever_a_piece_cuts_it(eol: bytes) -> None:
+    """The blank line after a dropped event may be cut anywhere (inside its "\r\n" too): the event after it
+    is still read, and so is a last event whose line end is a bare "\r"."""
+    stream = b"data: a" + eol * 2 + b"data: " + b"y" * 40 + eol * 2 + b"data: b" + eol * 2 + b"data: c" + eol
+    for size in range(1, 8):
+        reader = EventReader(max_event=12)
+        got = [ev for i in range(0, len(stream), size) for ev in reader.feed(stream[i : i + size])] + reader.close()
+        assert [ev.rstrip(b"\n") for ev in got] == [b"data: a", b"data: b", b"data: c"] and reader.skipped == 1, size
 
 
 @pytest.mark.parametrize("protocol", ["openai", "anthropic"])

@@ -65,3 +65,18 @@ def test_past_the_kept_rows_a_sync_recounts_only_what_it_added_and_keeps_every_m
     assert sum(1 for m in before.values() if _cut(m)) >= KEPT + 60  # cut to what the client kept
     late = per_request[KEPT:]
     assert max(late) <= 3, late  # the new rows and one aged-out row (it was every cut row past the bound: 60+ per request here)
+
+
+def test_the_memo_forgets_the_cut_rows_a_fold_took_out_of_the_view() -> None:
+    """A cut row's memo lives as long as its cut while the view uses it; once a fold leaves it out of the
+    view, its memo goes (bounded: at most KEPT beyond what the view holds)."""
+    s = Session(open_store("memory://"), None, window=10_000_000, config=SessionConfig(clip_budget_tokens=None, cache=None))
+    history: list[Message] = []
+    for i in range(KEPT + 64):
+        s.sync([*history, Message("user", (TextPart(f"question {i}"), TextPart(f"# Runtime {i}")))])
+        s.add(replace(Message("assistant", (TextPart(f"answer {i}"),)), meta={KIND_KEY: REPLY}))
+        history += [Message("user", (TextPart(f"question {i}"),)), Message("assistant", (TextPart(f"answer {i}"),))]
+    assert len(s.view()) > KEPT and len(s._sync.as_sent) > KEPT  # every cut row memoized while in view
+    s.fold()
+    view = s.view()
+    assert len(view) < 64 and len(s._sync.as_sent) <= len(view) + KEPT

@@ -66,7 +66,6 @@ class SyncState:
         self.decisions: SyncDecisions | None = None  # where they are kept in the store (sync_state.py)
         self.client_fps: dict[str, str] = {}  # row id -> the client's fingerprint, where it is not the row's own
         self.as_sent: dict[str, tuple[Any, Message]] = {}  # row id -> (its cut and fingerprint, the message the view uses)
-        self.made = 0  # as_sent entries made: once per row and cut/fingerprint, never again on a later sync
 
     def cuts(self) -> dict[str, Any]:
         """Provisional rows the client's later history left out or trimmed (row id -> [keep, fp])."""
@@ -110,10 +109,13 @@ class SyncState:
             if hit is None or hit[0] != key:
                 m = sm.message if fp is None else replace(sm.message, meta={**sm.message.meta, FINGERPRINT_KEY: fp})
                 hit = self.as_sent[sm.id] = (key, m)
-                self.made += 1
                 if sm.id in cuts:
                     counts[sm.id] = count(m)
             out[n] = replace(sm, message=hit[1])
+        if len(self.as_sent) > len(out) + KEPT:  # rows a compaction took out of the view: their memo goes
+            live = {sm.id for sm in out}
+            for gone in [k for k in self.as_sent if k not in live]:
+                del self.as_sent[gone]
         return out
 
     def match(self, rows: list[resync.Row], fps: Sequence[str], history: Sequence[Message]) -> resync.Match:

@@ -97,7 +97,11 @@ def open_chat(opts: Any) -> Any:
 
     bus = EventBus()
     agent, note = open_cli_agent(opts, events=bus)
-    return ChatApp(agent, opts, bus=bus, notice=note)
+    try:
+        return ChatApp(agent, opts, bus=bus, notice=note)
+    except BaseException:
+        agent.session.store.close()  # the caller closes it only once it has the app
+        raise
 
 
 def register(group: click.Group) -> None:

@@ -1,7 +1,8 @@
 """Server-sent events: the one reader of a stream, and the encodings of a whole answer.
 
 Reading (:class:`EventReader`, :func:`events_of`, :func:`payloads`): a stream is cut into
-events at blank lines (``\n\n``; ``\r\n`` line ends read as ``\n``), in pieces as they arrive or
+events at blank lines (``\n\n``; ``\r\n`` and bare ``\r`` line ends read as ``\n``, as the SSE
+format allows; a line holding only spaces is not blank), in pieces as they arrive or
 whole; an event's ``data`` is its ``data:`` lines (one leading space dropped) joined by ``\n``.
 ``[DONE]`` and events without data carry no payload. What a payload holds (JSON, read by whoever
 asked) is not this module's concern. Used by the HTTP clients (:mod:`.httpclient`, a body that
@@ -25,7 +26,7 @@ DONE = b"[DONE]"
 
 
 class EventReader:
-    """Cuts a stream fed in pieces into whole events (their raw bytes, ``\r\n`` read as ``\n``).
+    """Cuts a stream fed in pieces into whole events (their raw bytes, ``\r\n`` and ``\r`` read as ``\n``).
     An event still open past ``max_event`` bytes is dropped, counted in ``skipped``, and what
     follows until its end is dropped with it (no buffer grows without bound)."""
 
@@ -40,8 +41,11 @@ class EventReader:
     def feed(self, chunk: bytes) -> list[bytes]:
         """The events ``chunk`` completes, in order."""
         buf = self._buf + chunk
-        if b"\r" in buf:  # a "\r" that ends this piece stays in the buffer and meets its "\n" next time
-            buf = buf.replace(b"\r\n", b"\n")
+        held = b""
+        if b"\r" in buf:
+            if buf.endswith(b"\r"):  # it may be the first half of "\r\n": read with the next piece
+                buf, held = buf[:-1], b"\r"
+            buf = buf.replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # a bare "\r" ends a line too
         *events, rest = buf.split(b"\n\n")
         if self._dropping and events:  # the oversized event's end: what follows is read again
             events.pop(0)
@@ -50,16 +54,22 @@ class EventReader:
             if not self._dropping:
                 self.skipped += 1
             self._dropping = True
-            rest = rest[-1:] if rest.endswith((b"\n", b"\r")) else b""  # half of a blank line kept
-        self._buf = rest
+            rest = rest[-1:] if rest.endswith(b"\n") else b""  # half of a blank line kept
+        self._buf = rest + held
         return events
 
     def close(self) -> list[bytes]:
         """The last event, when the stream ended without a blank line after it."""
         rest, self._buf = self._buf, b""
+        if rest.endswith(b"\r"):  # the stream's last line end, held back in case a "\n" followed
+            rest = rest[:-1] + b"\n"
+        *events, rest = rest.split(b"\n\n")
+        if self._dropping and events:
+            events.pop(0)
+            self._dropping = False
         if self._dropping or not rest.strip():
-            return []
-        return [rest]
+            return events
+        return [*events, rest]
 
 
 def event_data(event: bytes) -> bytes | None:
