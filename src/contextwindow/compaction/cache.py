@@ -57,6 +57,9 @@ class CacheConfig:
     summary_input_weight: float | None = None
     summary_output_weight: float = 5.0  # output / input price (Anthropic); set from the model's prices
     summary_tokens: int | None = None  # a summary's size; None: the compaction's summary budget (its cap)
+    # the fold kind's summary size before the first summary is measured (after it: the last one's
+    # size; never above the summary budget); None: the summary budget (fitted, docs/replay.md)
+    first_summary_tokens: int | None = 1_500
 
     @classmethod
     def for_model(cls, spec: ModelSpec | None, base: CacheConfig | None = None) -> CacheConfig:

@@ -179,6 +179,7 @@ def thresholds(
     summary: float = 0.0,
     fold: FoldNow | None = None,
     sigma: int = 0,
+    first_sigma: int | None = None,
 ) -> Thresholds:
     """The cost-aware trigger and target (tokens of history) for a budget whose own are
     ``trigger``/``target``: the target never above the budget's, the trigger never above the
@@ -189,7 +190,7 @@ def thresholds(
     ``fold`` (what a fold of the oldest turns would keep if it ran now) and ``sigma`` (the summary
     budget, tokens) price a second kind of pass beside the one that aims at ``deep_target``: a
     fold of every turn but the newest, which keeps ``s = fold.kept + sigma_hat`` (``sigma_hat``:
-    the view's last summary, else ``sigma``). Where its cycle costs less, its trigger and a
+    the view's last summary, else ``first_sigma``, else ``sigma``; never above ``sigma``). Where its cycle costs less, its trigger and a
     target that folds every older turn are used, with ``fold_first``: that pass summarizes before
     it truncates. ``fold.kept`` is small at a turn's start and grows with the newest turn, so this
     kind of pass comes at turn starts, and never where one long turn is the whole history."""
@@ -217,7 +218,7 @@ def thresholds(
         return chosen
     per_token = summary / sigma  # the summary's price per output token (o)
     own = cycle_cost(chosen.trigger, kept, g, read=read, write=write, summary_in=summary_in, summary=summary)
-    sigma_hat = min(sigma, fold.summary) if fold.summary else sigma
+    sigma_hat = min(sigma, fold.summary or first_sigma or sigma)
     s = fold.kept + sigma_hat
     t_fold = eoq_trigger(s, g, read, write, per_token * sigma_hat)
     if not math.isfinite(t_fold):
@@ -253,5 +254,6 @@ def cost_budget(
         summary=config.summary_output_weight * sigma,
         fold=fold,
         sigma=sigma,
+        first_sigma=config.first_summary_tokens,
     )
     return replace(budget, trigger_tokens=th.trigger, target_tokens=th.target), th
