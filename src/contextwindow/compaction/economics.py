@@ -39,7 +39,7 @@ budget; on agent sessions it mostly clears and truncates. Where the history is m
 turns (the model's own prose, little tool output to clear), what a pass keeps is a summary and the
 newest turn, and both are known before it runs (:func:`fold_now`: the newest turn's tokens, the
 last summary's size): the same cycle cost, with ``s = newest turn + sigma_hat`` and the summary at
-``sigma_hat`` (the last summary's size, else the budget), prices a fold of every turn but the
+``sigma_hat`` (the last summary's size; before the first, ``CacheConfig.first_summary_tokens``, a fitted prior; never above the budget), prices a fold of every turn but the
 newest. When its cycle costs less, its trigger is used and the pass folds first
 (``Thresholds.fold_first``: it summarizes before it truncates). ``s`` is least
 at a turn's start and grows with the turn, so these folds come at turn starts; at a turn's start,
