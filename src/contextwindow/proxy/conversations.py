@@ -22,11 +22,11 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from ..budget import Limits
-from ..errors import ConfigError, ContextWindowError, PayloadError, UnknownModelError
+from ..errors import ConfigError, ContextWindowError, UnknownModelError
 from ..formats import get_format
 from ..formats.prepare import unmap_ids
 from ..messages import Message, TextPart
@@ -37,8 +37,11 @@ from ..usage import Usage
 from . import bound, breakpoints, resend
 from .history import LazyHistory, exact_body, hash_json, json_key, long_number, normalize
 from .identity import HEAD_LOOKUP, Identity, identify
-from .protocols import Protocol
+from .pricing import price
 from .reply import reply_message
+from .request import Answer, LockMoved, Parsed, Prepared, Quick, Request, check_history
+
+__all__ = ["Answer", "Conversations", "LockMoved", "Parsed", "Prepared", "Quick", "Request", "check_history", "price"]
 
 log = logging.getLogger("contextwindow.proxy")
 
@@ -46,81 +49,6 @@ META_KEY = "proxy"
 TOOL_SETS = 32  # distinct tool definition lists kept converted (agents send theirs on every request)
 SENT_BYTES = 64 * 1024 * 1024  # request bodies kept in all, for the next request to extend (proxy/resend.py)
 DEFAULT_RESERVE = 4_096  # output reserve when the request names no max_tokens (capped by the model's maximum)
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """One parsed client request on a managed endpoint."""
-
-    protocol: Protocol
-    body: dict[str, Any]
-    raw: bytes
-    headers: Mapping[str, str]  # lower-case names
-    exact: bool = True  # False: ``body`` is orjson's reading, not yet checked for long integers (history.parse_request)
-
-    @property
-    def model(self) -> str | None:
-        m = self.body.get("model")
-        return m if isinstance(m, str) and m else None
-
-
-@dataclass(frozen=True, slots=True)
-class Parsed:
-    """A request's history, normalized and identified (pure work, before any lock)."""
-
-    request: Request
-    history: Sequence[Message]
-    fingerprints: list[str]
-    marks: dict[str, list[breakpoints.Mark]]
-    identity: Identity
-    sent: resend.Sent | None = None  # what the conversation's next request may extend (proxy/resend.py)
-    reused: int = 0  # leading messages read from the previous request's bytes, not again
-    prev: resend.Sent | None = None  # the previous request this one extends by its bytes (``reused`` > 0), or None
-
-
-@dataclass(frozen=True, slots=True)
-class Quick:
-    """A request :meth:`Conversations.quick` lets through as sent; its new messages are not stored yet."""
-
-    parsed: Parsed
-    session: Session
-    known: int
-
-
-@dataclass(slots=True)
-class Prepared:
-    """What goes upstream for one request, and what the proxy did to it."""
-
-    data: bytes
-    changed: bool
-    conversation_id: str
-    identity: Identity
-    known: int = 0  # messages the store already held
-    added: int = 0  # messages appended by this request
-    clipped: int = 0  # of those, tool results clipped at the door
-    compacted: bool = False
-    tokens: int = 0  # the history as sent, estimated
-    restarted: bool = False  # the client rewrote its history: a new store conversation
-    fast: bool = False  # forwarded as sent without a build (see Conversations.prepare)
-    id_map: dict[str, str] = field(default_factory=dict)  # call ids as sent upstream -> as stored (Build.id_map)
-    notes: list[str] = field(default_factory=list)
-
-
-class LockMoved(ContextWindowError):
-    """The request's conversation is not the one its lock is for any more (another request made
-    the identity an alias of a conversation it created, or the index was reloaded after a lost
-    group commit): nothing was written; the server forwards the request as sent."""
-
-
-def check_history(req: Request) -> None:
-    """A :class:`PayloadError` naming the field when the body holds no conversation."""
-    body = req.body
-    if req.protocol.name == "openai_responses":
-        if "input" not in body:
-            raise PayloadError("a Responses request needs 'input'", field="input")
-    elif not isinstance(body.get("messages"), list):
-        got = "missing" if "messages" not in body else f"a {type(body['messages']).__name__}"
-        raise PayloadError(f"'messages' must be a list, got {got}", field="messages")
 
 
 class Conversations:
@@ -618,49 +546,6 @@ class Conversations:
         if id_map:
             msg = unmap_ids(msg, dict(id_map))
         return replace(msg, meta={**msg.meta, KIND_KEY: REPLY})
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """A relayed answer, kept to read the model's reply from: the parsed JSON body, or a stream's bytes."""
-
-    protocol: str
-    data: Any
-    streaming: bool
-
-
-_SPECS: dict[str, tuple[Any, Any]] = {}  # model name as a client sends it -> (registry, its spec or None); bounded below
-
-
-def _spec(model: str) -> Any:
-    """The registry's spec of ``model``, looked up once per name and registry (the look-up resolves
-    aliases and dated names by pattern: ~30 µs, on every answer before; a user's models file that
-    changes makes a new registry, and the names are looked up again)."""
-    from ..models import get_model, registry
-
-    reg = registry()
-    hit = _SPECS.get(model)
-    if hit is not None and hit[0] is reg:
-        return hit[1]
-    try:
-        spec = get_model(model)
-    except (UnknownModelError, ConfigError):
-        spec = None
-    if len(_SPECS) >= 256:
-        _SPECS.clear()
-    _SPECS[model] = (reg, spec)
-    return spec
-
-
-def price(usage: Usage) -> Usage:
-    """``usage`` with its cost at the model that made it (left None, i.e. unpriced, when unknown)."""
-    if usage.cost_usd is not None or not usage.model:
-        return usage
-    spec = _spec(usage.model)
-    if spec is None:
-        return usage
-    fresh = max(usage.input_tokens - usage.cache_read_tokens - usage.cache_write_tokens, 0)
-    return replace(usage, cost_usd=spec.cost(fresh, usage.output_tokens, usage.cache_read_tokens, usage.cache_write_tokens))
 
 
 def _unused(key: str) -> bool:
