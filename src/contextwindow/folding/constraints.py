@@ -39,11 +39,12 @@ def subject_key(sentence: str) -> str:
 def user_words(m: Message) -> str | None:
     """What of ``m`` the ledger reads: the user's own words, the text beside tool results included
     (the tool output is not theirs). None for other roles, harness blocks (``meta["cw"]``), a
-    harness's demonstrations (``meta["is_demo"]``) and a provisional tail a later request has not
-    confirmed yet (sync.py). The one rule for the Session, ``ctxw compact`` and the replay's count."""
+    harness's demonstrations (``meta["is_demo"]``), an environment's observation sent as a user
+    message (``meta["observation"]``, importers/swe_agent.py) and a provisional tail a later request
+    has not confirmed yet (sync.py). The one rule for the Session, ``ctxw compact`` and the replay's count."""
     from ..sync import KIND_KEY, TAIL  # sync imports compaction, which imports this package
 
-    if m.role != "user" or m.meta.get("cw") or m.meta.get("is_demo") or m.meta.get(KIND_KEY) == TAIL:
+    if m.role != "user" or m.meta.get("cw") or m.meta.get("is_demo") or m.meta.get("observation") or m.meta.get(KIND_KEY) == TAIL:
         return None
     return m.text if not m.is_tool_result else "\n".join(p.text for p in m.parts if isinstance(p, TextPart))
 

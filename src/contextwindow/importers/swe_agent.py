@@ -3,7 +3,11 @@
 ``history`` is the conversation as the model saw it: ``system``/``user``/``assistant``/``tool``
 entries, one message each. Function-calling runs carry ``tool_calls`` on assistant entries and
 ``tool_call_ids`` on tool entries; older (and demonstration) runs keep the action inside the assistant
-text and the observation in the next user message, which is imported as plain text, exactly as sent.
+text and the observation in the next user message, which is imported as plain text, exactly as sent,
+marked ``meta["observation"]`` (tool output, not the user's words: the constraint ledger does not read it).
+Such a user entry is the one that follows an assistant entry (the action whose output it is); the
+task text comes before the first action. ``message_type`` cannot tell them apart: newer trajectories
+label the task text ("instance template") ``observation`` too.
 Every assistant entry is one model call (:class:`CallRecord` without usage: a trajectory keeps only
 totals, in ``info.model_stats``, which go to ``meta["model_stats"]``). Entries that are demonstrations
 (``is_demo``) keep that flag in their message ``meta``.
@@ -69,6 +73,7 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
     names: dict[str, str] = {}
     messages: list[Message] = []
     calls: list[CallRecord] = []
+    after_action = False  # the last entry (demonstrations aside) was an assistant's action
     for n, h in enumerate(doc["history"]):
         where = f"history[{n}]"
         if not isinstance(h, dict) or h.get("role") not in _ROLES:
@@ -79,6 +84,10 @@ def import_raw(raw: RawInput) -> list[ImportedSession]:
         meta: dict[str, Any] = {}
         if h.get("is_demo"):
             meta["is_demo"] = True
+        elif role == "user" and after_action:
+            meta["observation"] = True  # the environment's answer to the action before it
+        if not h.get("is_demo"):
+            after_action = role == "assistant"
         if h.get("agent") not in (None, "main", "primary"):
             meta["agent"] = h["agent"]
         parts: list[Part] = list(_content(h.get("content")))
