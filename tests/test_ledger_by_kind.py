@@ -1,7 +1,7 @@
-"""The ledger's misses on `ridge` (tuning data since its one held-out run), fixed by KIND of statement,
-not by its template. The sentences are our own, in the style of a user of a coding agent (none from a
-family's templates); each case failed before its fix (the old value stayed live, or the new one was
-never read)."""
+"""The ledger's misses on `ridge` (tuning data since its one held-out run), fixed for a kind of statement.
+Many sentences here keep the shape of `ridge`'s templates with other fillers (the review of 2026-11-24
+found that, against what this said before): they guard those shapes, not the kind in general; each case
+failed before its fix (the old value stayed live, or the new one was never read)."""
 
 from __future__ import annotations
 

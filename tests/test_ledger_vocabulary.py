@@ -1,6 +1,7 @@
 """One vocabulary for the ledger (``folding/vocabulary.py``): a verb of change, a correction cue or a
-result word counts the same in every part that reads it. The statements are our own (no family's
-templates); each case failed before the shared vocabulary (a stale value stayed live)."""
+result word counts the same in every part that reads it. Most statements follow the shape of
+`ridge`'s templates with other fillers (the review of 2026-11-24 found that, against what this said
+before), so they guard those shapes, not the kind in general; each failed before the shared vocabulary."""
 
 from __future__ import annotations
 

@@ -67,6 +67,12 @@ _BOUNDARY = re.compile(r"(?<=[.!?;\]])\s+(?=[\"'(]?[A-Z0-9`$€£~/\[])"
 _QUOTE_MARK = re.compile(r"^\s*(?:>\s*)+")
 # a sentence quoted whole after a colon: who said it, then what ('Dana wrote: "X is V." …')
 _REPORTED = re.compile(r'^[^"“”:]{2,120}:\s*["“](?P<q>[^"“”]{12,400}?[.!])["”]\s*(?P<t>.*)$')
+# words that say the quoted statement is only a claim, or not so
+_DISPUTED = re.compile(
+    r"\b(?:claim(?:s|ed)?|thinks?|thought|guess(?:es|ed)?|suggest(?:s|ed)?|rumou?r(?:s|ed)?|asks?|asked|wonder(?:s|ed)?|"
+    r"mistaken|wrong|incorrect|not (?:true|right|correct)|isn't (?:true|right)|outdated|out of date|stale|ignore|disagree)\b",
+    re.IGNORECASE,
+)
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
 
@@ -79,6 +85,8 @@ def sentences(text: str) -> list[str]:
         if not line:
             continue
         reported = _REPORTED.match(line)
+        if reported and _DISPUTED.search(line[: reported.start("q")] + " " + reported.group("t")):
+            reported = None  # 'Dana claimed: "X is V." She is mistaken.': a claim, read as the line it is
         if reported:  # 'The lead wrote in the channel: "X is V." So that's settled.': the words quoted are the statement
             out.extend(sentences(reported.group("q")))
             line = reported.group("t").strip()

@@ -129,7 +129,9 @@ def parse(clause: str, source: str = "") -> Entry | None:
     # a question that carries a statement: a request to set something ("Could you switch X to V and rerun …?"), or
     # what it takes as given ("Now that X is V, does …?"): the statement is read, the clause kept as written
     asked = _ASKED_SET.match(s) or _GIVEN.match(s)
-    s = re.sub(r"^(?:redeploy|rerun|deploy|run)\s+(?:it\s+|everything\s+|things\s+)?with\s+", "Set ", asked.group("r").rstrip(" ,"), flags=re.IGNORECASE) + "." if asked else s
+    if asked:
+        s = re.sub(r"^(?:redeploy|rerun|deploy|run)\s+(?:it\s+|everything\s+|things\s+)?with\s+", "Set ", asked.group("r").rstrip(" ,"), flags=re.IGNORECASE)
+        s += "" if re.search(r"://\S*$", s) else "."  # a full stop ends the statement, but never joins a URL
     if not 6 <= len(s) <= MAX_CLAUSE_CHARS or s.endswith("?") or (_CHATTER.match(s) and len(s) < 40):
         return None
     if s.endswith(":") and not find_values(s) and not (_RULE.search(s) or _NEG.search(s) or _IMPERATIVE.match(_LEAD.sub("", s))):

@@ -72,7 +72,7 @@ def subject_words(text: str) -> list[str]:
     t = text.lower().replace("on call", "on-call")
     t = re.sub(r"\b(on-call|pager)\s+duty\b", r"\1", t).replace("on-call", " oncall ")  # the duty of a role is the role
     t = re.sub(r"\bthe\s+rest\s+of\s+(?:the|this|that)\s+(day|week|month|quarter|year|sprint)\b", r"this \1", t)  # "the rest of the week" is this week
-    t = re.sub(r"\b(?:(?:last|this|yesterday|tomorrow)\s+(?:night|morning|afternoon|evening)|yesterday)\b", " ", t)  # when it was said, not what about
+    t = re.sub(r"\b(?:(?:last|this|yesterday|tomorrow)\s+(?:night|morning|afternoon|evening)|yesterday)\b(?!['’]s)", " ", t)  # when it was said, not what about (but "this morning's standup" is one standup)
     t = re.sub(r"\b[a-z]+\s+than\b", " ", t)  # "bigger than", "more than": how, not what
     t = re.sub(r"\bpinned\s+(?=(?:to|at|on)\b)", " ", t)  # "we're pinned to lib V": how it is held (but "the pinned tab")
     t = re.sub(r"\bfree to\b", " ", t)  # "you're free to …" (but "the free tier" names a tier)

@@ -13,7 +13,7 @@ from .clauses import find_values, frame, normalize_value
 from .entries import Entry
 from .relations import _UNCHANGED
 from .subjects import align, caps, same_subject, subject_words
-from .vocabulary import BOUND_NOUNS, UPDATE_CUE
+from .vocabulary import BOUND_CLASS, BOUND_NOUNS, UPDATE_CUE
 
 
 def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
@@ -159,6 +159,11 @@ def _core(e: Entry) -> set[str]:
     return words - BOUND_NOUNS - {"number"} - units
 
 
+def _bounds(e: Entry) -> set[str]:
+    """The classes of the bound nouns ``e``'s subject names (vocabulary.BOUND_CLASS)."""
+    return {BOUND_CLASS[w] for w in e.subject.split() if w in BOUND_CLASS}
+
+
 def _core_named(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     """The one active entry (a value of the same kind and unit) whose subject, bound and unit words set aside on both
     sides, holds all of the new one's — two words or more ("the tier-2 first-response SLA" after "Tier-2 tickets get
@@ -169,11 +174,14 @@ def _core_named(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     new = _core(entry)
     if len(new) < 2:
         return []
+    bounds = _bounds(entry)
     cands = []
     for i, e in enumerate(ledger):
         if not e.active or e.kind in ("safety", "goal") or not corrections.compatible(e.signature, entry.signature) or _other_role(e, entry):
             continue
         old = _core(e)
+        if bounds and (theirs := _bounds(e)) and not bounds & theirs:
+            continue  # another bound of the same thing (its minimum beside its maximum)
         if old and new <= old:
             cands.append((len(old), i))
     if not cands:

@@ -89,7 +89,7 @@ CHANGE_ING_VERB = alternation(tuple(forms["ing"][0] for forms in CHANGE_FORMS.va
 # --- corrections ----------------------------------------------------------------------------------
 #: a lead that says the speaker corrects what they said before ("Scratch that.", "Hold on,", "Hmm, no.", "I misspoke.")
 CORRECTION_LEAD = (
-    r"scratch that|correction|hold on|hang on|wait|(?:hmm+|uh+|um+|ah+),?\s+no|no,?\s+wait|actually,?\s+no|on second thought|"
+    r"scratch that|correction|(?:hold on|hang on|wait)(?=\s*[,.!:;\u2014\u2013-])|(?:hmm+|uh+|um+|ah+),?\s+no|no,?\s+wait|actually,?\s+no|on second thought|"
     r"i misspoke(?:\s+(?:before|earlier|there|above))?|let me correct (?:that|myself)|i stand corrected|my mistake|my bad"
 )
 #: words that say a statement changes something said before (besides the verbs of change)
@@ -129,3 +129,12 @@ BOUND_NOUNS = frozenset({
     "deadline", "date", "budget", "limit", "size", "floor", "target", "length", "count", "timeout", "ceiling", "cap",
     "threshold", "sla", "quota", "window", "maximum", "minimum", "max", "min",
 })
+#: bound nouns that name the same bound; two subjects whose bound nouns share no class name two bounds of one thing
+#: ("the autoscaler minimum" and "the autoscaler maximum", "the error rate floor" and its ceiling, a timeout and a window)
+BOUND_CLASS = {
+    **dict.fromkeys(("minimum", "min", "floor"), "lower"),
+    **dict.fromkeys(("maximum", "max", "ceiling", "cap", "limit", "quota"), "upper"),
+    **dict.fromkeys(("deadline", "date"), "date"),
+    **dict.fromkeys(("size", "length", "count"), "size"),
+    **{w: w for w in ("budget", "target", "timeout", "threshold", "sla", "window")},
+}
