@@ -8,7 +8,9 @@ Forced with a real store whose chosen ``create_conversation`` waits until the te
 
 from __future__ import annotations
 
+import sys
 import threading
+import time
 from typing import Any
 
 from contextwindow.proxy import Conversations, Request
@@ -93,6 +95,18 @@ def test_two_requests_of_one_identity_racing_to_create_it_make_one_conversation(
     first, a = in_thread(conv.prepare, conv.parse(request("Held task")))
     assert store.entered.wait(60)
     second, b = in_thread(conv.prepare, conv.parse(request("Held task")))
+    # let the first go only once the second waits to create it too (its stack in Conversations._create),
+    # so the look-up again under the creation lock is what makes it take the first's conversation
+    for _ in range(6000):
+        frame = sys._current_frames().get(second.ident or -1)
+        names = set()
+        while frame is not None:
+            names.add(frame.f_code.co_name)
+            frame = frame.f_back
+        if "_create" in names or not second.is_alive():
+            break
+        time.sleep(0.01)
+    assert "_create" in names, "the second request never came to create its conversation"
     store.release.set()
     first.join(60)
     second.join(60)

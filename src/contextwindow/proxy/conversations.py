@@ -216,6 +216,11 @@ class Conversations:
         identity made meanwhile is returned instead (or raises :class:`LockMoved`, as in :meth:`_find`)."""
         with self._creating:
             if not new:
+                if self._index is None:  # dropped after a lost group commit meanwhile: this identity may be stored
+                    loaded = _index_of(self.store.list_conversations())  # (under _creating: _indexed would wait on it)
+                    with self._guard:
+                        if self._index is None:
+                            self._index = loaded
                 with self._guard:
                     cid, _ = self._find(ident, lock)
                 if cid is not None:
