@@ -6,6 +6,7 @@ benchmarks/bench_replay.py)."""
 from __future__ import annotations
 
 import random
+import threading
 
 from contextwindow import Session
 from contextwindow.compaction.cache import CacheConfig, clear_for_cache
@@ -19,6 +20,7 @@ from contextwindow.session import SessionConfig
 from contextwindow.store.memory import MemoryStore
 from contextwindow.tokens import Estimator, counter_for
 from contextwindow.tokens.counting import TEXT_MEMO_MIN_CHARS
+from contextwindow.tokens.memo import TextMemo
 
 
 def call(i: int) -> Message:
@@ -101,7 +103,19 @@ def test_the_text_memo_answers_what_the_counter_answers_and_stays_bounded() -> N
         for t in texts + texts:
             assert counter.count_text_memo(t) == counter.count_text(t)
         assert all(len(t) >= TEXT_MEMO_MIN_CHARS for t in counter._texts)
-        assert counter._text_chars == sum(map(len, counter._texts))
+        assert counter._texts.chars == sum(map(len, counter._texts))
+
+
+def test_a_text_memo_forgets_its_oldest_texts_past_its_bound() -> None:
+    memo: TextMemo[int] = TextMemo(threading.Lock(), min_chars=4, max_chars=40)
+    assert memo.put("abc", 1) == 1 and len(memo) == 0  # under min_chars: answered, not kept
+    assert memo.put("x" * 11, 2) == 2 and len(memo) == 0  # over a quarter of the bound: not kept
+    for i in range(6):
+        memo.put(f"text{i:06d}", i)  # 10 characters each
+    assert list(memo) == [f"text{i:06d}" for i in (2, 3, 4, 5)]  # 40 characters at most, oldest gone first
+    assert memo.chars == 40 and memo.get("text000000") is None and memo.get("text000005") == 5
+    memo.clear()
+    assert len(memo) == 0 and memo.chars == 0
 
 
 def test_clearing_with_a_memo_decides_exactly_as_without() -> None:

@@ -20,6 +20,7 @@ from ..errors import TokenizeError
 from ..messages import ImagePart, Message, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
 from ..tools import ToolSpec
 from .images import image_tokens
+from .memo import TextMemo
 from .retention import CALL_RENDER_SLACK, reply_cost, reported_output
 from .unlogged import unlogged_tokens
 
@@ -87,8 +88,7 @@ class MessageCounter:
         self._cache: OrderedDict[int, tuple[Message, int, int]] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
-        self._texts: OrderedDict[str, int] = OrderedDict()  # text -> count (bounded by TEXT_MEMO_CHARS)
-        self._text_chars = 0
+        self._texts: TextMemo[int] = TextMemo(self._lock, TEXT_MEMO_MIN_CHARS, TEXT_MEMO_CHARS)  # text -> count
         self._tool_sets: dict[tuple[int, ...], tuple[tuple[ToolSpec, ...], int]] = {}  # count_tools, by the specs' identity
 
     def count_text(self, text: str) -> int:  # pragma: no cover - abstract
@@ -97,34 +97,20 @@ class MessageCounter:
     def forget_memos(self) -> None:
         """Empty the per-text and per-message memos (the answers stay the same; a benchmark uses
         it so that a repeated run does not find the counts an earlier one left)."""
+        self._texts.clear()
         with self._lock:
-            self._texts.clear()
-            self._text_chars = 0
             self._tool_sets.clear()
             self._cache.clear()
 
     def count_text_memo(self, text: str) -> int:
         """``count_text(text)``, remembered for texts of TEXT_MEMO_MIN_CHARS or more (oldest
         forgotten first past TEXT_MEMO_CHARS characters): a counter's answers never change."""
-        if len(text) < TEXT_MEMO_MIN_CHARS:
-            return self.count_text(text)
         n = self._texts.get(text)
-        if n is not None:
-            return n
-        n = self.count_text(text)
-        self.remember(text, n)
-        return n
+        return n if n is not None else self._texts.put(text, self.count_text(text))
 
     def remember(self, text: str, n: int) -> None:
         """Keep ``n`` as the count of ``text`` in the text memo (texts of TEXT_MEMO_MIN_CHARS or more)."""
-        if TEXT_MEMO_MIN_CHARS <= len(text) <= TEXT_MEMO_CHARS // 4:
-            with self._lock:
-                if text not in self._texts:
-                    self._texts[text] = n
-                    self._text_chars += len(text)
-                    while self._text_chars > TEXT_MEMO_CHARS:
-                        old, _ = self._texts.popitem(last=False)
-                        self._text_chars -= len(old)
+        self._texts.put(text, n)
 
     def count_joined(self, text: str, pieces: Sequence[str]) -> int:
         """``count_text_memo(text)``, told that ``text == "".join(pieces)`` (a fold message made of

@@ -28,7 +28,8 @@ from dataclasses import dataclass, fields
 
 from ..errors import TokenizeError
 from .counting import ANTHROPIC, GEMINI, GENERIC, OPENAI, MessageCounter, Profile
-from .joined import FeatureMemo, joined_features
+from .joined import FEATURE_MEMO_CHARS, FEATURE_MEMO_MIN_CHARS, Features, joined_features
+from .memo import TextMemo
 from .textclass import TextStats, stats
 
 
@@ -106,7 +107,7 @@ class Estimator(MessageCounter):
         #: tokens added per line-number prefix (:data:`NUMBERED_LINE_TOKENS`; ``numbered_line`` overrides)
         self.numbered_line = NUMBERED_LINE_TOKENS.get(family, 0.0) if numbered_line is None else numbered_line
         self.name = f"estimate:{family}"
-        self._features = FeatureMemo(self._lock)
+        self._features: TextMemo[Features] = TextMemo(self._lock, FEATURE_MEMO_MIN_CHARS, FEATURE_MEMO_CHARS)
 
     def count_text(self, text: str) -> int:
         if not isinstance(text, str):

@@ -25,8 +25,6 @@ next fold's prior summary).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
@@ -58,34 +56,3 @@ def joined_features(text: str, pieces: Sequence[str], features: Callable[[str], 
         s, n = features(p)
         total, numbered = total + s, numbered + n
     return total, numbered
-
-
-class FeatureMemo:
-    """Text -> features for long texts, oldest forgotten first past FEATURE_MEMO_CHARS characters."""
-
-    def __init__(self, lock: threading.Lock) -> None:
-        self._lock = lock
-        self._memo: OrderedDict[str, Features] = OrderedDict()
-        self._chars = 0
-
-    def get(self, text: str) -> Features | None:
-        return self._memo.get(text) if len(text) >= FEATURE_MEMO_MIN_CHARS else None
-
-    def put(self, text: str, value: Features) -> Features:
-        if FEATURE_MEMO_MIN_CHARS <= len(text) <= FEATURE_MEMO_CHARS // 4:
-            with self._lock:
-                if text not in self._memo:
-                    self._memo[text] = value
-                    self._chars += len(text)
-                    while self._chars > FEATURE_MEMO_CHARS:
-                        old, _ = self._memo.popitem(last=False)
-                        self._chars -= len(old)
-        return value
-
-    def clear(self) -> None:
-        with self._lock:
-            self._memo.clear()
-            self._chars = 0
-
-    def __len__(self) -> int:
-        return len(self._memo)
