@@ -27,8 +27,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .errors import ConfigError, UnknownModelError
-
 ANTHROPIC_READ_FACTOR = 0.1
 ANTHROPIC_WRITE_5M_FACTOR = 1.25
 ANTHROPIC_WRITE_1H_FACTOR = 2.0
@@ -49,13 +47,10 @@ class Prices:
 @lru_cache(maxsize=512)
 def prices_for(model: str | None) -> Prices | None:
     """The prices of ``model`` from the registry (None when the model is unknown)."""
-    if not model:
-        return None
-    from .models import get_model
+    from .models import find_model
 
-    try:
-        spec = get_model(model)
-    except (UnknownModelError, ConfigError):
+    spec = find_model(model)
+    if spec is None:
         return None
     inp = spec.input_price
     read, write = spec.cache_read_price, spec.cache_write_price

@@ -393,6 +393,17 @@ def get_model(name: str, default: bool = False) -> ModelSpec:
     raise UnknownModelError(name)
 
 
+def find_model(name: str | None) -> ModelSpec | None:
+    """The spec of ``name`` as :func:`get_model` resolves it, or None when there is no name or the
+    registry does not know it (the importers, pricing and the gauge fall back then, and say so)."""
+    if not name:
+        return None
+    try:
+        return get_model(name)
+    except (UnknownModelError, ConfigError):
+        return None
+
+
 def list_models(provider: str | None = None) -> list[ModelSpec]:
     """Every known model (optionally of one provider), sorted by provider then id."""
     specs = [s for s in registry() if provider is None or s.provider == provider]

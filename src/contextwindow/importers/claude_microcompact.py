@@ -28,6 +28,7 @@ import re
 from dataclasses import replace
 
 from ..messages import ImagePart, TextPart, ToolCallPart, ToolResultPart
+from ..models import find_model
 from .model import ImportedClearing, ImportedSession, Skipped
 
 COMPACTABLE_TOOLS = frozenset({"Read", "Bash", "Grep", "Glob", "WebSearch", "WebFetch", "Edit", "Write"})
@@ -71,18 +72,6 @@ def result_tokens(part: ToolResultPart) -> int:
     return n
 
 
-def _max_output(model: str | None) -> int | None:
-    from ..errors import ConfigError, UnknownModelError
-    from ..models import get_model
-
-    if not model:
-        return None
-    try:
-        return get_model(model).max_output
-    except (UnknownModelError, ConfigError):
-        return None
-
-
 def simulate(session: ImportedSession, window: int) -> list[ImportedClearing]:
     """The clearings the rule makes over ``session``'s calls, in order (pure; the window is the session's)."""
     msgs = session.messages
@@ -111,7 +100,8 @@ def simulate(session: ImportedSession, window: int) -> list[ImportedClearing]:
         total = sum(sizes.values())
         if last_usage is not None and total > TARGET_TOKENS:
             if call.model not in thresholds:
-                thresholds[call.model] = warning_threshold(window, _max_output(call.model))
+                spec = find_model(call.model)
+                thresholds[call.model] = warning_threshold(window, spec.max_output if spec is not None else None)
             if last_usage >= thresholds[call.model]:
                 keep = set(ids[-KEEP_RECENT:])
                 chosen: list[str] = []

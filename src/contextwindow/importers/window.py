@@ -16,8 +16,7 @@
 
 from __future__ import annotations
 
-from ..errors import ConfigError, UnknownModelError
-from ..models import DEFAULT_WINDOW, get_model
+from ..models import DEFAULT_WINDOW, find_model
 from .model import ImportedSession
 
 CLAUDE_CODE_WINDOW = 200_000
@@ -25,21 +24,13 @@ CLAUDE_CODE_WINDOW = 200_000
 CODEX_WINDOW = 258_400
 
 
-def _registry_window(model: str | None) -> int | None:
-    if not model:
-        return None
-    try:
-        return get_model(model).context_window
-    except (UnknownModelError, ConfigError):
-        return None
-
-
 def session_window(s: ImportedSession) -> tuple[int, str]:
     """``(window, source)`` of an imported session."""
     logged = s.meta.get("model_context_window")
     if isinstance(logged, int) and not isinstance(logged, bool) and logged > 0:
         return logged, "log"
-    reg = _registry_window(s.model)
+    spec = find_model(s.model)
+    reg = spec.context_window if spec is not None else None
     if s.format == "claude-code":
         seen = max(
             [c.reported_input_tokens or 0 for c in s.calls] + [cp.pre_tokens or 0 for cp in s.checkpoints] + [0]

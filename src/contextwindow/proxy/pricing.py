@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..errors import ConfigError, UnknownModelError
 from ..usage import Usage
 
 _SPECS: dict[str, tuple[Any, Any]] = {}  # model name as a client sends it -> (registry, its spec or None); bounded below
@@ -16,16 +15,13 @@ def _spec(model: str) -> Any:
     """The registry's spec of ``model``, looked up once per name and registry (the look-up resolves
     aliases and dated names by pattern: ~30 µs, on every answer before; a user's models file that
     changes makes a new registry, and the names are looked up again)."""
-    from ..models import get_model, registry
+    from ..models import find_model, registry
 
     reg = registry()
     hit = _SPECS.get(model)
     if hit is not None and hit[0] is reg:
         return hit[1]
-    try:
-        spec = get_model(model)
-    except (UnknownModelError, ConfigError):
-        spec = None
+    spec = find_model(model)
     if len(_SPECS) >= 256:
         _SPECS.clear()
     _SPECS[model] = (reg, spec)

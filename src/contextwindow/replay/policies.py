@@ -38,14 +38,16 @@ from ..compaction.view import is_synthetic
 from ..errors import CompactionError
 from ..folding.base import Summarizer, SummaryRequest, fold_message, fold_pieces, summary_text
 from ..folding.restore import restore_pieces
+from ..importers.claude_microcompact import AUTOCOMPACT_BUFFER
 from ..messages import Message, message_to_dict
 from ..tokens.base import TokenCounter
 
 # Claude Code's auto-compact threshold (services/compact/autoCompact.ts; the constants as shipped in
 # the npm package's cli.js are quoted in anthropics/claude-code issue #12004): the effective window
 # is the context window less min(the model's max output, 20k) kept for the summary's own answer, and
-# the autocompact buffer of 13k comes off that. docs/replay.md cites the sources.
-CLAUDE_CODE_MARGIN = 13_000
+# the autocompact buffer of 13k comes off that. docs/replay.md cites the sources. The buffer is the
+# one the simulated 2.0.x microcompact uses (its output reserve was 32k in 2.0.x: docs/tokens.md).
+CLAUDE_CODE_MARGIN = AUTOCOMPACT_BUFFER
 CLAUDE_CODE_OUTPUT_RESERVE = 20_000
 CLAUDE_CODE_RESTORE_FILES = 5
 CLAUDE_CODE_RESTORE_PER_FILE = 5_000
