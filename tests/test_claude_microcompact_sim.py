@@ -113,6 +113,20 @@ def test_no_clearing_where_a_condition_fails(tmp_path: Path, change: dict[str, A
     assert import_report(s)["repaired"] == {}
 
 
+@pytest.mark.parametrize(("first", "then", "clears"), [("2.0.76", "2.1.7", False), ("2.1.7", "2.0.76", True)])
+def test_a_session_resumed_under_another_version_follows_each_calls_version(tmp_path: Path, first: str, then: str, clears: bool) -> None:
+    # The rule fires first at response 10 (test above). Responses 0-5 written by `first`, 6-11 by `then`
+    # (a resume after an upgrade or a downgrade): the response of each call decides, not the first record.
+    recs = records(5, version=first)
+    for r in recs[13:]:  # the user turn, then 6 responses with their results: 13 records
+        r["version"] = then
+    s = load(tmp_path, recs)
+    assert s.meta["version"] == first and [c.client_version for c in s.calls] == [first] * 6 + [then] * 6
+    assert (len(s.clearings) == 1) is clears
+    if clears:
+        assert s.clearings[0].at == s.calls[10].index
+
+
 def test_the_warning_threshold_is_the_previous_responses_usage_with_its_output(tmp_path: Path) -> None:
     # The client compares the last response's usage (prompt + output) with the threshold: 134,900 + 90 misses
     # it by 10 tokens, so the clearing waits for the next response's usage.

@@ -87,6 +87,7 @@ class _Reply:
     model: str | None = None
     response_id: str | None = None
     stop_reason: str | None = None
+    client_version: str | None = None  # the ``version`` of the client that wrote the response's first record
 
 
 # --- content blocks ----------------------------------------------------------------------
@@ -313,7 +314,12 @@ def _build(
                 reply = messages[replies[mid]]
                 assert isinstance(reply, _Reply)
             else:
-                reply = _Reply(response_id=mid, model=m.get("model") if isinstance(m.get("model"), str) else None)
+                version = rec.obj.get("version")
+                reply = _Reply(
+                    response_id=mid,
+                    model=m.get("model") if isinstance(m.get("model"), str) else None,
+                    client_version=version if isinstance(version, str) else None,
+                )
                 if mid is not None:
                     replies[mid] = len(messages)
                 messages.append(reply)
@@ -378,6 +384,7 @@ def _build(
                 model=item.model,
                 response_id=item.response_id,
                 cache_write_1h_tokens=cw1h,
+                client_version=item.client_version,
             )
         )
     abandoned_responses = len({r.mid for r in abandoned if r.type == "assistant" and r.mid and r.mid not in chosen_ids})

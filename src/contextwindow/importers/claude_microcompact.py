@@ -73,7 +73,10 @@ def result_tokens(part: ToolResultPart) -> int:
 
 
 def simulate(session: ImportedSession, window: int) -> list[ImportedClearing]:
-    """The clearings the rule makes over ``session``'s calls, in order (pure; the window is the session's)."""
+    """The clearings the rule makes over ``session``'s calls, in order (pure; the window is the session's).
+    Only a call a 2.0.x client made clears (its own record's version; the session's where the call has
+    none): a session resumed under another version follows each version's rule, this one only for 2.0.x."""
+    version = session.meta.get("version")
     msgs = session.messages
     starts = sorted(cp.upto for cp in session.checkpoints)
     out: list[ImportedClearing] = []
@@ -98,7 +101,7 @@ def simulate(session: ImportedSession, window: int) -> list[ImportedClearing]:
                     sizes[p.call_id] = result_tokens(p)
         pos = call.index
         total = sum(sizes.values())
-        if last_usage is not None and total > TARGET_TOKENS:
+        if last_usage is not None and total > TARGET_TOKENS and applies(call.client_version or version):
             if call.model not in thresholds:
                 spec = find_model(call.model)
                 thresholds[call.model] = warning_threshold(window, spec.max_output if spec is not None else None)
@@ -121,9 +124,10 @@ def simulate(session: ImportedSession, window: int) -> list[ImportedClearing]:
 
 
 def with_simulated_microcompact(session: ImportedSession) -> ImportedSession:
-    """``session`` with the clearings a Claude Code 2.0.x client made and did not log (unchanged for other
-    versions, and for a log that records its own clearings); each one is counted as a repair."""
-    if session.clearings or not applies(session.meta.get("version")):
+    """``session`` with the clearings a Claude Code 2.0.x client made and did not log (unchanged when no
+    call was made by 2.0.x, and for a log that records its own clearings); each one is counted as a repair."""
+    version = session.meta.get("version")
+    if session.clearings or not any(applies(c.client_version or version) for c in session.calls):
         return session
     from .window import session_window
 

@@ -40,6 +40,7 @@ class CallRecord:
     model: str | None = None
     response_id: str | None = None
     cache_write_1h_tokens: int | None = None  # the part of cache_write_tokens written with a 1-hour TTL
+    client_version: str | None = None  # the agent's version that made the call, where its log says (Claude Code)
 
 
 @dataclass(frozen=True, slots=True)
