@@ -123,7 +123,7 @@ def ensure_constraints(text: str, constraints: Sequence[str], superseded: Sequen
 
 def fold_message(summary: str, *, method: str, extra_sections: Sequence[str] = ()) -> Message:
     """The user-role message that carries a fold's summary into the view."""
-    body = "\n\n".join([FOLD_HEADER, summary.strip(), *[s for s in extra_sections if s]])
+    body = "".join(fold_pieces(summary, [(s,) for s in extra_sections]))
     return Message(role="user", parts=(TextPart(body),), meta={"cw": "fold_summary", "method": method})
 
 
