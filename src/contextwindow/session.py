@@ -70,7 +70,7 @@ from .messages import Message, TextPart, ToolCallPart
 from .prefix import payload_units, share_and_reuse
 from .session_config import Build, SessionConfig, priced_cache, resolve_limits
 from .session_fold import Accounted, cached_prefix, summary_message, summary_request
-from .session_intake import Intake
+from .session_intake import CounterCount, Intake
 from .session_payload import Renderer, degraded, provider_rules, repair_cost, runtime_message, valid
 from .session_sync import FINGERPRINT_KEY, SyncResult, SyncState
 from .sink import ConversationSink
@@ -138,6 +138,7 @@ class Session:
         self._counts_loaded = False
         self._unsaved_counts: dict[str, int] = {}
         self._intake = Intake(store, self.id, self.sink, self.events)  # tool names by call id; results clipped at the door (session_intake.py)
+        self._clip_count = CounterCount(self.counter)  # the clippers' count: the counter's memo, and pieces added up
         self._view_tokens: int | None = None  # the view's tokens at the last build, + what was added since
         self._pinned_head: list[StoredMessage] | None = None
         self._marked_prev: list[Message] = []  # the last build's view messages, before their cache anchors
@@ -235,7 +236,7 @@ class Session:
             if m.role == "user" and not m.is_tool_result and len(self._steering):
                 m = replace(m, parts=(*m.parts, *(TextPart(t) for t in self._steering.drain())))
             if m.is_tool_result and self.config.clip_budget_tokens:  # wherever results are: tool or user role
-                m = self._intake.clip(m, self.config.clip_budget_tokens, self._count_text)
+                m = self._intake.clip(m, self.config.clip_budget_tokens, self._clip_count)
             said = ledger_mod.user_words(m)  # a provisional tail enters once confirmed (sync)
             if said:  # tool results alone say nothing: the ledger is not read for them
                 if ledger is None:

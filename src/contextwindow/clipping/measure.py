@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 Count = Callable[[str], int]
@@ -33,6 +33,20 @@ def safe_count(count: Count, text: str) -> int:
         return int(count(text))
     except Exception:  # a counter that chokes on odd input must not break a clip
         return estimate_tokens(text)
+
+
+def safe_count_joined(count: Count, text: str, pieces: Sequence[str]) -> int:
+    """:func:`safe_count` of ``text``, told that ``text == "".join(pieces)``: a count that knows how
+    to add pieces up (its ``joined``: ``session_intake.CounterCount``) counts the text from pieces it
+    counted before (the estimator, when every joint is at a newline); any other reads it whole.
+    The same answer either way."""
+    joined = getattr(count, "joined", None)
+    if joined is None:
+        return safe_count(count, text)
+    try:
+        return int(joined(text, pieces))
+    except Exception:  # as safe_count: a counter that chokes must not break a clip
+        return safe_count(count, text)
 
 
 def measure_tokens(count: Count, text: str) -> tuple[int, bool]:

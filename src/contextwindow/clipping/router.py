@@ -12,7 +12,7 @@ from .html import clip_html
 from .jsonclip import JSONClipError, clip_json
 from .logs import clip_log, log_score
 from .marker import RETRIEVE_HEADER, defuse, render_marker
-from .measure import Count, count_lines, decode, default_count, measure_tokens, printable, safe_count
+from .measure import Count, count_lines, decode, default_count, measure_tokens, printable, safe_count, safe_count_joined
 from .model import KINDS, RETRIEVE_TOOL_NAME, ClipConfig, ClipReport, ClipResult, OffloadSink
 from .search import clip_search
 from .select import Body, Scans
@@ -139,7 +139,8 @@ def clip(
                                    tokens_before=tokens_before, lines_before=lines_before, ref=ref,
                                    estimated=estimated, store_error=store_error, detail=detail)
             out = f"{body.text}\n{marker}" if body.text else marker
-            n = safe_count(counter, out)
+            # the body was counted while it was fitted: a count that adds pieces up reads the marker only
+            n = safe_count_joined(counter, out, (body.text, "\n" + marker)) if body.text else safe_count(counter, out)
             if n <= budget_tokens or body_budget > MIN_BODY_TOKENS:
                 break
         return out, n, dropped_tokens, dropped_lines
