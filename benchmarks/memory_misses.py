@@ -4,14 +4,14 @@
 
 For every planted statement of every session: its current value not in force (a miss), each
 superseded value still in force (stale: present in the active entries' texts, scrubbed as an
-output would be), and a member of a shared-words pair missing (a false merge). ``ridge`` records
+output would be), and a member of a shared-words pair missing (a false merge). ``ridge`` and ``quarry`` record
 how each update was worded (paraphrase, another name, the subject only in the sentence before, a
 correction, a relative change, other units, a return to the first value, the same message) and
 where it was carried (alone, in a question, a list, code, quoted text): its misses are counted by
 those kinds. ``--show`` prints each miss with the sentence and the entry that kept the old value.
 
-Only tuning data runs here (the tuning families, ``field`` and ``ridge``, spent since their one
-held-out run); ``sealed``, ``lead`` and any newer held-out family are not accepted.
+Only tuning data runs here (the tuning families, ``field``, ``ridge`` and ``quarry``, spent since
+their one held-out run); ``sealed``, ``lead`` and any newer held-out family are not accepted.
 """
 
 from __future__ import annotations
@@ -27,16 +27,20 @@ from contextwindow.folding import ledger as L
 from contextwindow.replay.compact import memory_ledger
 from memory_family_field import SEED_BASE as FIELD_SEEDS
 from memory_family_field import generate as generate_field
+from memory_family_quarry import SEED_BASE as QUARRY_SEEDS
+from memory_family_quarry import generate as generate_quarry
 from memory_family_ridge import SEED_BASE as RIDGE_SEEDS
 from memory_family_ridge import generate as generate_ridge
 from memory_sessions import Generated, generate, value_pattern
 
 TUNING = {"tune": 0, "report": 1000, "heldout": 2000, "final": 3000, "blind": 5000, "probe": 7000, "probe2": 8000, "probe3": 9000,
-          "probe4": 12000, "probe5": 13000, "probe6": 14000, "probe7": 16000, "probe8": 17000, "field": FIELD_SEEDS, "ridge": RIDGE_SEEDS}
+          "probe4": 12000, "probe5": 13000, "probe6": 14000, "probe7": 16000, "probe8": 17000, "field": FIELD_SEEDS, "ridge": RIDGE_SEEDS,
+          "quarry": QUARRY_SEEDS}
 
 
 def session(family: str, seed: int) -> Generated:
-    return generate_field(seed) if family == "field" else generate_ridge(seed) if family == "ridge" else generate(seed, family)
+    own = {"field": generate_field, "ridge": generate_ridge, "quarry": generate_quarry}.get(family)
+    return own(seed) if own else generate(seed, family)
 
 
 def misses(g: Generated, show: bool = False) -> tuple[Counter[str], Counter[tuple[str, str]], Counter[tuple[str, str]]]:
@@ -75,7 +79,7 @@ def main() -> None:
     ap.add_argument("--skip", type=int, default=0, help="start this many seeds after the family's first (e.g. ridge --skip 12: seeds 19012+)")
     ap.add_argument("--show", action="store_true")
     args = ap.parse_args()
-    fams = [f for f in TUNING if f not in ("field", "ridge")] if args.family == "tuning" else [args.family]
+    fams = [f for f in TUNING if f not in ("field", "ridge", "quarry")] if args.family == "tuning" else [args.family]
     for fam in fams:
         tot: Counter[str] = Counter()
         stale_by: Counter[tuple[str, str]] = Counter()
@@ -87,7 +91,7 @@ def main() -> None:
             upd_by += u
         print(f"{fam:8} seeds {TUNING[fam] + args.skip}-{TUNING[fam] + args.skip + args.sessions - 1}: current value not in force {tot['missing']}/{tot['plants']}, "
               f"superseded value still in force {tot['stale']}/{tot['updates']}, pair member lost {tot['pair_lost']}")
-        if fam == "ridge":
+        if fam in ("ridge", "quarry"):
             for axis, name in ((0, "worded as"), (1, "carried")):
                 keys = sorted({k[axis] for k in upd_by})
                 cells = [f"{k} {sum(v for kk, v in stale_by.items() if kk[axis] == k)}/{sum(v for kk, v in upd_by.items() if kk[axis] == k)}" for k in keys]

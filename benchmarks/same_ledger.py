@@ -3,6 +3,7 @@ not move one entry), and its CPU time in each.
 
     git archive main src | tar -x -C /tmp/before        # the tree before the change
     python benchmarks/same_ledger.py --before /tmp/before/src [--repeats 3]
+    python benchmarks/same_ledger.py --before /tmp/before/src --show   # the fixtures' entries that changed, to read
 
 Texts: every user message of the fixture transcripts as the ledger reads it (``constraints.user_words``),
 plus every user message of the tuning memory families (bench_memory.py's ``tuning``: 12 sessions each
@@ -49,6 +50,11 @@ for family, base in bases.items():
     for seed in range(base, base + 12):
         texts += [w for m in generate(seed, family).messages if (w := C.user_words(m))]
 h = hashlib.sha256()
+if len(sys.argv) > 3:  # --show: each fixture text's entries, one line each, for the parent to diff
+    with open(sys.argv[3], "w") as out:
+        for i, w in enumerate(texts[:fixture_texts]):
+            for e in C.update([], w):
+                out.write(f"{i}\t{e.kind}\t{e.subject}\t{e.text[:160]!r}\n")
 t0 = time.process_time()
 for i, w in enumerate(texts):
     h.update(json.dumps(C.to_json(C.update([], w)), sort_keys=True).encode())
@@ -62,11 +68,27 @@ print(json.dumps({"digest": h.hexdigest(), "texts": len(texts), "fixture_texts":
 """
 
 
-def _run(src: Path, fixtures: Path) -> dict[str, object]:
+def _run(src: Path, fixtures: Path, show: str = "") -> dict[str, object]:
     env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{ROOT / 'benchmarks'}"}
-    out = subprocess.run([sys.executable, "-c", _CHILD, str(fixtures), str(src)], env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(fixtures), str(src), *([show] if show else [])], env=env, capture_output=True, text=True, check=True)
     result: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
+
+
+def _show(before: Path, after: Path, fixtures: Path) -> int:
+    """Print the fixture texts' entries only one tree makes ("-" before, "+" after)."""
+    import difflib
+    import tempfile
+
+    lines = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, src in (("before", before), ("after", after)):
+            _run(src, fixtures, str(Path(tmp) / name))
+            lines[name] = (Path(tmp) / name).read_text().splitlines()
+    changed = [ln for ln in difflib.unified_diff(lines["before"], lines["after"], lineterm="", n=0) if ln[:1] in "+-" and ln[:3] not in ("+++", "---")]
+    print("\n".join(changed) or "no entry of the fixtures' user texts changed")
+    print(f"{sum(ln[0] == '-' for ln in changed)} entries only before, {sum(ln[0] == '+' for ln in changed)} only after")
+    return 0
 
 
 def main() -> int:
@@ -75,7 +97,10 @@ def main() -> int:
     ap.add_argument("--after", type=Path, default=ROOT / "src", help="the src/ directory after (this tree's by default)")
     ap.add_argument("--fixtures", type=Path, default=FIXTURES)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--show", action="store_true", help="print the entries of the fixtures' user texts that differ (kind, subject, text)")
     a = ap.parse_args()
+    if a.show:
+        return _show(a.before, a.after, a.fixtures)
     times: dict[str, list[float]] = {"before": [], "after": []}
     fixture_times: dict[str, list[float]] = {"before": [], "after": []}
     digests: dict[str, set[object]] = {"before": set(), "after": set()}

@@ -64,6 +64,14 @@ _ABBREV = re.compile(r"\b(e\.g|i\.e|etc|vs|approx|mr|mrs|ms|dr|no|st|jr|sr|a\.m|
 _BOUNDARY = re.compile(r"(?<=[.!?;\]])\s+(?=[\"'(]?[A-Z0-9`$€£~/\[])"
     # … when it opens with a hyphenated name or a word and a verb ("… red run. parcel-router needs …", "… done. spoold reads …")
     r"|(?<=[\w%)][.!?])\s+(?=[a-z][\w]*-[\w-]+\s|[a-z][\w-]*\s+(?:[a-z]+\s+)?(?:is|are|was|were|has|have|needs|need|reads|read|runs|run|uses|use|gets|get|lives|listens|answers|keeps|takes)\b)")
+# Kind: a writer who types in lower case ends a sentence with a full stop and starts the next in lower case, e.g.
+# "the staging db lives on the second rack. also keep the retry count at 6 tries" and "we ship on friday. it's a soft
+# launch" (before, each pair was one clause: the first sentence's words joined the second's subject). A stop after a
+# whole word (not inside a file name, host, version or path: "main.py. then", "v1.2. and" stay joined) and before two
+# words starts a new sentence, unless the word is an abbreviation a lower-case word follows ("e.g. the", "approx. five")
+_LOWER_START = re.compile(r"(?<=[.!?])\s+(?=[a-z]+(?:'[a-z]+)?\s+\w)")
+_WHOLE_WORD_END = re.compile(r"(?:^|[\s(,;:\"'])([A-Za-z]{2,})[.!?]$")
+_ABBREV_BEFORE_LOWER = {"eg", "ie", "etc", "vs", "approx", "cf", "incl", "esp", "resp", "al", "viz", "ca", "min", "max", "fig", "no", "nr", "vol", "ch", "sec", "dept"}
 _QUOTE_MARK = re.compile(r"^\s*(?:>\s*)+")
 # a sentence quoted whole after a colon: who said it, then what ('Dana wrote: "X is V." …')
 _REPORTED = re.compile(r'^[^"“”:]{2,120}:\s*["“](?P<q>[^"“”]{12,400}?[.!])["”]\s*(?P<t>.*)$')
@@ -103,7 +111,25 @@ def sentences(text: str) -> list[str]:
         tail = line[start:].strip()
         if tail:
             out.append(tail)
-    return out
+    return [part for piece in out for part in _lower_case_sentences(piece)]
+
+
+def _lower_case_sentences(piece: str) -> list[str]:
+    """``piece`` split where a sentence ends after a whole word and the next starts in lower case."""
+    if ". " not in piece and "! " not in piece and "? " not in piece:
+        return [piece]
+    parts, start = [], 0
+    for m in _LOWER_START.finditer(piece):
+        before = piece[start : m.start()]
+        end = _WHOLE_WORD_END.search(before)
+        if not end or end.group(1).lower().replace(".", "") in _ABBREV_BEFORE_LOWER:
+            continue
+        if before.strip():
+            parts.append(before.strip())
+        start = m.end()
+    if piece[start:].strip():
+        parts.append(piece[start:].strip())
+    return parts
 
 
 # a statement set inside another sentence: "Could you tidy the tests (for context, X is V) and rerun
@@ -333,7 +359,12 @@ _NAME_HEAD = re.compile(r"[A-Z]|[A-Za-z]+-\d")
 _TICKET = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+$|#\d+$")
 _HEX = re.compile(r"[a-f0-9]{7,40}")
 _WORD_DASH_NUMBER = re.compile(r"[A-Za-z]+-\d+[\w-]*")
-_CAPITALISED_WORDS = re.compile(r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
+_CAPITALISED_WORDS = re.compile(r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*"
+                                # Kind: a designation of letters and digits between a determiner and a lower-case noun
+                                # names which of several, like "Android": "the GPU0 fan speed has to stay under 70%" and
+                                # "the GPU1 fan speed has to stay under 85%" are two fans (before, "GPU0" was a value and
+                                # the second rule replaced the first)
+                                r"|[A-Z][A-Za-z]*\d+[A-Za-z0-9]*")
 _LOWER_WORD_AFTER = re.compile(r"\s+[a-z]{2,}")
 _UPPER_DIGIT_DASH = re.compile(r"[A-Z0-9-]")
 _A_SPACE = re.compile(r"a\s.*", re.IGNORECASE)

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from . import corrections, pronouns
+from . import corrections, pronouns, typos
 from .clauses import Value, asides, counted, find_values, frame, sentences, split_environment
 from .entries import MAX_CLAUSE_CHARS, Entry
 from .relations import (
@@ -21,6 +21,7 @@ from .relations import (
     _FRAME_CIRCUMSTANCE,
     _FRAME_COLON,
     _FRAME_REPORT,
+    _FRAME_SPEAKER,
     _GENERIC_SUBJECT,
     _GOAL_ABOUT,
     _GOAL_HEAD,
@@ -126,6 +127,7 @@ def parse(clause: str, source: str = "") -> Entry | None:
     if (s.startswith("(") and s.endswith(")")) or s.endswith((",", "{", "[")) or re.match(r"^[\w.-]+:\s*[\"'{\[`]|^\d+:\s", s):
         return None  # a data, status or listing line ("(Open file: …)", 'description: "…",', "12:  code"), not a statement
     written = s
+    s = typos.mend(s)  # "teh X shoudl be V" is "the X should be V" (same length: values keep their places)
     # a question that carries a statement: a request to set something ("Could you switch X to V and rerun …?"), or
     # what it takes as given ("Now that X is V, does …?"): the statement is read, the clause kept as written
     asked = _ASKED_SET.match(s) or _GIVEN.match(s)
@@ -521,9 +523,9 @@ def _unframe(body: str) -> str:
     value and what is left reads as a statement."""
     for _ in range(4):
         rest = ""
-        for pat in (_FRAME_REPORT, _FRAME_CIRCUMSTANCE, _FRAME_COLON):
+        for pat in (_FRAME_REPORT, _FRAME_CIRCUMSTANCE, _FRAME_COLON, _FRAME_SPEAKER):
             m = pat.match(body)
-            if not m:
+            if not m or (pat is _FRAME_SPEAKER and any(p.search(m.group("h")) for p in (_PREF, _RULE, _NEG, _SAFETY_POS))):
                 continue
             r = next((g for k, g in m.groupdict().items() if k.startswith("r") and g), "")
             head = body[: len(body) - len(r)]

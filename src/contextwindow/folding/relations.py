@@ -200,6 +200,17 @@ _FRAME_CIRCUMSTANCE = re.compile(
     re.IGNORECASE,
 )
 _FRAME_COLON = re.compile(r"^(?P<h>[^:<]{2,140}):\s+(?P<r>\S.*)$")
+# Kind: what the speaker says about themselves or their message before the statement, up to a comma, e.g. "now that I
+# think of it, the nightly export has to finish by 06:30" and "this is worth writing down, the vendor contract renews on
+# 12 May" (before, "think" and "worth" were words of the subject, and a later "The nightly export has to finish by V"
+# was another subject). A segment that names the speaker (I, me, my) or speaks of the message ("this/that/it is …",
+# "this matters") and holds no value; one that states a rule or preference of its own ("I'd rather …", "I never …") is
+# not one (``_unframe`` checks).
+_FRAME_SPEAKER = re.compile(
+    r"^(?P<h>(?:[^,<:;]{0,80}?\b(?:i(?![.\w])|i'm|i've|i'd|i'll|me|my)\b[^,<:;]{0,60}|(?:this|that|it)\s+(?:is|'s|matters|counts)\b[^,<:;]{0,50}))"
+    r",\s+(?:and\s+|so\s+|but\s+)?(?P<r>\S.*)$",
+    re.IGNORECASE,
+)
 # two statements in one sentence: "X is A, and Y is B", "X is A; also, Y is B", "X is A for m and B for n"
 _CONJ = re.compile(r"\s*;\s*(?:(?:and|also|plus)\b,?\s*)?|,\s*(?:and|plus)\s+(?:also,?\s+)?|\s+and\s+(?:also,?\s+)?|,\s+", re.IGNORECASE)  # a bare comma: elliptic parts only
 # a part that says the other one did not change: "…; ingest stays where it is", ", the rest is unchanged"

@@ -39,6 +39,8 @@ _STOP = {
     "who", "whom", "which", "when", "while", "between", "anything", "everything", "something", "meant", "stay", "remain",
     "whatever", "happens", "best",
 } | CHANGE_NOT_SUBJECT  # a verb of change says how a value moved, not what it is about (vocabulary.py)
+#: the stop words, for ``typos.py`` (a slip in one of them is read as the word meant)
+STOP_WORDS = frozenset(_STOP)
 _SYNONYMS = {
     "bill": "budget", "allowance": "budget", "spend": "budget", "spending": "budget", "cost": "budget", "costs": "budget", "budget": "budget",
     "due": "deadline", "deadline": "deadline", "called": "name", "named": "name", "title": "name", "oncall": "on-call",

@@ -1,0 +1,67 @@
+"""The ledger's readings by sentence structure (issue 11, the round after `quarry`'s held-out run): each kind in
+sentences of our own, none from a benchmark family. A lower-case writer's sentences, a remark about the speaker
+before the statement, slips in function words, a designation of letters and digits inside a subject."""
+
+from __future__ import annotations
+
+from contextwindow.folding import ledger as L
+from contextwindow.folding.clauses import sentences
+from contextwindow.folding.typos import mend
+from ledger_helpers import ledger_of, live_values, stale_values
+
+
+def test_a_lower_case_writer_s_sentences_are_two() -> None:
+    assert sentences("the staging db lives on the second rack. also keep the retry count at 6 tries") == [
+        "the staging db lives on the second rack.", "also keep the retry count at 6 tries"]
+    assert sentences("we ship on friday. it's a soft launch") == ["we ship on friday.", "it's a soft launch"]
+
+
+def test_a_stop_inside_a_value_or_after_an_abbreviation_splits_nothing() -> None:
+    assert sentences("see e.g. the wiki page for it") == ["see e.g. the wiki page for it"]
+    assert sentences("edit main.py. then rerun it") == ["edit main.py. then rerun it"]
+    assert sentences("the cache is about approx. five gigabytes") == ["the cache is about approx. five gigabytes"]
+
+
+def test_a_statement_after_a_lower_case_sentence_is_its_own_subject() -> None:
+    ledger = ledger_of("the db host moved racks last week. the retry count stays at 6 tries", "the retry count is 9 tries now")
+    assert "9 tries" in live_values(ledger) and "6 tries" in stale_values(ledger)
+    assert all("host" not in e.subject for e in ledger if "9 tries" in e.values)
+
+
+def test_a_remark_about_the_speaker_is_not_the_subject() -> None:
+    [e] = ledger_of("now that I think of it, the nightly export has to finish by 06:30")
+    assert e.subject == "nightly export finish" and e.kind == "constraint"
+    [e] = ledger_of("this is worth writing down, the vendor contract renews on 12 May")
+    assert "worth" not in e.subject and "vendor" in e.subject
+    ledger = ledger_of("now that I think of it, the nightly export has to finish by 06:30", "The nightly export has to finish by 07:15 now.")
+    assert live_values(ledger) == {"07:15"} and stale_values(ledger) == {"06:30"}
+
+
+def test_a_remark_that_states_a_preference_or_rule_of_its_own_stays() -> None:
+    [e] = ledger_of("I'd rather get short replies, and keep units metric")
+    assert e.kind == "preference"
+    [e] = ledger_of("I never want force pushes, and the main branch is protected")
+    assert e.kind in ("safety", "constraint")
+
+
+def test_slips_in_function_words_are_read_as_meant() -> None:
+    assert mend("Hte nightly export shoudl finish befoer 06:00, adn then stop") == "The nightly export should finish before 06:00, and then stop"
+    assert mend("fill in the form three times") == "fill in the form three times"  # real words are never slips
+    ledger = ledger_of("Hte nightly export shoudl finish before 06:30", "The nightly export should finish before 07:15 now")
+    assert live_values(ledger) == {"07:15"} and stale_values(ledger) == {"06:30"}
+    [e] = ledger_of("Teh retention window is 30 days")
+    assert e.subject == "retention window" and e.text == "Teh retention window is 30 days"  # the text stays as typed
+
+
+def test_a_letters_and_digits_designation_names_which_one() -> None:
+    ledger = ledger_of("the GPU0 fan speed has to stay under 70%", "the GPU1 fan speed has to stay under 85%")
+    assert live_values(ledger) == {"70%", "85%"} and stale_values(ledger) == set()  # two fans, not one updated
+    ledger = ledger_of("the GPU0 fan limit is 70%", "the GPU1 fan limit is 85%", "the GPU0 fan limit is 75% now")
+    assert live_values(ledger) == {"85%", "75%"} and stale_values(ledger) == {"70%"}
+    [e] = ledger_of("We renamed the gateway to Orion7")  # after the verb it is still the value
+    assert e.values == ("Orion7",)
+
+
+def test_slips_and_remarks_leave_the_rendered_ledger_verbatim() -> None:
+    ledger = ledger_of("so I was going over my notes, and teh GPU0 fan limit is 70%")
+    assert "teh GPU0 fan limit is 70%" in L.render(L.active(ledger))
