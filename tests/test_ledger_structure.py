@@ -65,3 +65,22 @@ def test_a_letters_and_digits_designation_names_which_one() -> None:
 def test_slips_and_remarks_leave_the_rendered_ledger_verbatim() -> None:
     ledger = ledger_of("so I was going over my notes, and teh GPU0 fan limit is 70%")
     assert "teh GPU0 fan limit is 70%" in L.render(L.active(ledger))
+
+
+def test_an_update_in_fewer_words_takes_the_subject_it_replaced() -> None:
+    ledger = ledger_of("The nightly backup window starts at 02:00.", "my bad, the backup window starts at 03:00", "Set the nightly backup window to 01:30.")
+    assert live_values(ledger) == {"01:30"} and stale_values(ledger) == {"02:00", "03:00"}
+    ledger = ledger_of("Keep the staging replica count at 3 replicas", "replica count: 4 replicas", "Set the staging replica count to 6 replicas.")
+    assert live_values(ledger) == {"6 replicas"}
+
+
+def test_an_update_in_fewer_words_reads_back_from_a_memory_block() -> None:
+    block = L.render(L.active(ledger_of("The nightly backup window starts at 02:00.", "my bad, the backup window starts at 03:00")))
+    back = L.update(L.from_text(block), "Set the nightly backup window to 01:30.")
+    assert live_values(back) == {"01:30"} and stale_values(back) == {"03:00"}
+
+
+def test_fewer_words_never_merge_two_things() -> None:
+    ledger = ledger_of("The frontend release is on 3 March.", "The backend release is on 9 March.", "my bad, the release is on 5 March")
+    assert {"3 March", "9 March"} <= live_values(ledger) | stale_values(ledger)
+    assert not ({"3 March", "9 March"} <= stale_values(ledger))  # a vague statement supersedes at most one, never both

@@ -47,6 +47,7 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         matches = [*matches, *(i for i in held if i not in matches)]
         if entry.correction and held:
             entry = replace(entry, kind=out[held[-1]].kind)  # a correction is of the kind of what it corrects
+    entry = _named_in_fewer_words(entry, [out[i] for i in matches])
     for i in matches:
         old = out[i]
         new_vals = set(entry.values)
@@ -60,6 +61,25 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         out = [replace(e, updated_to=note) if not e.active and e.updated_to and same_subject(e.subject, old.subject) else e for e in out]
     out.append(entry)
     return out
+
+
+def _named_in_fewer_words(entry: Entry, olds: Sequence[Entry]) -> Entry:
+    """Kind: an update that names its subject in fewer words than the statement it replaces, e.g. "The nightly backup
+    window starts at 02:00." then "my bad, the backup window starts at 03:00" then "Set the nightly backup window to
+    01:30.", or "Keep the staging replica count at 3 replicas" then "replica count: 4 replicas" then "Set the staging
+    replica count to 6 replicas." The second statement replaced the first through its shorter name; before, it kept
+    that shorter subject, and the third, naming the thing in full again, was "more specific" (a new subject): the
+    second value stayed in force. The entry takes the subject of the one thing it replaced (all replaced entries of one
+    subject, its own words all inside it), and is marked ``resolved``: its words alone do not name that subject, so a
+    memory block writes it as ``subject: value`` and it reads back the same."""
+    mine = set(entry.subject.split())
+    subjects = {o.subject for o in olds if o.values}
+    if len(subjects) != 1 or entry.kind == "goal":
+        return entry
+    (theirs,) = subjects
+    if not mine < set(theirs.split()):
+        return entry
+    return replace(entry, subject=theirs, resolved=True)
 
 
 def _named_as(entry: Entry, old: Entry) -> str:
@@ -103,7 +123,9 @@ def _person_and_thing(a: Entry, b: Entry) -> bool:
 _ROLE_WORDS = {"owner", "name"}  # "X has a new owner: V" names X's owner, not a more specific X
 # attributes a later statement may name a thing by ("Add a week to the migration deadline" after "The migration
 # must be wrapped up by V"): the thing's, not a more specific thing
-_ATTRIBUTE_WORDS = _ROLE_WORDS | {"deadline", "date", "budget", "limit", "size", "floor", "target", "length", "count", "timeout", "configuration"}
+_ATTRIBUTE_WORDS = _ROLE_WORDS | {"deadline", "date", "budget", "limit", "size", "floor", "target", "length", "count", "timeout", "configuration",
+                                    # what a choice is made of ("the diagram tool for docs" after "Diagrams in the docs … in V"): the thing's, not another thing
+                                    "tool", "choice", "library", "framework"}
 
 
 # quantities set for a thing that are not the thing's own value: "the review queue target" is not how many items the
