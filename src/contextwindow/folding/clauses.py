@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .scoped import kept_in_scope
+from .subjects import STOP_WORDS
 
 # --- environment / harness blocks --------------------------------------------------------------
 _TAG_BLOCK = re.compile(r"<([A-Za-z][\w.-]*)(?:\s[^<>]*)?>.*?</\1\s*>", re.DOTALL)
@@ -68,7 +69,8 @@ _BOUNDARY = re.compile(r"(?<=[.!?;\]])\s+(?=[\"'(]?[A-Z0-9`$€£~/\[])"
 # "the staging db lives on the second rack. also keep the retry count at 6 tries" and "we ship on friday. it's a soft
 # launch" (before, each pair was one clause: the first sentence's words joined the second's subject). A stop after a
 # whole word (not inside a file name, host, version or path: "main.py. then", "v1.2. and" stay joined) and before two
-# words starts a new sentence, unless the word is an abbreviation a lower-case word follows ("e.g. the", "approx. five")
+# words starts a new sentence when the first of them is a function word, unless the word before the stop is an
+# abbreviation a lower-case word follows ("e.g. the", "approx. five")
 _LOWER_START = re.compile(r"(?<=[.!?])\s+(?=[a-z]+(?:'[a-z]+)?\s+\w)")
 _WHOLE_WORD_END = re.compile(r"(?:^|[\s(,;:\"'])([A-Za-z]{2,})[.!?]$")
 _ABBREV_BEFORE_LOWER = {"eg", "ie", "etc", "vs", "approx", "cf", "incl", "esp", "resp", "al", "viz", "ca", "min", "max", "fig", "no", "nr", "vol", "ch", "sec", "dept"}
@@ -114,6 +116,11 @@ def sentences(text: str) -> list[str]:
     return [part for piece in out for part in _lower_case_sentences(piece)]
 
 
+def _first_word(text: str) -> str:
+    m = re.match(r"[a-z]+(?:'[a-z]+)?", text)
+    return m.group(0) if m else ""
+
+
 def _lower_case_sentences(piece: str) -> list[str]:
     """``piece`` split where a sentence ends after a whole word and the next starts in lower case."""
     if ". " not in piece and "! " not in piece and "? " not in piece:
@@ -124,6 +131,9 @@ def _lower_case_sentences(piece: str) -> list[str]:
         end = _WHOLE_WORD_END.search(before)
         if not end or end.group(1).lower().replace(".", "") in _ABBREV_BEFORE_LOWER:
             continue
+        if _first_word(piece[m.end() :]) not in STOP_WORDS:
+            continue  # a sentence typed in lower case opens with a function word ("the", "also", "it's", "bump", "oh");
+            # a noun after a stop is a list, a log or an identifier run on ("… database. agent token reply …")
         if before.strip():
             parts.append(before.strip())
         start = m.end()
