@@ -2,6 +2,7 @@
 
     python benchmarks/bench_replay.py [--room N]... [--transcripts DIR]
     python benchmarks/bench_replay.py --cost        # the held-out cost table (below)
+    python benchmarks/bench_replay.py --cost --clear-rule eoq   # the same, default clearing by another rule
     python benchmarks/bench_replay.py --speed [--all-sessions] [--repeats 3]   # policy CPU times, x the fastest
     python benchmarks/bench_replay.py --save-numbers before.json   # then, after a speed-only change:
     python benchmarks/bench_replay.py --same-numbers before.json   # exit 1 if any replay's numbers moved
@@ -83,8 +84,12 @@ def sessions_with_models(root: Path) -> list[tuple[ImportedSession, str, int]]:
 COST_WINDOWS = (100_000, 200_000)
 
 
-def cost_table(root: Path) -> int:
-    """The held-out goal check (module docstring)."""
+def cost_table(root: Path, clear_rule: str | None = None) -> int:
+    """The held-out goal check (module docstring); ``clear_rule``: ``default`` with that rule of
+    when to clear (compaction/clearing.py) instead of its own."""
+    from contextwindow.compaction.cache import CacheConfig
+
+    cache = None if clear_rule is None else CacheConfig(clear_rule=clear_rule)
     long = [(s, m, fx) for s, m, fx in sessions_with_models(root) if len(s.calls) >= LONG_CALLS]
     print("| window | session | calls | floor | claude-code billed (with summaries) | above floor | default billed (with summaries) | above floor "
           "| default/cc above floor | default/cc billed | cc $ | default $ | over win | invalid | constraints (default, cc) |")
@@ -95,7 +100,7 @@ def cost_table(root: Path) -> int:
     parts: list[tuple[str, PolicyResult, PolicyResult]] = []
     for w in COST_WINDOWS:
         for s, model, _ in long:
-            rep = replay(s, list(POLICIES), model=model, window=w)
+            rep = replay(s, list(POLICIES), model=model, window=w, cache=cache)
             cc, d = rep.policy("claude-code"), rep.policy("default")
             fl = d.floor_input_tokens
             cb, db = cc.billed_with_summaries, d.billed_with_summaries  # input + the summaries' own calls
@@ -226,6 +231,7 @@ def main() -> int:
     ap.add_argument("--transcripts", type=Path, default=FIXTURES)
     ap.add_argument("--room", type=int, action="append", default=None)
     ap.add_argument("--cost", action="store_true", help="print the held-out cost table instead")
+    ap.add_argument("--clear-rule", choices=("horizon", "eoq", "balance"), help="--cost with default clearing by this rule (compaction/clearing.py)")
     ap.add_argument("--speed", action="store_true", help="print each policy's CPU time per long session and its multiple of the fastest")
     ap.add_argument("--all-sessions", action="store_true", help="--speed on every session, not only the long ones")
     ap.add_argument("--repeats", type=int, default=3, help="--speed: replays per session")
@@ -240,7 +246,7 @@ def main() -> int:
         if not args.transcripts.is_dir():
             print(f"no transcripts at {args.transcripts}", file=sys.stderr)
             return 1
-        return cost_table(args.transcripts)
+        return cost_table(args.transcripts, args.clear_rule)
     windows: list[int | None] = [None, *(args.room or [48_000, 24_000])]
     if not args.transcripts.is_dir():
         print(f"no transcripts at {args.transcripts}", file=sys.stderr)

@@ -1,6 +1,6 @@
 """Fit the default policy's cache knobs on one part of the fixtures; bench_replay.py reports the other.
 
-    python benchmarks/fit_cache_policy.py [--transcripts DIR] [--stage 3]
+    python benchmarks/fit_cache_policy.py [--transcripts DIR] [--stage 3 | --stage 4]
 
 Split (by session, so nothing reported was seen while fitting):
 - FIT: every fixture session with fewer than 40 model calls, replayed at "fixed prefix + 24k" and
@@ -22,6 +22,12 @@ Knobs, in two stages (each a grid; the other stage's knobs at their current defa
    score and the prose mean (the medians at 40k/60k/80k, averaged), each divided by its value with
    no prior (None: the summary budget); on a tie the larger value (the prior that moves least from
    the budget). ``--stage 3`` runs this stage alone at the defaults.
+4. the rule of WHEN to clear (``CacheConfig.clear_rule``, compaction/clearing.py): ``horizon``
+   (clear once the reads saved over ``horizon_calls`` beat the rewrite), ``eoq`` (once the
+   uncleared candidates reach the square-root size) and ``balance`` (once what waiting has cost
+   reaches the rewrite), each with ``clear_at_least`` over its grid, at the other defaults, on the
+   FIT sessions. ``--stage 4`` runs this stage alone (it is not part of the full fit: the default
+   rule stays ``horizon`` unless one is better here AND not worse held out, docs/replay.md).
 Objective: the bill above the floor (input + the summaries' own calls, replay/summaries.py) summed
 over the FIT replays, as a share of claude-code's, with 0 calls over the window, 0 invalid payloads
 and 0 constraints lost (a setting that breaks any is out).
@@ -38,6 +44,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from contextwindow.compaction.cache import CacheConfig
+from contextwindow.compaction.clearing import RULES
 from contextwindow.importers import ImportedSession
 from contextwindow.replay import replay
 
@@ -99,7 +106,7 @@ def stage3(fit: Fit, base: CacheConfig, cc_above: float) -> CacheConfig:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--transcripts", type=Path, default=FIXTURES)
-    ap.add_argument("--stage", type=int, choices=(3,), help="stage 3 alone, at the current defaults")
+    ap.add_argument("--stage", type=int, choices=(3, 4), help="stage 3 or 4 alone, at the current defaults")
     args = ap.parse_args()
     fit = [(s, m, fixed) for s, m, fixed in sessions_with_models(args.transcripts) if len(s.calls) < LONG_CALLS]
     if not fit:
@@ -112,6 +119,17 @@ def main() -> int:
             p = r.policies[0]
             cc_above += max(0.0, p.billed_with_summaries - p.floor_input_tokens)
     base = CacheConfig()
+    if args.stage == 4:
+        print("stage 4: the rule of when to clear (clear_rule, clear_at_least), FIT sessions")
+        rows4 = []
+        for rule, least in itertools.product(RULES, CLEAR_AT_LEAST):
+            cfg = replace(base, clear_rule=rule, clear_at_least=least)
+            ratio, bad = score(fit, cfg, cc_above)
+            rows4.append((ratio, bad, cfg))
+            print(f"  clear_rule {rule:8}  clear_at_least {least:6,}  above floor vs claude-code {ratio:.4f}  broken {bad}", flush=True)
+        b = min((r for r in rows4 if r[1] == 0), key=lambda r: r[0], default=min(rows4, key=lambda r: r[0]))[2]
+        print(f"\nbest clear_rule {b.clear_rule}, clear_at_least {b.clear_at_least}")
+        return 0
     if args.stage == 3:
         b = stage3(fit, base, cc_above)
         print(f"\nbest first_summary_tokens {b.first_summary_tokens}")

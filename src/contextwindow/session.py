@@ -45,6 +45,7 @@ from .budget import (
 from .compaction import CompactionResult, ViewItem, compact, total
 from .compaction.cache import clear_for_cache
 from .compaction.candidates import GrowingCandidates
+from .compaction.clearing import ClearHistory
 from .compaction.economics import FoldNow, Growth, cost_budget, fold_now
 from .compaction.policy import fold_first
 from .compaction.sticky import EMPTY_STATE, StickyViews, sticky_state, sticky_view
@@ -611,10 +612,16 @@ class Session:
         k = len(built)
         if keys[:k] != built:  # (the common case, a view that only grew, is settled in C)
             k = next((i for i, (a, b) in enumerate(zip(built, keys, strict=False)) if a != b), min(k, len(keys)))
-        got = clear_for_cache(items, self._count, total(items[k:]), self._cache_cfg, memo=self._mask_memo, candidates=self._candidates)
+        history = None
+        if self._cache_cfg.clear_rule != "horizon":  # the rules that wait read the calls, the cleared, the window's press (clearing.py)
+            g, hist, trigger = self._growth.per_call, total(items), budget.trigger_tokens
+            latest = max(self.budget().trigger_tokens, min(budget.history_budget, int(budget.history_budget * self._cache_cfg.max_trigger)))
+            history = ClearHistory(self._growth.calls + 1, self._growth.cleared, trigger >= latest and hist + g >= trigger)
+        got = clear_for_cache(items, self._count, total(items[k:]), self._cache_cfg, memo=self._mask_memo, candidates=self._candidates, history=history)
         if got is None:
             return items
         cleared, step = got
+        self._growth.cleared += int(step["saved"])  # type: ignore[call-overload]
         result = CompactionResult(cleared, total(items), total(cleared), budget.target_tokens, budget.history_budget, [step])
         self._apply(result)
         self._last_reported = None

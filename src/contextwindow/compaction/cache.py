@@ -30,6 +30,7 @@ from typing import Any
 
 from ..models import ModelSpec
 from .candidates import GrowingCandidates
+from .clearing import RULES, ClearHistory, balance_start, candidate_ages, eoq_start, horizon_start, suffix_sums
 from .inputs import cleared_inputs, input_candidates
 from .mask import MaskConfig, mask_candidates, masked_message, tool_names
 from .view import Count, ViewItem, total
@@ -41,7 +42,11 @@ class CacheConfig:
 
     read_weight: float = 0.1  # cache read / input (Anthropic)
     write_weight: float = 1.25  # cache write / input; 1.0 where the provider charges no writes
-    horizon_calls: float = 12.0  # calls a cleared token would still have been read (fitted)
+    horizon_calls: float = 12.0  # calls a cleared token would still have been read (fitted; the "horizon" rule)
+    # WHEN a clear comes (compaction/clearing.py): "horizon" clears as soon as the reads it saves over
+    # horizon_calls beat its rewrite; "eoq" and "balance" (tried against it, not the default:
+    # docs/replay.md) wait for the square-root size or the part-period balance
+    clear_rule: str = "horizon"
     clear_at_least: int = 2_000  # the fewest tokens one clear removes (fitted)
     keep_last: int = 3  # newest results never cleared
     min_result_tokens: int = 200
@@ -60,6 +65,12 @@ class CacheConfig:
     # the fold kind's summary size before the first summary is measured (after it: the last one's
     # size; never above the summary budget); None: the summary budget (fitted, docs/replay.md)
     first_summary_tokens: int | None = 1_500
+
+    def __post_init__(self) -> None:
+        if self.clear_rule not in RULES:
+            from ..errors import ConfigError
+
+            raise ConfigError(f"CacheConfig(clear_rule={self.clear_rule!r}): expected one of {', '.join(RULES)}")
 
     @classmethod
     def for_model(cls, spec: ModelSpec | None, base: CacheConfig | None = None) -> CacheConfig:
@@ -82,6 +93,7 @@ def clear_for_cache(
     config: CacheConfig,
     memo: dict[str, Any] | None = None,
     candidates: GrowingCandidates | None = None,
+    history: ClearHistory | None = None,
 ) -> tuple[list[ViewItem], dict[str, object]] | None:
     """Clear old tool results (and old calls' long inputs) when it pays (module docstring), else None.
 
@@ -108,17 +120,19 @@ def clear_for_cache(
     gains = [max(0, items[i].tokens - masked[i].tokens) for i in cands]
     # suffix[j]: tokens from candidate j to the end after clearing candidates j.. (the rewrite)
     after = list(accumulate(reversed([it.tokens for it in items]), initial=0))[::-1]
-    best: tuple[float, int, int] | None = None  # (net return, start j, tokens cleared)
-    cleared = 0
     rewrite_price = max(0.0, config.write_weight - config.read_weight)
-    for j in range(len(cands) - 1, -1, -1):
-        cleared += gains[j]
-        if cleared < config.clear_at_least:
-            continue
-        rewritten = max(0, after[cands[j]] - cleared - new_tail)
-        net = config.read_weight * cleared * config.horizon_calls - rewrite_price * rewritten
-        if net > 0 and (best is None or net > best[0]):
-            best = (net, j, cleared)
+    rewrites = [max(0, after[i] - c - new_tail) for i, c in zip(cands, suffix_sums(gains), strict=True)]  # a clear from each
+    read, least = config.read_weight, config.clear_at_least
+    if config.clear_rule == "horizon":
+        best = horizon_start(gains, rewrites, read=read, rewrite=rewrite_price, horizon=config.horizon_calls, at_least=least)
+    else:
+        history = history or ClearHistory(sum(1 for it in items if it.message.role == "assistant"))
+        tail = max(0, after[cands[-1] + 1] - new_tail)  # rewritten by every clear (clearing.py)
+        if config.clear_rule == "eoq":
+            best = eoq_start(gains, rewrites, tail, history, read=read, rewrite=rewrite_price, at_least=least)
+        else:
+            ages = candidate_ages(items, cands, config.keep_last)
+            best = balance_start(gains, rewrites, ages, tail, history, read=read, rewrite=rewrite_price, at_least=least)
     if best is None:
         return None
     _, start, saved = best

@@ -72,6 +72,7 @@ class Growth:
     grown: int = 0
     last_after: int | None = None  # history tokens the previous build sent
     reached: int | None = None  # history tokens the last compaction pass left
+    cleared: int = 0  # tokens the per-call clearing step took so far (compaction/cache.py: the rate clearables accrue at)
 
     def before(self, history: int) -> None:
         """The history of the build about to be made (before any pass)."""
