@@ -89,7 +89,7 @@ def test_candidate_ages_count_the_calls_since_a_result_fell_out_of_the_newest_th
 
 
 def test_an_unknown_rule_is_a_config_error_naming_the_rules() -> None:
-    with pytest.raises(ConfigError, match="clear_rule='soon'.*horizon, eoq, balance"):
+    with pytest.raises(ConfigError, match=r"clear_rule='soon'.*horizon, eoq, balance"):
         CacheConfig(clear_rule="soon")
 
 
