@@ -25,7 +25,7 @@ from .folding.constraints import Constraint
 from .formats import anthropic as anthropic_format
 from .formats import get_format, openai_chat
 from .formats.memo import RenderMemo
-from .formats.prepare import prepare
+from .formats.prepare import GrowingPrepare
 from .formats.rules import enforce
 from .incremental import GrowingPayloadCheck
 from .messages import Message, TextPart
@@ -131,7 +131,7 @@ class Renderer:
         self.sent_positions: list[tuple[int, int]] | None = None  # where each message ends in the last Anthropic body (None: repaired, or another format)
         # the previous build's renders, reused for the same message objects
         self._render_memo: RenderMemo[Message, list[dict[str, Any]]] = RenderMemo(by_position=incremental)
-        self._clean_memo: dict[str, RenderMemo[Message, bool]] = {}  # per format: messages prepare leaves as they are
+        self._prepares: dict[str, GrowingPrepare] = {}  # per format: ids and images made acceptable, extended as the list grows
         self._payload_check = GrowingPayloadCheck(enabled=incremental)  # the Chat payload's rules, of the new tail only
 
     def payload(
@@ -139,7 +139,10 @@ class Renderer:
     ) -> tuple[dict[str, Any], dict[str, str]]:
         """Render ``messages`` for ``name`` and hold the result to the provider's rules (invariant 2):
         ids and media types made acceptable, then :func:`formats.rules.enforce` as the last step."""
-        prep = prepare(messages, name, self._clean_memo.setdefault(name, RenderMemo(by_position=self.incremental)))
+        prep_for = self._prepares.get(name)
+        if prep_for is None:
+            prep_for = self._prepares[name] = GrowingPrepare(name, enabled=self.incremental)
+        prep = prep_for(messages)
         positions: list[tuple[int, int]] | None = None
         if name == "openai":  # renders message by message: the previous build's renders are reused
             payload = openai_chat.to_payload(prep.messages, system=system or None, tools=tools or None, model=model, memo=self._render_memo)

@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..messages import ImagePart, Message, Part, TextPart, ToolCallPart, ToolResultPart
-from .memo import RenderMemo
+from .memo import RenderMemo, same_prefix
 
-__all__ = ["ID_RULES", "IdRule", "Prepared", "prepare", "sniff_image_type", "unmap_ids"]
+__all__ = ["ID_RULES", "GrowingPrepare", "IdRule", "Prepared", "prepare", "sniff_image_type", "unmap_ids"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,24 +138,102 @@ def prepare(messages: Sequence[Message], fmt: str, memo: RenderMemo[Message, boo
     rule = ID_RULES[fmt]
     if memo is not None and all(memo.map(messages, functools.partial(_clean, rule=rule))):
         return Prepared(list(messages), {}, [])
+    return _Grown.whole(messages, fmt).prepared()
+
+
+class GrowingPrepare:
+    """:func:`prepare` for one format, kept between builds: when the messages start with the very
+    objects of the last call's (the history only grew), only the new tail's ids are renamed and its
+    messages rewritten; the earlier ones come back as the same objects (their renders stay cached).
+    The same answer as :func:`prepare`: a new id the provider accepts that an earlier rename took
+    (the whole list would have renamed around it) makes the whole list decide again."""
+
+    def __init__(self, fmt: str, *, enabled: bool = True) -> None:
+        self.fmt = fmt
+        self.enabled = enabled  # False: every call prepares the whole list (checks the grown one)
+        self._clean: RenderMemo[Message, bool] = RenderMemo(by_position=enabled)
+        self._last: _Grown | None = None
+
+    def __call__(self, messages: Sequence[Message]) -> Prepared:
+        rule = ID_RULES[self.fmt]
+        if all(self._clean.map(messages, functools.partial(_clean, rule=rule))):
+            self._last = None
+            return Prepared(list(messages), {}, [])
+        last = self._last
+        if not (self.enabled and last is not None and same_prefix(last.messages, messages) and last.extend(messages)):
+            last = self._last = _Grown.whole(messages, self.fmt)
+        return last.prepared()
+
+
+@dataclass(slots=True)
+class _Grown:
+    """What :func:`prepare` made of a list, kept so that a longer list starting with it is extended."""
+
+    fmt: str
+    messages: list[Message]
+    out: list[Message]
+    seen: set[str]  # every call id met, in ``ids`` order
+    taken: set[str]  # ids kept as they are + the new ids given so far
+    rename: dict[str, str]  # stored id -> sent id, in the order the ids were met
+    image_notes: list[str]
+
+    @classmethod
+    def whole(cls, messages: Sequence[Message], fmt: str) -> _Grown:
+        rule = ID_RULES[fmt]
+        seen: set[str] = set()
+        ids = _new_ids(messages, seen)
+        keep = {i for i in ids if _id_ok(i, rule)}
+        taken = set(keep)
+        rename: dict[str, str] = {}
+        _rename(ids, keep, rule, taken, rename)
+        notes: list[str] = []
+        out = _rewrite(messages, 0, rename, fmt, notes)
+        return cls(fmt, list(messages), out, seen, taken, rename, notes)
+
+    def extend(self, messages: Sequence[Message]) -> bool:
+        """Take in ``messages[len(self.messages):]``; False (nothing changed) when the whole list must decide."""
+        rule = ID_RULES[self.fmt]
+        tail = messages[len(self.messages) :]
+        seen = set(self.seen)
+        ids = _new_ids(tail, seen)
+        keep = {i for i in ids if _id_ok(i, rule)}
+        if not keep.isdisjoint(self.taken):  # an earlier rename took an id the provider accepts
+            return False
+        self.seen = seen
+        self.taken |= keep
+        _rename(ids, keep, rule, self.taken, self.rename)
+        self.out = self.out + _rewrite(tail, len(self.messages), self.rename, self.fmt, self.image_notes)
+        self.messages = list(messages)
+        return True
+
+    def prepared(self) -> Prepared:
+        notes = [f"call id {old!r} sent as {new!r}" for old, new in self.rename.items()] + self.image_notes
+        return Prepared(list(self.out), {new: old for old, new in self.rename.items()}, notes)
+
+
+def _new_ids(messages: Sequence[Message], seen: set[str]) -> list[str]:
+    """The call ids of ``messages`` not in ``seen``, in order of appearance (added to ``seen``)."""
     ids: list[str] = []
-    seen: set[str] = set()
     for m in messages:
         for p in m.parts:
             cid = p.id if isinstance(p, ToolCallPart) else p.call_id if isinstance(p, ToolResultPart) else None
             if cid is not None and cid not in seen:
                 seen.add(cid)
                 ids.append(cid)
-    keep = {i for i in ids if _id_ok(i, rule)}
-    taken = set(keep)
-    rename: dict[str, str] = {}
+    return ids
+
+
+def _rename(ids: Sequence[str], keep: set[str], rule: IdRule, taken: set[str], rename: dict[str, str]) -> None:
     for i in ids:
         if i not in keep:
             rename[i] = _new_id(i, rule, taken)
             taken.add(rename[i])
-    notes = [f"call id {old!r} sent as {new!r}" for old, new in rename.items()]
+
+
+def _rewrite(messages: Sequence[Message], first: int, rename: dict[str, str], fmt: str, notes: list[str]) -> list[Message]:
+    """``messages`` (the first one at position ``first``) with ``rename`` applied and images fixed."""
     out: list[Message] = []
-    for mi, m in enumerate(messages):
+    for mi, m in enumerate(messages, first):
         parts: list[Part] = []
         changed = False
         for p in m.parts:
@@ -170,7 +248,7 @@ def prepare(messages: Sequence[Message], fmt: str, memo: RenderMemo[Message, boo
             changed = changed or q is not p
             parts.append(q)
         out.append(replace(m, parts=tuple(parts)) if changed else m)
-    return Prepared(out, {new: old for old, new in rename.items()}, notes)
+    return out
 
 
 def unmap_ids(message: Message, id_map: dict[str, str]) -> Message:
