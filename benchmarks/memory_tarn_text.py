@@ -313,12 +313,12 @@ NO_LONGER = ("{N} is no longer {o}; it's {v}.", "{N} isn't {o} any more. {v}.", 
 NEGATE = ("{N}: not {o} — {v}.", "Not {o} for {n}. {v}.", "Correction on {n}, not {o}, {v}.")
 CORRECT = ("I gave you the wrong value for {n} earlier: {v}.", "Let me fix something I said: {n} should be {v}.",
            "My mistake about {n}. The right value is {v}.")
-IMPLIED = ("{N} came up in the planning call. It's {v} as of today.", "There was news about {n} this morning. We're at {v}.",
+IMPLIED = ("We talked about {n} in the planning call. Outcome: {v}.", "There was news about {n} this morning. We're at {v}.",
            "Someone asked me about {n}. Answer: {v} from here on.")
 REL_UP = {"date": "{N} slips {d} later, landing on {v}.", "time": "{N} moves {d} later, so {v}.", "duration": "Add {d} to {n}, which makes it {v}.",
           "money": "Raise {n} by {d}: {v}.", "pct": "{N} goes up {d}, to {v}.", "count": "Bump {n} up by {d}, making {v}.",
           "size": "Give {n} another {d}, {v} in total.", "range": "Shift {n} up by {d}: between {v}."}
-REL_DOWN = {"date": "{N} comes forward by {d}, to {v}.", "time": "{N} moves {d} earlier, so {v}.", "duration": "Take {d} off {n}, leaving {v}.",
+REL_DOWN = {"date": "{N} comes forward by {d}, to {v}.", "time": "{N} moves {d} earlier, so {v}.", "duration": "Trim {n} by {d}, leaving {v}.",
             "money": "Cut {n} by {d}: {v}.", "pct": "{N} drops {d}, to {v}.", "count": "Lower {n} by {d}, leaving {v}.",
             "size": "Shave {d} off {n}, so {v}.", "range": "Shift {n} down by {d}: between {v}."}
 REVERT = ("Put {n} back to {v}, the way it was at the start.", "Let's undo the change to {n}; {v} again, as originally.")
@@ -335,7 +335,7 @@ CFG_UPDATE = ("Updated:", "changed lines:", "new values:", "diff of my settings:
 #: the negating voice states some first values as "not X — V"
 NEG_FIRST = "{N}: not {x} — {v}."
 #: a current value said again, no change
-REPEAT = ("{N} stays at {v}, nothing new there.", "Reminder, {n} is still {v}.", "No change to {n}: {v}.")
+REPEAT = ("{N} is unchanged at {v}, for the record.", "Reminder, {n} is still {v}.", "No change to {n}: {v}.")
 #: the assistant's replies
 ECHO = ("Noting that {n} is {v}.", "Understood, I'll keep {n} at {v}.", "OK, {v} for {n}.")
 MISQUOTE = ("Got it, so {n} is {w}.", "I'll set {n} to {w} then.")

@@ -30,7 +30,7 @@ KIND_WORDS = {
                    "does not go out", "waits", "use seed", "runs", "due", "retranslated", "upwards", "has ", "off", "a row"),
     "preference": ("prefer", "rather", "like", "happiest", "best", "reach for", "lovely", "easiest", "go with", "please"),
 }
-MOVE_WORDS = {1: ("slips", "later", "add", "raise", "up", "another", "bump"), -1: ("forward", "earlier", "take", "cut", "drop", "lower", "shave", "down")}
+MOVE_WORDS = {1: ("slips", "later", "add", "raise", "up", "another", "bump"), -1: ("forward", "earlier", "trim", "cut", "drop", "lower", "shave", "down")}
 
 
 @pytest.fixture(scope="module")
