@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -27,9 +28,12 @@ def register(group: click.Group) -> None:
     @click.option("--max-body", type=click.IntRange(min=1), default=32 * 1024 * 1024, show_default=True, help="Largest request body in bytes (413 beyond).")
     @click.option("-v", "--verbose", is_flag=True, help="Log each request's conversation and what was done to it.")
     @click.option("--lane", is_flag=True, help="Experimental: defer bookkeeping while requests are in flight (docs/proxy.md).")
+    @click.option("--front", type=click.Choice(["aiohttp", "lean"]), default=None,
+                  help="The HTTP layer: aiohttp (default), or lean: a lean front that forwards unchanged requests itself, "
+                       "the store and Session work in a worker process (docs/proxy.md).")
     @handle_errors
     def proxy_cmd(upstream: str, anthropic_upstream: str | None, host: str, port: int, store_url: str | None, window: int | None,
-                  clip_budget: int, token_env: str | None, max_body: int, verbose: bool, lane: bool) -> None:
+                  clip_budget: int, token_env: str | None, max_body: int, verbose: bool, lane: bool, front: str | None) -> None:
         """Point an agent's base URL here: its conversations are clipped, compacted and accounted.
 
         Serves POST /v1/chat/completions, /v1/responses and /v1/messages; every other path is
@@ -49,12 +53,19 @@ def register(group: click.Group) -> None:
             token = os.environ.get(token_env)
             if not token:
                 raise ConfigError(f"--token-env {token_env}: the variable is not set or empty")
+        from ..proxy.lean import SECRET_ENV
+
         config = ProxyConfig(upstream=upstream, anthropic_upstream=anthropic_upstream, host=host, port=port, token=token, max_body=max_body,
-                             lane=lane)
+                             lane=lane, worker_secret=os.environ.get(SECRET_ENV) or None)
+        if front:
+            config = replace(config, front=front)
         config.check()
         logging.basicConfig(level=logging.WARNING, format="ctxw proxy: %(message)s")
         logging.getLogger("contextwindow.proxy").setLevel(logging.DEBUG if verbose else logging.WARNING)
         url = store_url or default_store_url()
+        if config.front == "lean" and not config.worker_secret:
+            _serve_lean(config, url, window, clip_budget, token_env, verbose, lane)
+            return
         store = open_store(url)
 
         served: list[Any] = []
@@ -72,6 +83,44 @@ def register(group: click.Group) -> None:
             store.close()
             if served:
                 click.echo(f"ctxw proxy: stopped; {stopped(served[0].status())}", err=True)
+
+
+def _serve_lean(config: Any, store_url: str, window: int | None, clip_budget: int, token_env: str | None, verbose: bool, lane: bool) -> None:
+    """The lean front here, the worker (this command again, on a loopback port) in its own process."""
+    import asyncio
+    import sys
+
+    from ..proxy.lean import serve_split
+
+    argv = [sys.executable, "-m", "contextwindow.cli.main", "proxy", "--upstream", config.upstream, "--host", "127.0.0.1", "--port", "0",
+            "--store", store_url, "--clip-budget", str(clip_budget), "--max-body", str(config.max_body), "--front", "aiohttp"]
+    if config.anthropic_upstream:
+        argv += ["--anthropic-upstream", config.anthropic_upstream]
+    if window:
+        argv += ["--window", str(window)]
+    if token_env:
+        argv += ["--token-env", token_env]
+    if verbose:
+        argv.append("-v")
+    if lane:
+        argv.append("--lane")
+    served: list[Any] = []
+
+    def ready(front: Any) -> None:
+        served.append(front)
+        click.echo(f"ctxw proxy: listening on http://{config.host}:{front.port} → {config.upstream} (lean front; worker at {front.worker_url})",
+                   err=True)
+
+    try:
+        asyncio.run(serve_split(config, argv, clip_budget or None, ready))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if served:
+            st = served[0].status()
+            click.echo(f"ctxw proxy: front stopped; {st['requests']} requests ({st['front_fast']} forwarded as sent by the front, "
+                       f"{st['delegated']} served by the worker, {st['cancelled']} cancelled by their client); records lost {st['records_lost']}",
+                       err=True)
 
 
 def stopped(st: dict[str, int]) -> str:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..messages import ImagePart, Message, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
+from ..tokens.estimate import Estimator
 from ..tokens.exact import ExactCounter
 from ..tokens.unlogged import UNLOGGED_META
 
@@ -76,3 +77,20 @@ def message_bound(counter: object, m: Message) -> int | None:
         else:
             return None
     return n
+
+
+def per_byte(counter: object) -> float | None:
+    """Tokens per byte that bound ``counter``'s count of a plain message (text, tool calls, tool
+    results) from the bytes of its JSON, for the lean front (proxy/fastpath.py); None: no bound.
+
+    A byte-level BPE counter: 1 (module docstring; a message's JSON has more bytes than its texts
+    plus the counter's framing). The heuristic :class:`~contextwindow.tokens.estimate.Estimator`:
+    each of its text classes counts characters or runs of characters, so no class counts more
+    than once per byte, and a text costs at most the sum of the class rates per byte, plus a
+    line-number prefix's (at least two bytes) when that is positive, plus one for rounding and
+    the minimum of one token per text (tests/test_proxy_front.py tries it on adversarial text)."""
+    if isinstance(counter, ExactCounter) and has_bound(counter):
+        return 1.0
+    if type(counter) is Estimator:
+        return sum(counter.rates.weights()) + max(0.0, counter.numbered_line) / 2 + 1.0
+    return None

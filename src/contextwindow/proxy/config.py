@@ -9,8 +9,9 @@ not forwarded (the connection's own, and the proxy's).
 from __future__ import annotations
 
 import ipaddress
+import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import ConfigError
 
@@ -18,7 +19,7 @@ HOP_BY_HOP = frozenset({
     "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "trailers",
     "transfer-encoding", "upgrade", "host", "content-length", "content-encoding",
 })
-OWN_HEADERS = ("x-ctxw-token", "x-ctxw-conversation")
+OWN_HEADERS = ("x-ctxw-token", "x-ctxw-conversation", "x-ctxw-worker", "x-ctxw-overflowed")
 TOKEN_HEADER = "x-ctxw-token"
 DEFAULT_MAX_BODY = 32 * 1024 * 1024  # Anthropic's own request limit
 
@@ -36,6 +37,11 @@ class ProxyConfig:
     #: bookkeeping deferred while requests are urgent (proxy/lane.py); off by default: no p99 gain
     #: measured, and 3-8% more CPU per request at load 9-14 (docs/proxy.md, 2026-11-24 08:50-10:30)
     lane: bool = False
+    #: the HTTP layer that serves clients: "aiohttp" (ProxyServer alone) or "lean" (proxy/front.py in
+    #: front of a ProxyServer worker); the environment's CTXW_PROXY_FRONT picks the default
+    front: str = field(default_factory=lambda: os.environ.get("CTXW_PROXY_FRONT", "aiohttp"))
+    #: set on a ProxyServer that is a lean front's worker: its internal endpoints answer this secret only (proxy/worker.py)
+    worker_secret: str | None = None
 
     def check(self) -> None:
         for name, url in (("--upstream", self.upstream), ("--anthropic-upstream", self.anthropic_upstream)):
@@ -43,6 +49,8 @@ class ProxyConfig:
                 raise ConfigError(f"{name} must be an http:// or https:// base URL, got {url!r}")
         if not is_loopback(self.host) and not self.token:
             raise ConfigError(f"binding to {self.host} (not loopback) needs a token: set --token-env VAR to a variable holding one")
+        if self.front not in ("aiohttp", "lean"):
+            raise ConfigError(f"--front must be 'aiohttp' or 'lean', got {self.front!r}")
         if self.max_body <= 0:
             raise ConfigError(f"max_body must be positive, got {self.max_body}")
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -380,6 +381,22 @@ class Conversations:
         if not self._fits(session, parsed, pending):
             return None
         return Quick(parsed, session, known)
+
+    def front_room(self, conversation_id: str) -> tuple[int, float] | None:
+        """Tokens a conversation's next request may add and still go as sent (under 90% of the
+        trigger, as :meth:`_under`), and the tokens per byte that bound its counter's count
+        (:func:`bound.per_byte`); None when its next request must be decided on the Session (not
+        live, last build not the client's own, no reported prompt yet, or a counter with no such
+        bound). The lean front's state (proxy/fastpath.py)."""
+        with self._guard:
+            session = self._live.get(conversation_id)
+        if session is None or conversation_id not in self._pristine or conversation_id not in self._reported:
+            return None
+        per = bound.per_byte(session.counter)
+        if per is None:
+            return None
+        b = session.budget()
+        return max(-1, math.ceil(0.9 * b.trigger_tokens - session.gauge().used + b.tools) - 1), per
 
     def commit(self, q: Quick) -> Prepared:
         """Store what :meth:`quick` found new (one transaction); the request went upstream as sent."""

@@ -22,6 +22,7 @@ from aiohttp import web
 
 from ..errors import ContextWindowError, StoreError
 from ..llm.overflow import describe_error
+from . import worker
 from .config import HOP_BY_HOP, ProxyConfig, forward_headers, join_url
 from .conversations import Conversations, Prepared, Quick, Request
 from .lane import Lane
@@ -167,7 +168,8 @@ class Forwarder:
         return fwd
 
     async def forward(self, request: web.Request, req: Request, prepared: Prepared | None, ctx: Any, started: float,
-                      sent: Sent | None = None, stored: Stored | None = None, calm: Callable[[], None] | None = None) -> web.StreamResponse:
+                      sent: Sent | None = None, stored: Stored | None = None, calm: Callable[[], None] | None = None,
+                      retried: bool = False) -> web.StreamResponse:
         """Send the request upstream and relay the answer; ``sent`` is set once the body is
         handed to the connection (or the attempt is over), and then ``calm`` is called (the
         request is no longer urgent: proxy/lane.py); relaying the answer is urgent again. The
@@ -183,7 +185,8 @@ class Forwarder:
             sent.future.add_done_callback(lambda _: calm())
         data = SentBody(data, sent)
         proto = req.protocol
-        retried = False
+        if retried:
+            self.stats["retries"] += 1  # the lean front's first attempt was the one the provider refused
         while True:
             try:
                 upstream_cm = self._client.request("POST", url, data=data, headers=headers)
@@ -237,7 +240,11 @@ class Forwarder:
         # the headers go out at prepare(), before the record below is made: a client already gone
         # fails there, and its answer is not accounted (buffering them into the first write, as
         # web.Response does, measured no cheaper and would let that record through)
-        out = web.StreamResponse(status=resp.status, reason=resp.reason, headers=response_headers(resp))
+        headers = response_headers(resp)
+        if (self.config.worker_secret is not None and prepared is not None and not prepared.changed and resp.status == 200
+                and worker.from_front(self.config, request)):  # the lean front may send the conversation's next request as sent
+            headers.update(worker.room_headers(self.conversations, prepared.conversation_id))
+        out = web.StreamResponse(status=resp.status, reason=resp.reason, headers=headers)
         length = resp.headers.get("content-length")
         if length and length.isdigit() and not streaming:
             out.content_length = int(length)

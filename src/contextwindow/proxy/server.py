@@ -38,6 +38,7 @@ from aiohttp import web
 
 from ..errors import ContextWindowError, PayloadError
 from ..store.base import background_checkpoints_of
+from . import worker
 from .config import TOKEN_HEADER, ProxyConfig, is_loopback, join_url
 from .conversations import Conversations, LockMoved, Request
 from .forward import Forwarder, error_response, joined
@@ -78,6 +79,8 @@ class ProxyServer:
         conversations.lock_in_use = self.locks.in_use  # a conversation's lock key is forgotten only while no request uses it
         self._commits = Commits()
         self._recorder = Recorder(conversations, self.locks, self._lane, self._commits)
+        #: the lean front's requests forwarded as sent, stored, whose answers it has not handed over yet (proxy/worker.py)
+        self.front_pending: dict[str, Any] = {}
         self._upstream = Forwarder(config, conversations, self._lane, self._commits, self._recorder, self.stats, lambda: self._inflight)
 
     def status(self) -> dict[str, int]:
@@ -157,9 +160,14 @@ class ProxyServer:
     # --- the handler ----------------------------------------------------------------------------
     async def handle(self, request: web.Request) -> web.StreamResponse:
         assert self._idle is not None
+        internal = self.config.worker_secret is not None and worker.is_internal(self, request)
+        if internal and request.path == worker.IDLE_PATH:  # the lean front's drain: not a request of its own
+            return await worker.idle(self)
         self._inflight += 1
         self._idle.clear()
         try:
+            if internal:  # a request the lean front forwards as sent, or its answer (proxy/worker.py)
+                return await (worker.store if request.path == worker.STORE_PATH else worker.answer)(self, request)
             with self._lane.urgent_work() as urgent:  # until its body is on its way upstream
                 return await self._handle(request, urgent.end)
         finally:
@@ -210,13 +218,14 @@ class ProxyServer:
                     try:
                         # the common case (nothing to build) is decided here, on the loop, and forwarded
                         # before its new messages are stored; a build, which may compact, runs in a worker thread
-                        quick = self.conversations.quick(parsed, key)
+                        overflowed = worker.overflowed(self.config, request)  # the lean front sent it as sent: the provider said too long
+                        quick = None if overflowed else self.conversations.quick(parsed, key)
                         if quick is not None:
                             fwd = await self._upstream.forward_first(request, req, quick, (lock, parsed, key), started, calm)
                             log.debug("conversation %s: forwarded as sent, its new messages stored in %.1f ms", quick.session.id, 1000 * (time.perf_counter() - t0))
                         else:
                             try:
-                                prepared = await asyncio.to_thread(self.conversations.prepare, parsed, lock=key)
+                                prepared = await asyncio.to_thread(self.conversations.prepare, parsed, force=overflowed, lock=key)
                             finally:  # what prepare wrote before it failed is committed too, not left in an open group
                                 stored = Stored(self._commits.written(), done=True)
                     except PayloadError as exc:
@@ -242,7 +251,8 @@ class ProxyServer:
                     log.debug("conversation %s: %d known + %d new messages, %d clipped, compacted=%s, changed=%s, fast=%s, prepared in %.1f ms",
                               prepared.conversation_id, prepared.known, prepared.added, prepared.clipped, prepared.compacted,
                               prepared.changed, prepared.fast, 1000 * (time.perf_counter() - t0))
-                return await self._upstream.forward(request, req, prepared, (lock, parsed, key), started, stored=stored, calm=calm)
+                return await self._upstream.forward(request, req, prepared, (lock, parsed, key), started, stored=stored, calm=calm,
+                                                    retried=overflowed)
             finally:
                 self.locks.drop(key)
         raise AssertionError("unreachable: the last attempt returns or raises")
@@ -263,7 +273,13 @@ class BackgroundProxy:
     """
 
     def __init__(self, config: ProxyConfig, conversations: Conversations) -> None:
-        self.server = ProxyServer(config, conversations)
+        self.server: Any
+        if config.front == "lean":  # the lean front and its worker on this one loop (proxy/lean.py)
+            from .lean import LeanProxy
+
+            self.server = LeanProxy(config, conversations)
+        else:
+            self.server = ProxyServer(config, conversations)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="ctxw-proxy")
 

@@ -1,0 +1,141 @@
+"""The lean front's "nothing to change" decision, at the byte level, from state it keeps itself. Pure.
+
+The front (:mod:`.front`) keeps, per conversation it has seen forwarded unchanged, the body it
+forwarded last (:class:`~.resend.Sent`), the call ids of its history and the room left before the
+compaction trigger (tokens, told by the worker: proxy/worker.py). A request is forwarded as sent,
+without asking the worker first, when all of these hold (what :meth:`Conversations.quick` checks
+on a Session, here on bytes):
+
+- its body is the previous one with messages spliced in where the history list closed
+  (:func:`resend.splice`, confirmed on the parsed body by :func:`resend.confirm`): the same head,
+  tools and settings byte for byte, so the same conversation, and nothing before is edited;
+- the new messages are plain (text, tool calls, tool results: no image, document or reasoning
+  part, whose tokens are not bounded by their bytes), and each tool result's bytes, times the
+  worker's tokens-per-byte bound (1 for a byte-level BPE counter, the rates' sum for the
+  heuristic estimator: :func:`bound.per_byte`), are within the clip budget, so the clipper keeps
+  it as it is;
+- the new messages' bytes (their JSON, which is more than their text and framing) times that
+  bound are within the room, so the history stays under 90% of the trigger;
+- the new messages pass the provider rules on their own, and use no call id the history used.
+
+Anything else goes to the worker, which decides on the Session as ``ctxw proxy`` always has.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import resend
+from .identity import BODY_KEYS, CLIENT_HEADERS, HEADER
+
+try:
+    import orjson
+except ImportError:  # the proxy extra installs it; without it nothing is decided here
+    orjson = None  # type: ignore[assignment]
+
+#: the protocols decided here (Responses requests always go to the worker)
+DECIDED = ("openai", "anthropic")
+PLAIN_PARTS = frozenset({"text", "tool_use", "tool_result"})
+
+
+@dataclass(slots=True)
+class Conv:
+    """What the front keeps of one conversation."""
+
+    sent: resend.Sent  # the body forwarded last
+    room: float  # tokens that may be added before 90% of the trigger, as last known
+    per_byte: float = 1.0  # tokens per byte of a message's JSON that bound the worker's count (proxy/bound.py)
+    call_ids: set[str] = field(default_factory=set)
+    pending: deque[float] = field(default_factory=deque)  # bytes of requests sent as sent whose hand-over the worker has not answered
+
+
+def key_of(path: str, headers: Mapping[str, str], body: Mapping[str, Any]) -> bytes | None:
+    """The front's key of a request's conversation: the path, the identity headers and body keys
+    (proxy/identity.py's), the system prompt and the history up to its first user message. None
+    when the body holds no history list."""
+    msgs = body.get("messages")
+    if orjson is None or not isinstance(msgs, list):
+        return None
+    first = next((i for i, m in enumerate(msgs) if isinstance(m, dict) and m.get("role") == "user"), len(msgs))
+    ids = [headers.get(HEADER, ""), *(headers.get(h, "") for h in CLIENT_HEADERS), *(body.get(k) for k in BODY_KEYS), body.get("metadata")]
+    try:
+        head = orjson.dumps([path, ids, body.get("system"), msgs[: first + 1]])
+    except TypeError:
+        return None
+    return hashlib.blake2b(head, digest_size=16).digest()
+
+
+def call_ids(proto: str, messages: list[Any]) -> set[str]:
+    """The call ids a history's assistant messages hold."""
+    out: set[str] = set()
+    for m in messages:
+        if not isinstance(m, dict) or m.get("role") != "assistant":
+            continue
+        if proto == "openai":
+            out.update(str(c.get("id")) for c in m.get("tool_calls") or () if isinstance(c, dict))
+        elif isinstance(m.get("content"), list):
+            out.update(str(b.get("id")) for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_use")
+    return out
+
+
+def _plain(proto: str, m: Any, clip: float | None) -> bool:
+    """A message whose tokens its bytes bound, and whose tool results the clipper keeps as they are."""
+    if not isinstance(m, dict):
+        return False
+    role, content = m.get("role"), m.get("content")
+    if proto == "openai":
+        if role not in ("user", "assistant", "tool") or m.get("name"):
+            return False
+        if content is not None and not isinstance(content, str) and (
+                not isinstance(content, list) or any(not isinstance(p, dict) or p.get("type") != "text" for p in content)):
+            return False
+        return role != "tool" or not clip or _bytes(content) <= clip
+    if role not in ("user", "assistant"):
+        return False
+    if isinstance(content, str):
+        return True
+    if not isinstance(content, list):
+        return False
+    for b in content:
+        if not isinstance(b, dict) or b.get("type") not in PLAIN_PARTS:
+            return False
+        if b.get("type") == "tool_result":
+            inner = b.get("content")
+            if isinstance(inner, list) and any(not isinstance(p, dict) or p.get("type") != "text" for p in inner):
+                return False
+            if clip and _bytes(inner) > clip:
+                return False
+    return True
+
+
+def _bytes(content: Any) -> int:
+    if isinstance(content, str):
+        return len(content.encode("utf-8", "surrogatepass"))
+    if isinstance(content, list):
+        return sum(_bytes(p.get("text")) for p in content if isinstance(p, dict))
+    return 0
+
+
+def decide(conv: Conv, proto: str, raw: bytes, body: Mapping[str, Any], clip: int | None) -> tuple[resend.Sent, float, list[Any]] | None:
+    """For a request that may go as sent: the state to keep for the next one, its new messages'
+    bytes, and the new messages; None when the worker decides (module docstring)."""
+    from ..formats.rules import check
+
+    if proto not in DECIDED:
+        return None
+    sp = resend.splice(conv.sent, raw)
+    msgs = body.get("messages")
+    if sp is None or not isinstance(msgs, list) or not resend.confirm(sp, msgs):
+        return None
+    cost = len(sp.new) * conv.per_byte
+    new = msgs[conv.sent.count :]
+    if cost > conv.room or not all(_plain(proto, m, clip / conv.per_byte if clip else None) for m in new):
+        return None
+    ids = call_ids(proto, new)
+    if not ids.isdisjoint(conv.call_ids) or any(v.rule != "first_not_user" for v in check(proto, {"messages": new})):
+        return None  # (the tail alone may begin with the assistant's answer: it follows the history's user turn)
+    return resend.Sent(raw=raw, count=len(msgs), fingerprints=(), clean=True, anchor=sp.at), cost, new

@@ -1,0 +1,511 @@
+"""The lean front of ``ctxw proxy`` (``--front lean``): an ``asyncio.Protocol`` HTTP/1.1 server
+that forwards what needs no change itself and hands everything else to a worker.
+
+Why: at 50 phase-locked clients the serving loop's CPU per request decides the p99; ``ctxw proxy``
+spends ~0.95 ms there, a bare relay ~0.1 ms (docs/proxy.md, "the floor under the 50-client p99").
+So the front does per request only what a relay must, plus the byte-level "nothing to change"
+decision (:mod:`.fastpath`) from state it keeps itself; the store and the Session live in the
+worker (:class:`~.server.ProxyServer`, with the internal endpoints of :mod:`.worker`), in another
+process under ``ctxw proxy --front lean`` or on the same loop for an embedded proxy.
+
+Per request:
+
+- HTTP/1.1 read by llhttp (``httptools``): keep-alive, pipelining, Content-Length and chunked
+  bodies; a body over ``max_body`` is refused with 413 (in the provider's shape) as soon as its
+  length says so, or as soon as a chunked body passes it, and the connection closed: nothing past
+  the bound is kept. The proxy's own token is checked first (401).
+- A managed request whose conversation the front knows and that passes :func:`fastpath.decide`
+  goes upstream at once, byte for byte, on a kept connection (:mod:`.pool`); its answer is relayed
+  as it arrives (server-sent events piece by piece). Then the request and the whole answer go to
+  the worker (``/_ctxw/record``), in order per conversation, which stores the new messages, the
+  usage and the reply as ``ctxw proxy`` does, and tells the front the room left.
+- Anything else goes to the worker as it came (with the worker's secret, so its answer says
+  whether the conversation's next request may go as sent), and its answer is relayed.
+- A provider overflow error on a request the front sent goes to the worker whole, which compacts
+  and retries once as always. Upstream unreachable: 502 naming it; no byte for ``read_timeout``
+  seconds: 504; the worker unreachable: 502 naming it, and the records that could not be handed
+  over are counted (``records_lost``) and logged; the conversation's next request then goes to
+  the worker, which stores what the client re-sends (the messages come back; the usage of the lost
+  answers does not).
+- A client that goes away mid-answer closes the upstream connection (cancelling the answer);
+  its request's messages are still handed to the worker, its answer is not.
+
+What is not as with ``--front aiohttp``: the client may have its answer a moment before the
+worker has stored the request's messages (the front does not wait for the worker); the next
+request of that conversation that the worker serves waits for them, and :meth:`FrontServer.drain`
+(``wait_idle``) waits for every hand-over and the worker's commits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import hmac
+import logging
+import time
+from typing import Any
+
+import httptools
+
+from ..llm.overflow import describe_error
+from . import fastpath
+from .config import TOKEN_HEADER, ProxyConfig, join_url
+from .pool import Pool, UpstreamBroken, UpstreamTimeout, pool_for
+from .protocols import BY_PATH, Protocol, shape_for
+from .wire import LAST_CHUNK, Head, chunk, request_headers, response_head, whole_response
+from .worker import ANSWER_PATH, IDLE_PATH, OVERFLOW_HEADER, ROOM_HEADER, SECRET_HEADER, STORE_PATH
+
+try:
+    import orjson
+except ImportError:  # without it the front decides nothing: every request goes to the worker
+    orjson = None  # type: ignore[assignment]
+
+log = logging.getLogger("contextwindow.proxy")
+
+RETRY_STATUSES = frozenset({400, 413, 422})
+KEPT = 4096  # conversations whose last body the front keeps
+KEPT_BYTES = 64 << 20  # and their bytes in all
+
+
+def _error(shape: Protocol, status: int, message: str, *, kind: str = "invalid_request_error", close: bool = False) -> bytes:
+    return whole_response(status, shape.error_bytes(message, kind=kind, param=None), close=close)
+
+
+def _room(value: str) -> tuple[float, float]:
+    """The worker's ``x-ctxw-room``: tokens left, and tokens per byte that bound its count."""
+    tokens, _, per = value.partition("/")
+    return float(tokens), float(per or 1.0)
+
+
+class _Client(asyncio.Protocol):
+    """One client connection: requests read in turn, answered in turn."""
+
+    def __init__(self, front: FrontServer) -> None:
+        self.front = front
+        self._parser = httptools.HttpRequestParser(self)
+        self.transport: asyncio.Transport | None = None
+        self._head = Head()
+        self._url = b""
+        self._body: list[bytes] = []
+        self._size = 0
+        self._too_large = False
+        self._queue: collections.deque[tuple[Head, bytes, bool]] = collections.deque()
+        self._task: asyncio.Task[None] | None = None
+        self._writable: asyncio.Future[None] | None = None
+        self.gone = False
+
+    # --- reading --------------------------------------------------------------------------------
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        if self.gone:
+            return
+        try:
+            self._parser.feed_data(data)
+        except httptools.HttpParserUpgrade:
+            self._refuse(400, "upgrades are not served")
+            return
+        except httptools.HttpParserError as exc:
+            self._refuse(400, f"malformed HTTP request: {exc}")
+            return
+        if self._too_large:
+            path = self._url.split(b"?", 1)[0].decode("latin-1")
+            self._refuse(413, f"request body over the proxy's limit of {self.front.config.max_body} bytes", shape_for(path), "request_too_large")
+
+    def _refuse(self, status: int, message: str, shape: Protocol | None = None, kind: str = "invalid_request_error") -> None:
+        """Answer and close, once the answers before it are out (nothing more is read)."""
+        self.gone = True
+        if self.transport is None:
+            return
+        self.transport.pause_reading()
+        out = _error(shape or shape_for(""), status, message, kind=kind, close=True)
+        previous = self._task
+
+        async def last() -> None:
+            if previous is not None:
+                await asyncio.wait([previous])
+            if self.transport is not None and not self.transport.is_closing():
+                self.transport.write(out)
+                self.transport.close()
+
+        self._task = asyncio.ensure_future(last())  # the connection's last work
+
+    def on_message_begin(self) -> None:
+        self._head = Head()
+        self._url = b""
+        self._body = []
+        self._size = 0
+
+    def on_url(self, url: bytes) -> None:
+        self._url += url
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._head.headers.append((name.decode("latin-1").lower(), value.decode("latin-1")))
+
+    def on_headers_complete(self) -> None:
+        head = self._head
+        head.method = self._parser.get_method().decode("latin-1")
+        head.target = self._url.decode("latin-1")
+        for k, v in head.headers:
+            if k == "content-length" and v.strip().isdigit():
+                head.length = int(v)
+        if head.length is not None and head.length > self.front.config.max_body:
+            self._too_large = True
+
+    def on_body(self, body: bytes) -> None:
+        if self._too_large:
+            return
+        self._size += len(body)
+        if self._size > self.front.config.max_body:
+            self._too_large = True
+            self._body = []
+            return
+        self._body.append(body)
+
+    def on_message_complete(self) -> None:
+        if self._too_large or self.gone:
+            return
+        self._queue.append((self._head, b"".join(self._body), bool(self._parser.should_keep_alive())))
+        self._body = []
+        if self._task is None:
+            self._task = asyncio.ensure_future(self._serve())
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.gone = True
+        self.transport = None
+        if self._writable is not None and not self._writable.done():
+            self._writable.set_exception(ConnectionResetError("the client went away"))
+        if self._task is not None:
+            self._task.cancel()  # its upstream connection is closed: the answer is cancelled
+
+    async def _serve(self) -> None:
+        try:
+            while self._queue and self.transport is not None:
+                head, body, keep = self._queue.popleft()
+                await self.front.serve(self, head, body, keep)
+                if not keep:
+                    if self.transport is not None:
+                        self.transport.close()
+                    return
+        finally:
+            self._task = None
+
+    # --- writing --------------------------------------------------------------------------------
+    def write(self, data: bytes) -> None:
+        if self.transport is None:
+            raise ConnectionResetError("the client went away")
+        self.transport.write(data)
+
+    async def drain(self) -> None:
+        if self._writable is not None:
+            await self._writable
+
+    def pause_writing(self) -> None:
+        self._writable = asyncio.get_running_loop().create_future()
+
+    def resume_writing(self) -> None:
+        if self._writable is not None and not self._writable.done():
+            self._writable.set_result(None)
+        self._writable = None
+
+
+class FrontServer:
+    """The lean front (module docstring): serves ``config.host:config.port``, hands over to the
+    worker at ``worker_url``, whose internal endpoints answer ``secret``."""
+
+    def __init__(self, config: ProxyConfig, worker_url: str, secret: str, *, clip_budget: int | None) -> None:
+        self.config = config
+        self.secret = secret
+        self.clip = clip_budget
+        self.worker_url = worker_url
+        self._worker = pool_for(worker_url, connect_timeout=config.connect_timeout, read_timeout=config.read_timeout)
+        self._pools: dict[str, Pool] = {}
+        self.convs: collections.OrderedDict[bytes, fastpath.Conv] = collections.OrderedDict()
+        self._conv_bytes = 0
+        self._chains: dict[bytes, asyncio.Future[None]] = {}
+        self._records: set[asyncio.Future[None]] = set()
+        self._ids = 0  # requests forwarded as sent, numbered for the worker
+        self.stats = {"requests": 0, "front_fast": 0, "delegated": 0, "records_lost": 0, "cancelled": 0}
+        self.port = config.port
+        self._server: asyncio.AbstractServer | None = None
+        self._inflight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    # --- lifecycle ------------------------------------------------------------------------------
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(lambda: _Client(self), self.config.host, self.config.port, reuse_address=True)
+        self.port = int(self._server.sockets[0].getsockname()[1])
+
+    async def drain(self) -> None:
+        """Return once no request is being served, every request forwarded as sent has been handed
+        to the worker, and the worker is idle with its writes committed (the tests' barrier)."""
+        while True:
+            await self._idle.wait()
+            if self._records:
+                await asyncio.gather(*list(self._records), return_exceptions=True)
+                continue
+            break
+        conn, head = await self._worker.send("POST", IDLE_PATH, [(SECRET_HEADER, self.secret)], b"")
+        async for _ in conn.chunks():
+            pass
+        self._worker.release(conn)
+        if head.status != 204:
+            raise UpstreamBroken(f"the proxy's worker at {self.worker_url} did not go idle: {head.status}")
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+        if self._records:
+            await asyncio.gather(*list(self._records), return_exceptions=True)
+        self._worker.close()
+        for pool in self._pools.values():
+            pool.close()
+
+    def status(self) -> dict[str, int]:
+        return {**self.stats, "front_conversations": len(self.convs)}
+
+    def retarget(self, worker_url: str) -> None:
+        """The worker listens elsewhere now (it was started again): what the front kept is
+        forgotten, and the conversations' next requests go to the new worker."""
+        self._worker.close()
+        self.worker_url = worker_url
+        self._worker = pool_for(worker_url, connect_timeout=self.config.connect_timeout, read_timeout=self.config.read_timeout)
+        self.convs.clear()
+        self._conv_bytes = 0
+
+    # --- a request ------------------------------------------------------------------------------
+    async def serve(self, client: _Client, head: Head, body: bytes, keep: bool) -> None:
+        self._inflight += 1
+        self._idle.clear()
+        try:
+            await self._serve(client, head, body, keep)
+        except (ConnectionResetError, asyncio.CancelledError):
+            self.stats["cancelled"] += 1
+            raise
+        finally:
+            self._inflight -= 1
+            if not self._inflight:
+                self._idle.set()
+
+    def _authorized(self, headers: dict[str, str]) -> bool:
+        token = self.config.token
+        if not token:
+            return True
+        given = headers.get(TOKEN_HEADER, "")
+        auth = headers.get("proxy-authorization", "")
+        if not given and auth.lower().startswith("bearer "):
+            given = auth[7:].strip()
+        return hmac.compare_digest(given.encode(), token.encode())
+
+    async def _serve(self, client: _Client, head: Head, body: bytes, keep: bool) -> None:
+        started = time.monotonic()
+        self.stats["requests"] += 1
+        path = head.target.split("?", 1)[0]
+        hmap = dict(head.headers)
+        if not self._authorized(hmap):
+            client.write(_error(shape_for(path), 401, f"the proxy needs its token: send it in the {TOKEN_HEADER} header",
+                                kind="authentication_error", close=not keep))
+            return
+        proto = BY_PATH.get(path) if head.method == "POST" else None
+        key: bytes | None = None
+        doc: Any = None
+        if proto is not None and proto.name in fastpath.DECIDED and orjson is not None:
+            try:
+                doc = orjson.loads(body)
+            except orjson.JSONDecodeError:
+                doc = None
+            if isinstance(doc, dict) and not proto.stateful(doc):
+                key = fastpath.key_of(path, hmap, doc)
+                conv = self.convs.get(key) if key is not None else None
+                if conv is not None:
+                    got = fastpath.decide(conv, proto.name, body, doc, self.clip)
+                    if got is not None:
+                        assert key is not None
+                        await self._fast(client, head, body, keep, key, conv, got, proto, hmap, started)
+                        return
+        await self._delegate(client, head, body, keep, key, proto, doc)
+
+    def _remember(self, key: bytes, conv: fastpath.Conv) -> None:
+        old = self.convs.pop(key, None)
+        if old is not None:
+            self._conv_bytes -= len(old.sent.raw)
+        self.convs[key] = conv
+        self._conv_bytes += len(conv.sent.raw)
+        while self.convs and (len(self.convs) > KEPT or self._conv_bytes > KEPT_BYTES):
+            _, gone = self.convs.popitem(last=False)
+            self._conv_bytes -= len(gone.sent.raw)
+
+    def _forget(self, key: bytes) -> None:
+        old = self.convs.pop(key, None)
+        if old is not None:
+            self._conv_bytes -= len(old.sent.raw)
+
+    def _pool(self, path: str) -> tuple[Pool, str]:
+        base = self.config.upstream_for(path)
+        pool = self._pools.get(base)
+        if pool is None:
+            pool = self._pools[base] = pool_for(base, connect_timeout=self.config.connect_timeout, read_timeout=self.config.read_timeout)
+        return pool, base
+
+    async def _fast(self, client: _Client, head: Head, body: bytes, keep: bool, key: bytes, conv: fastpath.Conv,
+                    got: tuple[Any, float, list[Any]], proto: Protocol, hmap: dict[str, str], started: float) -> None:
+        sent, cost, new = got
+        path = head.target.split("?", 1)[0]
+        previous = conv.sent
+        conv.sent, conv.room = sent, conv.room - cost
+        conv.call_ids |= fastpath.call_ids(proto.name, new)
+        conv.pending.append(cost)
+        self._conv_bytes += len(sent.raw) - len(previous.raw)
+        self.convs.move_to_end(key)
+        self.stats["front_fast"] += 1
+        self._ids += 1
+        rid = str(self._ids)
+        assert orjson is not None
+        meta = orjson.dumps(hmap)
+        stored = self._hand_over(key, STORE_PATH, [("x-ctxw-id", rid), ("x-ctxw-path", path), ("x-ctxw-split", str(len(meta)))], meta + body)
+        pool, base = self._pool(path)
+        url = join_url(base, head.target)
+        target = url[len(pool.name):]
+        status, ctype, encoding, handed = 0, "", "", False
+        pieces: list[bytes] = []
+        try:
+            try:
+                conn, rh = await pool.send("POST", target, request_headers(head.headers), body)
+            except UpstreamTimeout as exc:
+                client.write(_error(proto, 504, f"upstream {url} did not answer in time: {exc}", kind="api_error", close=not keep))
+                return
+            except UpstreamBroken as exc:
+                client.write(_error(proto, 502, f"upstream {url} unreachable or broken: {exc}", kind="api_error", close=not keep))
+                return
+            try:
+                await asyncio.wait([stored])  # the answer goes out once the request's messages are durable
+                if rh.status in RETRY_STATUSES:
+                    err = b"".join([p async for p in conn.chunks()])
+                    pool.release(conn)
+                    if describe_error(rh.status, err, None).kind == "context_overflow":  # the worker compacts and retries
+                        self._forget(key)
+                        handed = True
+                        self._answered(key, rid, 0, "", "", b"", started)
+                        log.info("the provider said the context is too long; the request goes to the worker, which compacts and retries")
+                        await self._delegate(client, head, body, keep, key, proto, None, overflowed=True)
+                        return
+                    client.write(response_head(rh.status, rh.headers, length=len(err), close=not keep) + err)
+                    return
+                await self._relay(client, conn, rh, keep, pieces)
+                pool.release(conn)
+                status, ctype, encoding = rh.status, rh.get("content-type"), rh.get("content-encoding")
+            except BaseException:
+                conn.close()  # the client went away (or the upstream broke): the answer is cancelled
+                raise
+        finally:  # its messages are stored whatever happened; its answer is recorded when the client had it whole
+            if not handed:
+                self._answered(key, rid, status, ctype, encoding, b"".join(pieces), started)
+
+    async def _relay(self, client: _Client, conn: Any, rh: Head, keep: bool, pieces: list[bytes] | None) -> None:
+        chunked = rh.length is None and rh.status not in (204, 304)
+        client.write(response_head(rh.status, rh.headers, length=None if chunked else (rh.length or 0), close=not keep))
+        async for piece in conn.chunks():
+            if pieces is not None:
+                pieces.append(piece)
+            client.write(chunk(piece) if chunked else piece)
+            await client.drain()
+        if chunked:
+            client.write(LAST_CHUNK)
+
+    async def _delegate(self, client: _Client, head: Head, body: bytes, keep: bool, key: bytes | None, proto: Protocol | None,
+                        doc: Any, *, overflowed: bool = False) -> None:
+        """``doc`` None: whatever the answer, the front keeps nothing of this conversation."""
+        self.stats["delegated"] += 1
+        if key is not None:
+            chain = self._chains.get(key)
+            if chain is not None:  # the worker serves it after the requests the front sent before it
+                await asyncio.wait([chain])
+        path = head.target.split("?", 1)[0]
+        headers = request_headers(head.headers, drop_own=False)
+        headers = [(k, v) for k, v in headers if k != SECRET_HEADER]
+        if not path.startswith("/_ctxw/"):
+            headers.append((SECRET_HEADER, self.secret))
+            if overflowed:
+                headers.append((OVERFLOW_HEADER, "1"))
+        has_body = bool(body) or head.method in ("POST", "PUT", "PATCH")
+        try:
+            conn, rh = await self._worker.send(head.method, head.target, headers, body if has_body else None)
+        except UpstreamTimeout as exc:
+            client.write(_error(proto or shape_for(path), 504, f"the proxy's worker at {self.worker_url} did not answer in time: {exc}",
+                                kind="api_error", close=not keep))
+            return
+        except UpstreamBroken as exc:
+            log.error("the proxy's worker at %s is unreachable: %s", self.worker_url, exc)
+            client.write(_error(proto or shape_for(path), 502, f"the proxy's worker at {self.worker_url} is unreachable: {exc}",
+                                kind="api_error", close=not keep))
+            return
+        room = rh.get(ROOM_HEADER)
+        try:
+            await self._relay(client, conn, rh, keep, None)
+            self._worker.release(conn)
+        except BaseException:
+            conn.close()
+            raise
+        if key is None:
+            return
+        if room and rh.status == 200 and isinstance(doc, dict) and proto is not None:
+            msgs = doc["messages"]
+            sent = fastpath.resend.Sent(raw=body, count=len(msgs), fingerprints=(), clean=True)
+            tokens, per = _room(room)
+            self._remember(key, fastpath.Conv(sent, tokens, per, fastpath.call_ids(proto.name, msgs)))
+        else:
+            self._forget(key)
+
+    # --- hand-over to the worker ----------------------------------------------------------------
+    def _answered(self, key: bytes, rid: str, status: int, ctype: str, encoding: str, answer: bytes, started: float) -> None:
+        """Hand the answer to a request forwarded as sent to the worker (status 0: the client had none)."""
+        headers = [("x-ctxw-id", rid), ("x-ctxw-status", str(status)), ("x-ctxw-type", ctype), ("x-ctxw-encoding", encoding),
+                   ("x-ctxw-latency", f"{time.monotonic() - started:.6f}")]
+        self._hand_over(key, ANSWER_PATH, headers, answer)
+
+    def _hand_over(self, key: bytes, path: str, headers: list[tuple[str, str]], body: bytes) -> asyncio.Future[None]:
+        """Post to the worker after the conversation's earlier hand-overs."""
+        prev = self._chains.get(key)
+        task = asyncio.ensure_future(self._post(prev, key, path, headers, body))
+        self._chains[key] = task
+        self._records.add(task)
+
+        def done(t: asyncio.Future[None]) -> None:
+            self._records.discard(t)
+            if self._chains.get(key) is t:
+                del self._chains[key]
+
+        task.add_done_callback(done)
+        return task
+
+    async def _post(self, prev: asyncio.Future[None] | None, key: bytes, path: str, headers: list[tuple[str, str]], body: bytes) -> None:
+        if prev is not None:
+            await asyncio.wait([prev])
+        try:
+            conn, rh = await self._worker.send("POST", path, [(SECRET_HEADER, self.secret), *headers], body)
+            async for _ in conn.chunks():
+                pass
+            self._worker.release(conn)
+        except (UpstreamBroken, UpstreamTimeout) as exc:
+            self.stats["records_lost"] += 1
+            self._forget(key)  # the conversation's next request goes to the worker, which stores what the client re-sends
+            log.error("a request forwarded as sent could not be handed to the proxy's worker at %s (%s): %s", self.worker_url, exc,
+                      "its messages are stored with the conversation's next request" if path == STORE_PATH else "its usage is lost")
+            return
+        if path != ANSWER_PATH:
+            return
+        conv = self.convs.get(key)
+        if conv is None:
+            return
+        room = rh.get(ROOM_HEADER)
+        if rh.status != 200 or not room:
+            self._forget(key)  # the worker decides the next one (a build is due, or it saw a change)
+            return
+        if conv.pending:
+            conv.pending.popleft()
+        tokens, conv.per_byte = _room(room)
+        conv.room = tokens - sum(conv.pending)  # the worker's room after this one, less what was sent since

@@ -1,0 +1,84 @@
+"""HTTP/1.1 bytes for the lean front (:mod:`.front`): which headers cross the proxy, a response's
+head, chunked framing, and one message's head as read. Pure.
+
+The parsing of the byte stream itself is llhttp's (the ``httptools`` package, as uvicorn uses it):
+Content-Length and chunked bodies, keep-alive, pipelining. What is here is what the proxy writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from http import HTTPStatus
+
+from .config import HOP_BY_HOP, OWN_HEADERS
+
+#: headers of a response that are the connection's own, not the answer's (the front frames its own)
+RESPONSE_HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "te", "trailer", "trailers", "transfer-encoding", "upgrade",
+                          "content-length"})
+#: the worker's answer to the front (proxy/worker.py) carries these; they never reach a client
+INTERNAL = ("x-ctxw-room", "x-ctxw-fast")
+
+
+@dataclass(slots=True)
+class Head:
+    """A request's or a response's head as read: lower-case names, values as sent."""
+
+    status: int = 0  # a response's
+    method: str = ""  # a request's
+    target: str = ""
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    length: int | None = None  # Content-Length, when given
+    chunked: bool = False
+
+    def get(self, name: str, default: str = "") -> str:
+        for k, v in self.headers:
+            if k == name:
+                return v
+        return default
+
+
+def request_headers(headers: Iterable[tuple[str, str]], *, drop_own: bool = True) -> list[tuple[str, str]]:
+    """A client's request headers that go on: all but the hop-by-hop ones (and the proxy's own)."""
+    return [(k, v) for k, v in headers if k not in HOP_BY_HOP and not (drop_own and k in OWN_HEADERS)]
+
+
+def request_bytes(method: str, target: str, host: str, headers: Iterable[tuple[str, str]], body: bytes | None) -> bytes:
+    """One request with a Content-Length body (or none), keep-alive."""
+    out = [f"{method} {target} HTTP/1.1\r\nhost: {host}\r\n".encode("latin-1")]
+    out += [f"{k}: {v}\r\n".encode("latin-1") for k, v in headers]
+    if body is not None:
+        out.append(b"content-length: %d\r\n" % len(body))
+    out.append(b"\r\n")
+    if body:
+        out.append(body)
+    return b"".join(out)
+
+
+def response_head(status: int, headers: Iterable[tuple[str, str]], *, length: int | None, close: bool) -> bytes:
+    """A response's head: its own headers (the hop-by-hop ones left out), then the framing: the
+    given Content-Length, else chunked."""
+    try:
+        reason = HTTPStatus(status).phrase
+    except ValueError:
+        reason = "Unknown"
+    out = [f"HTTP/1.1 {status} {reason}\r\n".encode("latin-1")]
+    out += [f"{k}: {v}\r\n".encode("latin-1") for k, v in headers if k.lower() not in RESPONSE_HOP and k.lower() not in INTERNAL]
+    out.append(b"content-length: %d\r\n" % length if length is not None else b"transfer-encoding: chunked\r\n")
+    if close:
+        out.append(b"connection: close\r\n")
+    out.append(b"\r\n")
+    return b"".join(out)
+
+
+def chunk(data: bytes) -> bytes:
+    """``data`` as one chunk of a chunked body (empty data writes nothing: that is the end's)."""
+    return b"%x\r\n%b\r\n" % (len(data), data) if data else b""
+
+
+LAST_CHUNK = b"0\r\n\r\n"
+
+
+def whole_response(status: int, body: bytes, content_type: str = "application/json", *, close: bool = False,
+                   extra: Iterable[tuple[str, str]] = ()) -> bytes:
+    return response_head(status, [("content-type", content_type), *extra], length=len(body), close=close) + body

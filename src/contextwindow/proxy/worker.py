@@ -1,0 +1,170 @@
+"""The worker behind the lean front: ``ctxw proxy``'s own server (:class:`~.server.ProxyServer`)
+with two internal endpoints, answered only to the front that holds the worker's secret.
+
+- ``POST /_ctxw/record``: a request the front forwarded as sent, and its answer. The worker does
+  what it does for a request it forwarded itself: the new messages are stored
+  (:meth:`Conversations.quick` then :meth:`~Conversations.commit`; or, when the Session sees a
+  change the front's byte-level test did not, :meth:`~Conversations.prepare`, which stores them as
+  it would have sent them, counted as ``misjudged`` and logged: that request went upstream as the
+  client sent it), then the answer's usage and reply (:class:`~.record.Recorder`). Its answer
+  tells the front the room left before the compaction trigger (``x-ctxw-room``, tokens) when the
+  conversation's next request may go as sent again.
+- ``POST /_ctxw/idle``: returns once the worker handles nothing and has committed its writes
+  (:meth:`ProxyServer.wait_idle`): the front's drain, and through it the tests' barrier.
+
+A request the front hands over whole (any other) is served as always; when it went upstream as
+the client sent it and the conversation may go on without a build, the answer carries
+``x-ctxw-room`` too (the front takes it off).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from ..errors import ContextWindowError
+from .history import parse_request
+from .protocols import BY_PATH
+from .record import GROUP_COMMIT_S
+from .relay import UsageTap
+from .request import LockMoved, Request
+
+if TYPE_CHECKING:
+    from .config import ProxyConfig
+    from .conversations import Conversations
+    from .server import ProxyServer
+
+log = logging.getLogger("contextwindow.proxy")
+
+SECRET_HEADER = "x-ctxw-worker"
+ROOM_HEADER = "x-ctxw-room"
+STORE_PATH = "/_ctxw/store"
+ANSWER_PATH = "/_ctxw/answer"
+IDLE_PATH = "/_ctxw/idle"
+PENDING_KEPT = 10_000  # requests stored whose answers the front has not handed over
+
+
+def is_internal(server: ProxyServer, request: web.Request) -> bool:
+    secret = server.config.worker_secret
+    return bool(secret) and request.path in (STORE_PATH, ANSWER_PATH, IDLE_PATH) and request.headers.get(SECRET_HEADER) == secret
+
+
+OVERFLOW_HEADER = "x-ctxw-overflowed"
+
+
+def overflowed(config: ProxyConfig, request: web.Request) -> bool:
+    """A request the front sent as sent and the provider refused as too long: compact it first (and
+    retry no more)."""
+    return from_front(config, request) and request.headers.get(OVERFLOW_HEADER) == "1"
+
+
+def from_front(config: ProxyConfig, request: web.Request) -> bool:
+    secret = config.worker_secret
+    return bool(secret) and request.headers.get(SECRET_HEADER) == secret
+
+
+async def idle(server: ProxyServer) -> web.Response:
+    await server.wait_idle()
+    return web.Response(status=204)
+
+
+def room_headers(conversations: Conversations, conversation_id: str | None) -> dict[str, str]:
+    room = conversations.front_room(conversation_id) if conversation_id else None
+    return {ROOM_HEADER: f"{room[0]}/{room[1]!r}"} if room is not None else {}
+
+
+def _latency(h: Any) -> float:
+    return time.monotonic() - float(h.get("x-ctxw-latency", "0"))
+
+
+async def store(server: ProxyServer, request: web.Request) -> web.Response:
+    """A request the front is forwarding as sent: its new messages stored and committed (module
+    docstring); the answer comes back once they are durable, and the front relays its answer only then."""
+    import orjson
+
+    h = request.headers
+    data = await request.read()
+    a = int(h["x-ctxw-split"])
+    headers, raw = orjson.loads(data[:a]), data[a:]
+    proto = BY_PATH[h["x-ctxw-path"]]
+    conv, stats = server.conversations, server.stats
+    body, exact = parse_request(raw)
+    req = Request(proto, body, raw, headers, exact)
+    stats["managed"] += 1
+    try:
+        parsed = conv.parse(req)
+    except ContextWindowError as exc:  # the front decides on well-formed histories only: a bug if here
+        return _failed(stats, f"could not be read for the store: {exc}")
+    for _ in range(3):
+        key, lock = await server.locks.acquire(parsed.identity.key)
+        try:
+            try:
+                quick = conv.quick(parsed, key)
+                if quick is not None:
+                    prepared = conv.commit(quick)
+                    stats["fast"] += 1
+                else:
+                    prepared = await asyncio.to_thread(conv.prepare, parsed, lock=key)
+                    if prepared.changed:
+                        stats["misjudged"] = stats.get("misjudged", 0) + 1
+                        log.warning("conversation %s: forwarded as sent by the front, but the Session would have changed it "
+                                    "(%d clipped, compacted=%s); stored as it would have been sent", prepared.conversation_id,
+                                    prepared.clipped, prepared.compacted)
+                    else:
+                        stats["fast"] += 1
+                group = server._commits.written()
+            except LockMoved:
+                continue
+            except ContextWindowError as exc:
+                return _failed(stats, f"were not stored: {exc}")
+            finally:
+                lock.release()
+        finally:
+            server.locks.drop(key)
+        pending = server.front_pending
+        pending[h["x-ctxw-id"]] = (req, parsed, prepared, time.monotonic())
+        while len(pending) > PENDING_KEPT:  # a front gone before it handed over answers: their usage is not recorded
+            pending.pop(next(iter(pending)))
+            stats["record_failed"] = stats.get("record_failed", 0) + 1
+        if group is not None:
+            if server._inflight > 1:  # others write too: their group commits within its window
+                await asyncio.sleep(GROUP_COMMIT_S)
+            server._commits.durable(group)
+        return web.Response(status=200)
+    return _failed(stats, "were not stored: the conversation kept moving to another lock")
+
+
+def _failed(stats: dict[str, int], what: str) -> web.Response:
+    log.error("the new messages of a request the front forwarded as sent %s", what)
+    stats["record_failed"] = stats.get("record_failed", 0) + 1
+    return web.Response(status=200)
+
+
+async def answer(server: ProxyServer, request: web.Request) -> web.Response:
+    """The answer to a request :func:`store` took (status 0: none reached the client): its usage
+    and reply recorded, then the room left for the conversation's next request."""
+    h = request.headers
+    data = await request.read()
+    entry = server.front_pending.pop(h["x-ctxw-id"], None)
+    if entry is None:
+        return web.Response(status=200)
+    req, parsed, prepared, _ = entry
+    status = int(h["x-ctxw-status"])
+    if status == 200:
+        key, lock = await server.locks.acquire(parsed.identity.key)
+        try:
+            lock.release()
+            tap = UsageTap(streaming="text/event-stream" in h.get("x-ctxw-type", ""), encoding=h.get("x-ctxw-encoding") or None)
+            tap.feed(data)
+            relayed = asyncio.Event()
+            relayed.set()
+            done = server._recorder.account(req, status, tap, prepared, (lock, parsed, key), _latency(h), relayed)
+            if done is not None:
+                await asyncio.shield(done)
+        finally:
+            server.locks.drop(key)
+    return web.Response(status=200, headers=room_headers(server.conversations, prepared.conversation_id))
