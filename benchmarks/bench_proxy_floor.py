@@ -21,7 +21,10 @@ direct batches. The proxies:
 - ``aiohttp-min+before`` / ``aiohttp-min+after``: ``aiohttp-min`` burning ``BEFORE_MS`` of CPU
   on the loop before each forward / ``AFTER_MS`` after each answer is relayed (as a record runs):
   where the rest of ``ctxw proxy``'s work would have to go;
-- ``ctxw``: ``ctxw proxy`` itself (SQLite store in a temp dir), for reference.
+- ``ctxw``: ``ctxw proxy`` itself (SQLite store in a temp dir), for reference;
+- ``ctxw-lean``: ``ctxw proxy --front lean`` (proxy/front.py): the lean front serving, ``ctxw
+  proxy``'s server as its worker in a second process (its CPU is printed apart: it is not on the
+  serving loop).
 
 The lean ones are measuring instruments (Content-Length bodies only, plain HTTP, no timeouts, no
 error handling), not products. Each round runs one direct batch and one batch through each proxy,
@@ -54,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_proxy as bp
 import bench_relay_floor as rf
 
-PROXIES = ("lean-relay", "lean-min", "aiohttp-min", "aiohttp-min+before", "aiohttp-min+after", "ctxw")
+PROXIES = ("lean-relay", "lean-min", "aiohttp-min", "aiohttp-min+before", "aiohttp-min+after", "ctxw", "ctxw-lean")
 #: CPU burnt on the event loop by the ``+before`` / ``+after`` proxies, per request: about what
 #: ``ctxw proxy`` spends before its forward (parse, identity, decision) and after it (storing the
 #: new messages, recording the answer) beyond ``aiohttp-min`` (docs/proxy.md's own-work split)
@@ -151,6 +154,22 @@ def serve(kind: str, upstream: str) -> None:
     asyncio.run(main())
 
 
+def children_cpu_s(pid: int) -> float:
+    """CPU seconds of a process's descendants (``ctxw proxy --front lean``'s worker), 0 for none."""
+    total = 0.0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            kids = (task / "children").read_text().split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        for kid in kids:
+            try:
+                total += bp.cpu_s(int(kid)) + children_cpu_s(int(kid))
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+    return total
+
+
 def added(direct: list[float], proxied: list[float], q: float) -> float:
     d = bp.pct(direct, q)
     return 100 * (bp.pct(proxied, q) - d) / d
@@ -178,6 +197,7 @@ def main() -> None:
     direct: dict[str, list[float]] = {"ttfb": [], "total": []}
     through: dict[str, dict[str, list[float]]] = {k: {"ttfb": [], "total": []} for k in kinds}
     cpu: dict[str, list[float]] = {k: [] for k in kinds}
+    cpu_worker: dict[str, list[float]] = {k: [] for k in kinds}  # a worker process's (ctxw-lean), off the serving loop
     rounds_p99: dict[str, list[float]] = {k: [] for k in ["direct", *kinds]}  # each round's total p99, ms
     try:
         up, port = bp.start([sys.executable, bp.__file__, "--serve-upstream", "0.05"], r"port (\d+)")
@@ -185,9 +205,10 @@ def main() -> None:
         upstream = f"http://127.0.0.1:{port}"
         urls: dict[str, tuple[int, str]] = {}
         for kind in kinds:
-            if kind == "ctxw":
+            if kind in ("ctxw", "ctxw-lean"):
                 p, url = bp.start([sys.executable, "-m", "contextwindow.cli.main", "proxy", "--upstream", upstream, "--port", "0",
-                                   "--store", f"sqlite:///{tmp / 'proxy.db'}"], r"listening on (http://127\.0\.0\.1:\d+)")
+                                   "--store", f"sqlite:///{tmp / f'{kind}.db'}", "--front", "lean" if kind == "ctxw-lean" else "aiohttp"],
+                                  r"listening on (http://127\.0\.0\.1:\d+)")
             else:
                 p, rport = bp.start([sys.executable, __file__, "--serve", kind, upstream], r"port (\d+)")
                 url = f"http://127.0.0.1:{rport}"
@@ -207,9 +228,10 @@ def main() -> None:
                     rounds_p99["direct"].append(bp.pct(b, 0.99))
                     continue
                 pid, url = urls[who]
-                before = bp.cpu_s(pid)
+                before, before_children = bp.cpu_s(pid), children_cpu_s(pid)
                 a, b, _ = bp.run_batch(url, args.clients, args.turns, False, tag)
                 cpu[who].append(1000 * (bp.cpu_s(pid) - before) / len(b))
+                cpu_worker[who].append(1000 * (children_cpu_s(pid) - before_children) / len(b))
                 through[who]["ttfb"] += a
                 through[who]["total"] += b
                 rounds_p99[who].append(bp.pct(b, 0.99))
@@ -224,6 +246,7 @@ def main() -> None:
         paired = [100 * (p - d) / d for d, p in zip(rounds_p99["direct"], rounds_p99[k], strict=True)]
         res["proxies"][k] = {
             "cpu_ms_per_request": round(statistics.median(cpu[k]), 3),
+            "worker_cpu_ms_per_request": round(statistics.median(cpu_worker[k]), 3),
             "round_p99_added_pct": [round(x, 1) for x in paired],
             "round_p99_added_median_pct": round(statistics.median(paired), 1),
             **{f"{m}_{q}_ms": round(bp.pct(through[k][m], v), 2) for m in ("ttfb", "total") for q, v in (("p50", 0.5), ("p99", 0.99))},
@@ -237,12 +260,13 @@ def main() -> None:
           f"({res['cores']} cores shared by upstream, proxies and load generator; 1-min load {' -> '.join(map(str, loads))})")
     print(f"direct: total p50 {d['total']['p50']:.1f} ms, p99 {d['total']['p99']:.1f} ms\n")
     print("| proxy | total p50 added | total p99 added (pooled) | each round's p99 added, paired with its direct batch: median (range) "
-          "| TTFB p99 added | total p99 | CPU ms/request (median of rounds) |")
-    print("|---|---|---|---|---|---|---|")
+          "| TTFB p99 added | total p99 | CPU ms/request (median of rounds) | worker process CPU ms/request |")
+    print("|---|---|---|---|---|---|---|---|")
     for k, r in res["proxies"].items():
         rp = r["round_p99_added_pct"]
         print(f"| {k} | {r['total_p50_added_pct']:+.1f}% | {r['total_p99_added_pct']:+.1f}% | {r['round_p99_added_median_pct']:+.1f}% "
-              f"({min(rp):+.1f} .. {max(rp):+.1f}) | {r['ttfb_p99_added_pct']:+.1f}% | {r['total_p99_ms']:.1f} ms | {r['cpu_ms_per_request']:.3f} |")
+              f"({min(rp):+.1f} .. {max(rp):+.1f}) | {r['ttfb_p99_added_pct']:+.1f}% | {r['total_p99_ms']:.1f} ms | {r['cpu_ms_per_request']:.3f} "
+              f"| {r['worker_cpu_ms_per_request']:.3f} |")
 
 
 if __name__ == "__main__":
