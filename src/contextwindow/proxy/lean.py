@@ -81,7 +81,8 @@ class LeanProxy:
 
 async def _spawn(argv: list[str], secret: str) -> tuple[asyncio.subprocess.Process, int]:
     env = {**os.environ, SECRET_ENV: secret, "CTXW_PROXY_FRONT": "aiohttp"}
-    proc = await asyncio.create_subprocess_exec(*argv, env=env, stdin=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    # its stdin is a pipe from here: when this process ends, however it ends, the worker sees it close and stops
+    proc = await asyncio.create_subprocess_exec(*argv, env=env, stdin=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     assert proc.stderr is not None
     while True:
         line = await proc.stderr.readline()

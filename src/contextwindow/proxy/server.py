@@ -29,6 +29,7 @@ import gc
 import hmac
 import logging
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -331,6 +332,15 @@ def run(config: ProxyConfig, conversations: Conversations, ready: Mapping[str, A
         if ready is not None and callable(ready.get("callback")):
             ready["callback"](server)
         stop = asyncio.Event()
+        if config.worker_secret:  # a lean front's worker (proxy/lean.py): it stops, committing, when its front goes (stdin closes)
+            loop = asyncio.get_running_loop()
+
+            def watch_front() -> None:
+                with contextlib.suppress(OSError, ValueError):
+                    sys.stdin.buffer.read()
+                loop.call_soon_threadsafe(stop.set)
+
+            threading.Thread(target=watch_front, daemon=True, name="ctxw-front-watch").start()
         with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers on this platform/thread
             # `kill`, a service manager, `docker stop`: close as on Ctrl-C, so the open group of
             # writes (the last replies and usage rows) is committed, not lost with the process
