@@ -346,7 +346,9 @@ class _Builder:
         r = self.r
         n_turns = r.randint(7, 8) if self.short else r.randint(30, 36)
         plant_until = 2 if self.short else 11
-        first_turn = {id(t): r.randint(0 if self.short else 1, plant_until) for t in self.threads}
+        # the paragraph voice says its statements in a few long messages, several to a message
+        slots = sorted(r.sample(range(1, plant_until + 1), 3)) if self.voice == "paragraph" and not self.short else list(range(0 if self.short else 1, plant_until + 1))
+        first_turn = {id(t): r.choice(slots) for t in self.threads}
         pair_turn = r.randint(1, plant_until)
         for t in self.pair_threads:
             first_turn[id(t)] = pair_turn

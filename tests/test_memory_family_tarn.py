@@ -194,6 +194,10 @@ def test_structure_varies(sessions: list[TarnSession]) -> None:
     assert {("<environment_context>" in g.messages[0].text, g.messages[0].text.startswith("<environment_context>") and len(g.messages[0].text) < 300)
             for g in sessions} >= {(True, False), (True, True), (False, False)}
     assert any(not n.isascii() for g in sessions for p in _plants(g) if p.vtype == "person" for n in p.said)
+    # the paragraph voice: several first statements in one message
+    for g in sessions:
+        if g.voice == "paragraph" and not g.short:
+            assert max(Counter(p.said_at[0] for p in _plants(g) if p.kind != "goal").values()) >= 4
     results = [part for g in sessions for m in g.messages for part in m.parts if isinstance(part, ToolResultPart)]
     assert any(part.is_error for part in results) and not all(part.is_error for part in results)
 
