@@ -89,6 +89,7 @@ class Thread:
     vals: list[V] = field(default_factory=list)
     options: tuple[str, ...] = ()
     unit: str = ""
+    span: tuple[int, int] | None = None
 
 
 @dataclass
@@ -163,17 +164,17 @@ class _Builder:
                {"safety": r.choice((2, 3)), "constraint": r.choice((3, 4)), "preference": 2, "fact": r.choice((6, 7))}
         for kind, n in want.items():
             for s in [s for s in pool if s.kind == kind][:n]:
-                v = self.vals.choice(s.options) if s.vtype == "choice" else self.vals.draw(s.vtype, s.unit)
+                v = self.vals.choice(s.options) if s.vtype == "choice" else self.vals.draw(s.vtype, s.unit, s.span)
                 p = TarnPlant(kind=s.kind, value=v.text, subject=s.key, name=s.name, vtype=s.vtype, said=[v.text], mags=[v.mag])
-                self.threads.append(Thread(p, s, s.alias, s.cfg, [v], s.options, s.unit))
+                self.threads.append(Thread(p, s, s.alias, s.cfg, [v], s.options, s.unit, s.span))
         pair = r.choice((d0, d1)).pair
         self.pair_joint = r.random() < 0.5
         self.pair_threads: list[Thread] = []
         for m in pair.mods:
-            v = self.vals.draw(pair.vtype, pair.unit)
+            v = self.vals.draw(pair.vtype, pair.unit, pair.span)
             name = f"the {m} {pair.noun}"
             p = TarnPlant(kind=pair.kind, value=v.text, subject=f"pair:{m} {pair.noun}", name=name, vtype=pair.vtype, said=[v.text], mags=[v.mag], pair=0)
-            t = Thread(p, None, f"the {pair.noun} on the {m} side", f"{m}_{pair.noun.replace(' ', '_')}", [v], (), pair.unit)
+            t = Thread(p, None, f"the {pair.noun} on the {m} side", f"{m}_{pair.noun.replace(' ', '_')}", [v], (), pair.unit, pair.span)
             self.pair_threads.append(t)
         self.pair = pair
         self.lst = None if self.short else r.choice((d0, d1)).lst
@@ -195,8 +196,8 @@ class _Builder:
             text = f"{t.cfg}: {v}"
             t.plant.texts.append(text)
             return Piece(text, (v,)), True
-        elif self.voice == "negating" and r.random() < 0.4:
-            x = self.vals.choice(t.options).text if s.vtype == "choice" else self.vals.draw(s.vtype, s.unit).text
+        elif self.voice == "negating" and r.random() < 0.4 and (w := self._same_type(t)) is not None:
+            x = w.text
             self.distractors.append(x)
             text = T.NEG_FIRST.format(N=_cap(s.name), x=x, v=v)
             t.plant.texts.append(text)
@@ -238,7 +239,7 @@ class _Builder:
         try:
             if t.options:
                 return self.vals.choice(t.options)
-            return self.vals.draw(t.plant.vtype, t.unit)
+            return self.vals.draw(t.plant.vtype, t.unit, t.span)
         except RuntimeError:
             return None
 
@@ -469,8 +470,9 @@ class _Builder:
                 pieces.append(Piece(text, (self.goal_change, old)))
             if turn > 1 and r.random() < 0.45:
                 pieces.append(self._distractor())
-            if r.random() < 0.3:
-                pieces.insert(r.choice((0, len(pieces))), Piece(r.choice(T.DOMAINS[r.choice(self.domains)].chatter)))
+            if r.random() < 0.3:  # chatter, after a harness block that opens the message
+                top = 1 if turn == remind_turn or (turn == 0 and env == "inline") else 0
+                pieces.insert(r.choice((top, len(pieces))), Piece(r.choice(T.DOMAINS[r.choice(self.domains)].chatter)))
             real = [p for p in pieces if p is not None]
             if self.voice == "paragraph" and len(real) > 2:
                 for _ in range(2):

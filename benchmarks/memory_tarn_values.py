@@ -103,8 +103,16 @@ class Values:
                 return v  # type: ignore[no-any-return]
         raise RuntimeError("tarn: ran out of fresh values")
 
-    def draw(self, vtype: str, unit: str = "") -> V:
+    def draw(self, vtype: str, unit: str = "", span: tuple[int, int] | None = None) -> V:
+        """A fresh value of ``vtype``; ``span``: the plausible numbers for the subject (minutes for durations)."""
         r = self.r
+        if span is not None and vtype in ("duration", "money", "pct", "count", "range", "size"):
+            lo, hi = span
+            n = (lambda: r.randrange(lo // 5, hi // 5 + 1) * 5) if vtype in ("duration", "money") and hi - lo >= 20 else (lambda: r.randint(lo, hi))
+            spanned = {"duration": lambda: self._duration(n(), r.randrange(3)), "money": lambda: self._money(n(), r.randrange(3)),
+                       "pct": lambda: self._pct(n(), r.randrange(2)), "count": lambda: self._count(n(), unit),
+                       "range": lambda: self._range(n(), unit), "size": lambda: self._size(n(), r.randrange(2))}
+            return self._fresh(spanned[vtype])
         makers = {
             "person": lambda: V(r.choice(PEOPLE), None, vtype),
             "port": lambda: V(str(r.randint(2100, 9899)), None, vtype),

@@ -160,7 +160,7 @@ def test_traps_and_harness_blocks_stay_out_of_the_user_words(sessions: list[Tarn
             if m.is_tool_result:
                 assert HANDBOOK.split("\n")[0] in m.text
             else:
-                block = re.search(r"<system-reminder>.*?</system-reminder>", m.text, re.S)
+                block = re.match(r"<system-reminder>.*?</system-reminder>", m.text, re.S)  # at the top of the message
                 assert block and found(w, block.group(0)) and not found(w, m.text.replace(block.group(0), ""))
             said += 1
     assert said >= len(sessions)
