@@ -84,3 +84,26 @@ def test_fewer_words_never_merge_two_things() -> None:
     ledger = ledger_of("The frontend release is on 3 March.", "The backend release is on 9 March.", "my bad, the release is on 5 March")
     assert {"3 March", "9 March"} <= live_values(ledger) | stale_values(ledger)
     assert not ({"3 March", "9 March"} <= stale_values(ledger))  # a vague statement supersedes at most one, never both
+
+
+def test_a_fence_around_one_named_thing_is_a_safety_rule() -> None:
+    for said in ("Tickets tagged legal-hold are off limits for the triage script", "Don't touch /var/lib/ledger under any circumstances",
+                 "Never edit /etc/hosts on the gateway"):
+        [e] = ledger_of(said)
+        assert e.kind == "safety", said
+    [e] = ledger_of("never touch more than 50 files in one pass")  # a bound, not a fence
+    assert e.kind == "constraint"
+
+
+def test_a_correction_that_quotes_what_was_written_names_the_old_value() -> None:
+    ledger = ledger_of("The scratch volume is 40 GB.", "I put 40 GB for the scratch volume earlier, that was a mistake: 60 GB")
+    assert live_values(ledger) == {"60 GB"} and stale_values(ledger) == {"40 GB"}
+    ledger = ledger_of("The escalation address is ops@corp.test", "We listed ops@corp.test as the escalation address before, that's wrong - it's oncall@corp.test")
+    assert live_values(ledger) == {"oncall@corp.test"} and stale_values(ledger) == {"ops@corp.test"}
+
+
+def test_a_typo_remark_after_the_value_is_not_part_of_it() -> None:
+    ledger = ledger_of("The export folder is /srv/exports/v1", "the export folder is /srv/exports/v2, not /srv/exports/v1, my typo")
+    assert live_values(ledger) == {"/srv/exports/v2"} and stale_values(ledger) == {"/srv/exports/v1"}
+    ledger = ledger_of("The pool size is 12 workers.", "The pool size is 16 workers, not 12 workers, typo on my end.")
+    assert live_values(ledger) == {"16 workers"}

@@ -36,7 +36,8 @@ LEAD = re.compile(
     re.IGNORECASE,
 )
 REMARK = re.compile(
-    r"\s*[,;(-]\s*(?:i had it wrong|i got it wrong|my (?:bad|mistake)|sorry(?: about that)?|i mixed (?:it|them) up|i misspoke|i mean|i meant|"
+    r"\s*[,;(-]\s*(?:i had it wrong|i got it wrong|my (?:bad|mistake|typo)|sorry(?: about that)?|i mixed (?:it|them) up|i misspoke|i mean|i meant|"
+    r"(?:a |my )?typo(?: on my (?:side|part|end)| of mine)?|"
     r""
     # what the speaker got wrong, said after the value: "…, I was thinking of something else", "…, I said the wrong number before"
     r"i was thinking of (?:something|someone) else|i said the wrong [a-z]+(?: (?:before|earlier))?|i misremembered(?: [^,.;!]{1,40})?|i misread(?: [^,.;!]{1,30})?)"
@@ -60,11 +61,30 @@ _NAMED_MISTAKE = re.compile(r"^(?:(?:sorry|oops|whoops|apologies|my bad|ugh)\b[\
 _HAD_WRONG = re.compile(r"^i\s+(?:had|got)\s+(?P<x>(?:the|our|my)\s+[^,;:<]{2,60}?)\s+wrong\s*[;:,.]\s*(?:it(?:'s|\s+is)|that(?:'s|\s+is)|the\s+right\s+one\s+is)?\s*(?P<r>\S.*)$", re.IGNORECASE)
 
 
+# Kind: a correction that quotes what the speaker wrote before, then says it was wrong and gives the value: "I put
+# 40 GB for the scratch volume earlier, that was a mistake: 60 GB", "We listed ops@corp.test as the escalation address
+# before, that's wrong - it's oncall@corp.test". Restated "the X is V, not U": the old value is named as replaced (the
+# entry holding it is superseded, whatever its wording), the subject is what it was written for.
+_SAID_WRONG = re.compile(
+    r"^(?:i|we)\s+(?:wrote|said|put|typed|gave|listed|had|entered|set)\s+(?P<old>\S.{0,60}?)\s+(?:for|as)\s+(?P<x>[^,;:<]{2,60}?)"
+    r"(?:\s+(?:before|earlier|previously|above|last time))?\s*[,;]\s*(?:but\s+)?(?:that(?:'s|\s+is|\s+was)|it(?:'s|\s+is|\s+was))\s+"
+    r"(?:wrong|a\s+typo|a\s+mistake|incorrect|not\s+right|outdated)\s*[:;,.-]+\s*(?:it(?:'s|\s+is)\s+|the\s+right\s+one\s+is\s+)?(?P<r>\S.*)$",
+    re.IGNORECASE,
+)
+
+
 def restate(clause: str) -> str:
     """A correction that names what it had wrong, restated as what is right ("I had the X wrong, it's V and not U"
-    → "The X is V and not U"); any other clause as it is."""
+    → "The X is V and not U"; "I wrote U for X before, that's wrong: V" → "X is V, not U"); any other clause as it is."""
     m = _HAD_WRONG.match(clause.strip())
-    return f"{m.group('x')[:1].upper()}{m.group('x')[1:]} is {m.group('r')}" if m else clause
+    if m:
+        return f"{m.group('x')[:1].upper()}{m.group('x')[1:]} is {m.group('r')}"
+    m = _SAID_WRONG.match(clause.strip())
+    if m and find_values(m.group("old")) and find_values(m.group("r")):
+        x = m.group("x")
+        end = m.group("r").rstrip()[-1:] if m.group("r").rstrip()[-1:] in ".!" else ""
+        return f"{x[:1].upper()}{x[1:]} is {m.group('r').rstrip(' .!')}, not {m.group('old')}{end}"
+    return clause
 
 
 def lead_olds(clause: str) -> list[str]:

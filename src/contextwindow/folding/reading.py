@@ -67,7 +67,15 @@ def _restore(fr_part: str, vals: Sequence[Value]) -> str:
 
 
 # a rule that fences something off without a negation word: "Hands off X unless I …", "X is off limits"
-_GUARDED = re.compile(r"\bhands[- ]off\b|\boff[- ]limits\b|\bunless (?:i|we|you get my|someone)\b", re.IGNORECASE)
+_GUARDED = re.compile(r"\bhands[- ]off\b|\boff[- ]limits\b|\bunless (?:i|we|you get my|someone)\b|\bread[- ]?only\b", re.IGNORECASE)
+# Kind: a fence around one named thing — it is what the rule protects, whatever the thing is: "Tickets tagged legal-hold
+# are off limits for the triage script", "Don't touch /var/lib/ledger under any circumstances", "Read-only: the billing
+# replica db-bill-2.internal". A fencing word (off limits, hands off, read-only), or a negation with "under any
+# circumstances" / a verb of writing whose object is a path, host, URL or id ("Never edit /etc/hosts on the gateway").
+# A bound is not a fence ("never touch more than 50 files in one pass" stays a hard constraint).
+_FENCE = re.compile(r"\boff[- ]limits\b|\bhands[- ]off\b|\bread[- ]?only\b|\bunder (?:any|no) circumstances\b", re.IGNORECASE)
+_WRITE_TO = re.compile(r"\b(?:touch|edit|modify|overwrite|write (?:to|into)|commit (?:to|into)|push (?:to|into)|change|alter)\s+(?:anything\s+(?:under|in|on)\s+|the\s+)?<v>", re.IGNORECASE)
+_BOUND_WORDS = re.compile(r"\b(?:more|less|fewer|over|under|above|below|at most|at least|up to)\s+(?:than\s+)?<v>", re.IGNORECASE)
 # a verb of a bound, not of destruction: "Coverage can't drop below V", "never cut under V"
 _BOUND_VERB = re.compile(r"\b(?:drop\w*|cut\w*|remov\w*)\s+(?=(?:below|under|beneath|past|beyond|lower than|less than)\b)", re.IGNORECASE)
 _POLITE = re.compile(r"^(?:could|can|would|will)\s+(?:you|we)\s+(?:please\s+)?(?:help\s+(?:me|us)\s+(?:to\s+)?)?", re.IGNORECASE)
@@ -77,6 +85,8 @@ def _kind(clause: str, relation: str | None, subject: list[str], values: Sequenc
     masked = frame(clause, find_values(clause))  # "May 2" is a date, not the modal "may"
     neg = bool(_NEG.search(masked) or _NO.search(masked) or _GUARDED.search(masked))
     if (neg and _SAFETY_WORDS.search(_BOUND_VERB.sub(" ", clause))) or _SAFETY_POS.search(masked):
+        return "safety"
+    if (_FENCE.search(masked) or (neg and _WRITE_TO.search(masked) and any(v.kind in _IDENTITY for v in find_values(clause)))) and not _BOUND_WORDS.search(masked):
         return "safety"
     head = subject[-1] if subject else ""
     if relation == "goal" or (relation and set(subject) & _GOAL_HEAD and not any(_typed(v) for v in values)):
@@ -151,7 +161,7 @@ def parse(clause: str, source: str = "") -> Entry | None:
     body = f"Set {undo.group('s')} back to {undo.group('v')}" if undo else _unframe(body)
     # "Heads up: X is Y" / "Swap of plans: …": a short lead before a clause of its own goes
     m = _LEAD_COLON.match(body)
-    if m and not find_values(m.group("h")) and not _GOAL_RE.match(body.rstrip(".! ")):  # "Goal: …" is the goal
+    if m and not find_values(m.group("h")) and not _GOAL_RE.match(body.rstrip(".! ")) and not _FENCE.search(m.group("h")):  # "Goal: …" is the goal
         inner = _read(m.group("r"))
         if inner is not None and inner[0] is not None:
             body = m.group("r")
