@@ -107,3 +107,19 @@ def test_a_typo_remark_after_the_value_is_not_part_of_it() -> None:
     assert live_values(ledger) == {"/srv/exports/v2"} and stale_values(ledger) == {"/srv/exports/v1"}
     ledger = ledger_of("The pool size is 12 workers.", "The pool size is 16 workers, not 12 workers, typo on my end.")
     assert live_values(ledger) == {"16 workers"}
+
+
+def test_a_sentence_quoted_inside_a_line_is_read_on_its_own() -> None:
+    assert sentences('per the runbook, "The failover drill runs every 90 days", so plan for it') == [
+        "per the runbook", "The failover drill runs every 90 days", "so plan for it"]
+    ledger = ledger_of("The queue depth is 500 messages.", 'Amir posted: "We raised the queue depth to 800 messages" and left')
+    assert live_values(ledger) == {"800 messages"} and stale_values(ledger) == {"500 messages"}
+
+
+def test_quoted_examples_titles_and_disputed_quotes_are_not_statements() -> None:
+    line = 'skip obvious advice like "Add tests for every new helper", "Keep functions short and simple"'
+    assert sentences(line) == [line]
+    line = 'Dana claimed: "The queue depth is 900 messages" but she is wrong'
+    assert sentences(line) == [line]
+    line = 'See the sections "Tips for Development", "Support and Documentation" below'
+    assert sentences(line) == [line]

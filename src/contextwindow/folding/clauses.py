@@ -83,6 +83,13 @@ _DISPUTED = re.compile(
     r"mistaken|wrong|incorrect|not (?:true|right|correct)|isn't (?:true|right)|outdated|out of date|stale|ignore|disagree)\b",
     re.IGNORECASE,
 )
+# Kind: a whole sentence quoted after a colon or a comma inside a longer line, the quote not closed by a stop: 'per
+# the runbook, "The failover drill runs every 90 days", so plan for it', 'Amir posted: "We raised the queue depth to 800
+# messages" and left'. The quoted words are the statement, read as a sentence of their own (a quote the frame disputes
+# is not: 'Dana claimed: "…"' is read as the line it is)
+_QUOTED_SENTENCE = re.compile(r'(?<=[:,])\s*["“](?P<q>[A-Z][^"“”\n]{12,400}?)["”]')
+# quotes given as examples or as items of a list of quotes ('obvious instructions like "A", "B"'): not statements
+_EXAMPLES = re.compile(r'(?:\b(?:like|such as|e\.g\.|for example|for instance|as in|say)\b[^"“”]{0,40}|["”]\s*)[,:]?\s*$', re.IGNORECASE)
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
 
@@ -102,6 +109,12 @@ def sentences(text: str) -> list[str]:
             line = reported.group("t").strip()
             if not line:
                 continue
+        quoted = _QUOTED_SENTENCE.search(line)
+        if quoted and not _DISPUTED.search(line[: quoted.start()]) and _is_sentence(quoted.group("q")) and not _EXAMPLES.search(line[: quoted.start()]):
+            # a sentence quoted inside a line: what comes before it, the quoted sentence, what comes after, in order
+            before, after = line[: quoted.start()].rstrip(" ,:"), line[quoted.end() :].lstrip(" ,.;")
+            out.extend([*sentences(before), *sentences(quoted.group("q")), *sentences(after)])
+            continue
         start = 0
         for m in _BOUNDARY.finditer(line):
             piece = line[start : m.start()].strip()
@@ -114,6 +127,13 @@ def sentences(text: str) -> list[str]:
         if tail:
             out.append(tail)
     return [part for piece in out for part in _lower_case_sentences(piece)]
+
+
+def _is_sentence(quote: str) -> bool:
+    """A quoted sentence, not a quoted title or name ("Tips for Development", "Support and Documentation"): five
+    words or more, three of them in lower case."""
+    words = quote.split()
+    return len(words) >= 5 and sum(w[:1].islower() for w in words) >= 3
 
 
 def _first_word(text: str) -> str:
