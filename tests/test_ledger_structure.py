@@ -123,3 +123,32 @@ def test_quoted_examples_titles_and_disputed_quotes_are_not_statements() -> None
     assert sentences(line) == [line]
     line = 'See the sections "Tips for Development", "Support and Documentation" below'
     assert sentences(line) == [line]
+
+
+def test_a_correction_of_what_a_safety_rule_protects_keeps_the_rule() -> None:
+    ledger = ledger_of("Never run migrations against db-main-1.corp.internal.",
+                       "I wrote db-main-1.corp.internal for the primary before, that's wrong: db-main-2.corp.internal")
+    [rule] = L.active(ledger)
+    assert rule.kind == "safety" and rule.text == "Never run migrations against db-main-2.corp.internal."
+    assert "db-main-1.corp.internal" not in L.scrub(L.render(L.active(ledger)), ledger)
+    ledger = ledger_of("Don't commit anything under /srv/keys/2024, the signing keys live there.",
+                       "scratch that, the signing keys are really under /srv/keys/2025")
+    [rule] = L.active(ledger)
+    assert rule.kind == "safety" and "/srv/keys/2025" in rule.text
+
+
+def test_a_statement_about_another_thing_never_edits_a_safety_rule() -> None:
+    ledger = ledger_of("Don't commit anything under /srv/keys/2024, the signing keys live there.",
+                       "scratch that, the build cache is really under /srv/cache/2025")
+    assert any(e.kind == "safety" and "/srv/keys/2024" in e.text for e in L.active(ledger))
+
+
+def test_a_prohibition_without_a_full_stop_is_no_question() -> None:
+    [e] = ledger_of("do not touch /srv/releases/gold under any circumstances, that's the signed build")
+    assert e.kind == "safety"
+    assert ledger_of("do you want the logs") == []
+
+
+def test_wrong_about_the_thing_then_its_value_corrects_it() -> None:
+    ledger = ledger_of("The cache TTL is 30 minutes.", "I was wrong about the cache TTL, it's 45 minutes")
+    assert live_values(ledger) == {"45 minutes"} and stale_values(ledger) == {"30 minutes"}

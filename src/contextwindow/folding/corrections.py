@@ -58,7 +58,7 @@ _NAMED_MISTAKE = re.compile(r"^(?:(?:sorry|oops|whoops|apologies|my bad|ugh)\b[\
 
 
 # what was wrong, then the value: "I had the X wrong, it's V" says "the X is V" (the subject is the lead's, never dropped)
-_HAD_WRONG = re.compile(r"^i\s+(?:had|got)\s+(?P<x>(?:the|our|my)\s+[^,;:<]{2,60}?)\s+wrong\s*[;:,.]\s*(?:it(?:'s|\s+is)|that(?:'s|\s+is)|the\s+right\s+one\s+is)?\s*(?P<r>\S.*)$", re.IGNORECASE)
+_HAD_WRONG = re.compile(r"^i\s+(?:(?:had|got)\s+(?P<x>(?:the|our|my)\s+[^,;:<]{2,60}?)\s+wrong|was\s+(?:wrong|mistaken)\s+about\s+(?P<x2>(?:the|our|my)\s+[^,;:<]{2,60}?))\s*[;:,.]\s*(?:it(?:'s|\s+is)|that(?:'s|\s+is)|the\s+right\s+one\s+is)?\s*(?P<r>\S.*)$", re.IGNORECASE)
 
 
 # Kind: a correction that quotes what the speaker wrote before, then says it was wrong and gives the value: "I put
@@ -78,7 +78,8 @@ def restate(clause: str) -> str:
     → "The X is V and not U"; "I wrote U for X before, that's wrong: V" → "X is V, not U"); any other clause as it is."""
     m = _HAD_WRONG.match(clause.strip())
     if m:
-        return f"{m.group('x')[:1].upper()}{m.group('x')[1:]} is {m.group('r')}"
+        x = m.group("x") or m.group("x2")
+        return f"{x[:1].upper()}{x[1:]} is {m.group('r')}"
     m = _SAID_WRONG.match(clause.strip())
     if m and find_values(m.group("old")) and find_values(m.group("r")):
         x = m.group("x")

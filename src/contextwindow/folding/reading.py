@@ -73,8 +73,10 @@ _GUARDED = re.compile(r"\bhands[- ]off\b|\boff[- ]limits\b|\bunless (?:i|we|you 
 # replica db-bill-2.internal". A fencing word (off limits, hands off, read-only), or a negation with "under any
 # circumstances" / a verb of writing whose object is a path, host, URL or id ("Never edit /etc/hosts on the gateway").
 # A bound is not a fence ("never touch more than 50 files in one pass" stays a hard constraint).
+# "do not touch X, it's the shipped schema" typed without a full stop: a prohibition, not a question that opens with "do"
+_PROHIBITION = re.compile(r"(?:do|does|did)\s+not\b", re.IGNORECASE)
 _FENCE = re.compile(r"\boff[- ]limits\b|\bhands[- ]off\b|\bread[- ]?only\b|\bunder (?:any|no) circumstances\b", re.IGNORECASE)
-_WRITE_TO = re.compile(r"\b(?:touch|edit|modify|overwrite|write (?:to|into)|commit (?:to|into)|push (?:to|into)|change|alter)\s+(?:anything\s+(?:under|in|on)\s+|the\s+)?<v>", re.IGNORECASE)
+_WRITE_TO = re.compile(r"\b(?:touch|edit|modify|overwrite|write|commit|push|change|alter|copy|upload|print|log|cat)\s+(?:(?:to|into|from)\s+)?(?:anything\s+(?:under|in|on|from)\s+|the\s+)?<v>", re.IGNORECASE)
 _BOUND_WORDS = re.compile(r"\b(?:more|less|fewer|over|under|above|below|at most|at least|up to)\s+(?:than\s+)?<v>", re.IGNORECASE)
 # a verb of a bound, not of destruction: "Coverage can't drop below V", "never cut under V"
 _BOUND_VERB = re.compile(r"\b(?:drop\w*|cut\w*|remov\w*)\s+(?=(?:below|under|beneath|past|beyond|lower than|less than)\b)", re.IGNORECASE)
@@ -86,7 +88,9 @@ def _kind(clause: str, relation: str | None, subject: list[str], values: Sequenc
     neg = bool(_NEG.search(masked) or _NO.search(masked) or _GUARDED.search(masked))
     if (neg and _SAFETY_WORDS.search(_BOUND_VERB.sub(" ", clause))) or _SAFETY_POS.search(masked):
         return "safety"
-    if (_FENCE.search(masked) or (neg and _WRITE_TO.search(masked) and any(v.kind in _IDENTITY for v in find_values(clause)))) and not _BOUND_WORDS.search(masked):
+    found = find_values(clause)
+    bound = _BOUND_WORDS.search(masked) is not None and any(v.kind in ("number", "money", "time") for v in found)
+    if (_FENCE.search(masked) or (neg and _WRITE_TO.search(masked) and any(v.kind in _IDENTITY for v in found))) and not bound:
         return "safety"
     head = subject[-1] if subject else ""
     if relation == "goal" or (relation and set(subject) & _GOAL_HEAD and not any(_typed(v) for v in values)):
@@ -151,7 +155,7 @@ def parse(clause: str, source: str = "") -> Entry | None:
     if sum(ch in "{}[]();=<>|\\" for ch in s) > max(4, len(s) // 15):
         return None  # code or markup, not a statement
     body = _LEAD.sub("", s)
-    if _WH.match(body) and not re.search(r"[.!]$", s) and " is " not in body[:30]:
+    if _WH.match(body) and not re.search(r"[.!]$", s) and " is " not in body[:30] and not _PROHIBITION.match(body):
         return None
     # a correction: its lead and remark go, and a contrast names the value it replaces ("X is V, not U")
     body = corrections.REMARK.sub("", _LEAD.sub("", corrections.strip_lead(corrections.restate(body))))
