@@ -128,13 +128,14 @@ def test_quoted_examples_titles_and_disputed_quotes_are_not_statements() -> None
 def test_a_correction_of_what_a_safety_rule_protects_keeps_the_rule() -> None:
     ledger = ledger_of("Never run migrations against db-main-1.corp.internal.",
                        "I wrote db-main-1.corp.internal for the primary before, that's wrong: db-main-2.corp.internal")
-    [rule] = L.active(ledger)
-    assert rule.kind == "safety" and rule.text == "Never run migrations against db-main-2.corp.internal."
+    [rule] = [e for e in L.active(ledger) if e.kind == "safety"]
+    assert rule.text == "Never run migrations against db-main-2.corp.internal."
     assert "db-main-1.corp.internal" not in L.scrub(L.render(L.active(ledger)), ledger)
+    assert "db-main-1.corp.internal" not in L.scrub("Never run migrations against db-main-1.corp.internal.", ledger)  # any output
     ledger = ledger_of("Don't commit anything under /srv/keys/2024, the signing keys live there.",
                        "scratch that, the signing keys are really under /srv/keys/2025")
-    [rule] = L.active(ledger)
-    assert rule.kind == "safety" and "/srv/keys/2025" in rule.text
+    [rule] = [e for e in L.active(ledger) if e.kind == "safety"]
+    assert "/srv/keys/2025" in rule.text
 
 
 def test_a_statement_about_another_thing_never_edits_a_safety_rule() -> None:

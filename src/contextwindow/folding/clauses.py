@@ -110,7 +110,7 @@ def sentences(text: str) -> list[str]:
             if not line:
                 continue
         quoted = _QUOTED_SENTENCE.search(line)
-        if quoted and not _DISPUTED.search(line[: quoted.start()]) and _is_sentence(quoted.group("q")) and not _EXAMPLES.search(line[: quoted.start()]):
+        if quoted and not _DISPUTED.search(line[: quoted.start()] + " " + line[quoted.end() :]) and _is_sentence(quoted.group("q")) and not _EXAMPLES.search(line[: quoted.start()]):
             # a sentence quoted inside a line: what comes before it, the quoted sentence, what comes after, in order
             before, after = line[: quoted.start()].rstrip(" ,:"), line[quoted.end() :].lstrip(" ,.;")
             out.extend([*sentences(before), *sentences(quoted.group("q")), *sentences(after)])

@@ -11,8 +11,9 @@ thing. Two sentences of this kind, our own:
 
 Before, a correction never touched a safety rule (a fact must not lift one): the rule kept the old path in force and
 the new one was a fact beside it. Now the rule is superseded by the same rule with the corrected value written in
-place of the old one (the only words not the user's are that value, which the user gave), kind safety; the
-correction itself states nothing more. Safety rules are never superseded by anything looser than this.
+place of the old one (the only words not the user's are that value, which the user gave), kind safety; the old value
+is held by the superseded rule (so no output shows it again) and the correction is kept as the fact it states. Safety
+rules are never superseded by anything looser than this.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from .entries import Entry
 from .subjects import subject_words
 
 
-def corrected(ledger: Sequence[Entry], entry: Entry) -> list[tuple[int, Entry]] | None:
-    """(index of each safety rule ``entry`` corrects, the rule rewritten with the new value), or None."""
+def corrected(ledger: Sequence[Entry], entry: Entry) -> list[tuple[int, Entry, str]] | None:
+    """(index of each safety rule ``entry`` corrects, the rule rewritten with the new value, the old value), or None."""
     if not entry.values or entry.kind in ("goal",):
         return None
     new = [v for v in find_values(entry.text) if v.text in entry.values and v.kind in IDENTITY_KINDS | {"name"}]
@@ -51,7 +52,7 @@ def corrected(ledger: Sequence[Entry], entry: Entry) -> list[tuple[int, Entry]] 
         text = e.text.replace(olds[0].text, new[0].text)
         rule = replace(e, text=text, subject=e.subject.replace(" ".join(subject_words(olds[0].text)), " ".join(subject_words(new[0].text))),
                        values=tuple(new[0].text if v == olds[0].text else v for v in e.values), correction=True, source=entry.source)
-        out.append((i, rule))
+        out.append((i, rule, olds[0].text))
     return out or None
 
 

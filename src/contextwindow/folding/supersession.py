@@ -32,10 +32,9 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         return out  # a value said again in passing ("Thanks, I double-checked V"): no statement of its own
     fenced = fences.corrected(out, entry)
     if fenced:  # a correction of what a safety rule protects: the rule, with the right value (fences.py)
-        for i, rule in fenced:
-            out[i] = replace(out[i], active=False, updated_to=", ".join(entry.values))
+        for i, rule, old_value in fenced:
+            out[i] = replace(out[i], active=False, updated_to=", ".join(entry.values), values=(*out[i].values, old_value))
             out.append(rule)
-        return out
     named = {i: _named_as(entry, e) for i, e in enumerate(out) if e.active}  # the new subject in each old one's words
     matches = [i for i, e in enumerate(out) if e.active and same_subject(e.subject, named[i]) and not _person_and_thing(e, entry)]
     exact = [i for i in matches if set(out[i].subject.split()) == set(named[i].split())]
