@@ -16,9 +16,10 @@ Per request:
   the bound is kept. The proxy's own token is checked first (401).
 - A managed request whose conversation the front knows and that passes :func:`fastpath.decide`
   goes upstream at once, byte for byte, on a kept connection (:mod:`.pool`); its answer is relayed
-  as it arrives (server-sent events piece by piece). Then the request and the whole answer go to
-  the worker (``/_ctxw/record``), in order per conversation, which stores the new messages, the
-  usage and the reply as ``ctxw proxy`` does, and tells the front the room left.
+  as it arrives (server-sent events piece by piece), without waiting for the worker. The request
+  goes to the worker as it goes upstream (``/_ctxw/store``: its new messages stored as ``ctxw
+  proxy`` stores them), and the whole answer once relayed (``/_ctxw/answer``: usage and reply),
+  in order per conversation; the worker's answer tells the front the room left.
 - Anything else goes to the worker as it came (with the worker's secret, so its answer says
   whether the conversation's next request may go as sent), and its answer is relayed.
 - A provider overflow error on a request the front sent goes to the worker whole, which compacts
@@ -30,10 +31,15 @@ Per request:
 - A client that goes away mid-answer closes the upstream connection (cancelling the answer);
   its request's messages are still handed to the worker, its answer is not.
 
-What is not as with ``--front aiohttp``: the client may have its answer a moment before the
-worker has stored the request's messages (the front does not wait for the worker); the next
-request of that conversation that the worker serves waits for them, and :meth:`FrontServer.drain`
-(``wait_idle``) waits for every hand-over and the worker's commits.
+What is not as with ``--front aiohttp``: a request forwarded as sent has its answer relayed
+without waiting for the worker, so the client may have it before its messages are stored and
+committed (``ctxw proxy`` relays an answer only once they are durable); the conversation's next
+request that the worker serves waits for them, :meth:`FrontServer.drain` (``wait_idle``) waits for
+every hand-over and the worker's commits, and a stop (SIGTERM, Ctrl-C) drains first. A front killed
+outright (``kill -9``) loses the hand-overs it had not made: the messages come back with the
+client's next request, the usage rows do not. And a client that hangs up on a request the worker
+serves at the moment its answer arrives may have that answer recorded (the worker saw it relayed
+whole, to the front).
 """
 
 from __future__ import annotations
@@ -65,6 +71,7 @@ log = logging.getLogger("contextwindow.proxy")
 RETRY_STATUSES = frozenset({400, 413, 422})
 KEPT = 4096  # conversations whose last body the front keeps
 KEPT_BYTES = 64 << 20  # and their bytes in all
+HOLD_S = 0.5  # an answer waits this long at most for its conversation's next request to ride with
 
 
 def _error(shape: Protocol, status: int, message: str, *, kind: str = "invalid_request_error", close: bool = False) -> bytes:
@@ -226,6 +233,7 @@ class FrontServer:
         self._chains: dict[bytes, asyncio.Future[None]] = {}
         self._records: set[asyncio.Future[None]] = set()
         self._ids = 0  # requests forwarded as sent, numbered for the worker
+        self._held: dict[bytes, tuple[list[tuple[str, str]], bytes]] = {}  # conversation → its last answer, not handed over yet
         self.stats = {"requests": 0, "front_fast": 0, "delegated": 0, "records_lost": 0, "cancelled": 0}
         self.port = config.port
         self._server: asyncio.AbstractServer | None = None
@@ -244,6 +252,7 @@ class FrontServer:
         to the worker, and the worker is idle with its writes committed (the tests' barrier)."""
         while True:
             await self._idle.wait()
+            self._flush_all()
             if self._records:
                 await asyncio.gather(*list(self._records), return_exceptions=True)
                 continue
@@ -259,6 +268,7 @@ class FrontServer:
         if self._server is not None:
             self._server.close()
             self._server = None
+        self._flush_all()
         if self._records:
             await asyncio.gather(*list(self._records), return_exceptions=True)
         self._worker.close()
@@ -366,7 +376,12 @@ class FrontServer:
         rid = str(self._ids)
         assert orjson is not None
         meta = orjson.dumps(hmap)
-        stored = self._hand_over(key, STORE_PATH, [("x-ctxw-id", rid), ("x-ctxw-path", path), ("x-ctxw-split", str(len(meta)))], meta + body)
+        headers = [("x-ctxw-id", rid), ("x-ctxw-path", path)]
+        held = self._held.pop(key, None)
+        if held is None:
+            self._hand_over(key, STORE_PATH, [*headers, ("x-ctxw-split", f"{len(meta)},{len(meta) + len(body)}")], meta + body)
+        else:  # the previous answer first, in the same hand-over
+            self._hand_over(key, STORE_PATH, [*headers, *held[0], ("x-ctxw-split", f"{len(meta)},{len(meta) + len(body)}")], meta + body + held[1])
         pool, base = self._pool(path)
         url = join_url(base, head.target)
         target = url[len(pool.name):]
@@ -382,7 +397,6 @@ class FrontServer:
                 client.write(_error(proto, 502, f"upstream {url} unreachable or broken: {exc}", kind="api_error", close=not keep))
                 return
             try:
-                await asyncio.wait([stored])  # the answer goes out once the request's messages are durable
                 if rh.status in RETRY_STATUSES:
                     err = b"".join([p async for p in conn.chunks()])
                     pool.release(conn)
@@ -421,6 +435,7 @@ class FrontServer:
         """``doc`` None: whatever the answer, the front keeps nothing of this conversation."""
         self.stats["delegated"] += 1
         if key is not None:
+            self._flush(key)
             chain = self._chains.get(key)
             if chain is not None:  # the worker serves it after the requests the front sent before it
                 await asyncio.wait([chain])
@@ -462,10 +477,26 @@ class FrontServer:
 
     # --- hand-over to the worker ----------------------------------------------------------------
     def _answered(self, key: bytes, rid: str, status: int, ctype: str, encoding: str, answer: bytes, started: float) -> None:
-        """Hand the answer to a request forwarded as sent to the worker (status 0: the client had none)."""
-        headers = [("x-ctxw-id", rid), ("x-ctxw-status", str(status)), ("x-ctxw-type", ctype), ("x-ctxw-encoding", encoding),
+        """The answer to a request forwarded as sent (status 0: the client had none), held to ride
+        to the worker with the conversation's next request (one hand-over per request, not two);
+        handed over alone after ``HOLD_S``, before a request the worker serves, and on a drain."""
+        self._flush(key)
+        headers = [("x-ctxw-prev-id", rid), ("x-ctxw-status", str(status)), ("x-ctxw-type", ctype), ("x-ctxw-encoding", encoding),
                    ("x-ctxw-latency", f"{time.monotonic() - started:.6f}")]
-        self._hand_over(key, ANSWER_PATH, headers, answer)
+        self._held[key] = (headers, answer)
+        asyncio.get_running_loop().call_later(HOLD_S, self._flush, key, rid)
+
+    def _flush(self, key: bytes, rid: str | None = None) -> None:
+        """Hand a held answer over on its own (``rid``: only if it is still that one)."""
+        held = self._held.get(key)
+        if held is None or (rid is not None and held[0][0][1] != rid):
+            return
+        del self._held[key]
+        self._hand_over(key, ANSWER_PATH, held[0], held[1])
+
+    def _flush_all(self) -> None:
+        for key in list(self._held):
+            self._flush(key)
 
     def _hand_over(self, key: bytes, path: str, headers: list[tuple[str, str]], body: bytes) -> asyncio.Future[None]:
         """Post to the worker after the conversation's earlier hand-overs."""
@@ -496,16 +527,14 @@ class FrontServer:
             log.error("a request forwarded as sent could not be handed to the proxy's worker at %s (%s): %s", self.worker_url, exc,
                       "its messages are stored with the conversation's next request" if path == STORE_PATH else "its usage is lost")
             return
-        if path != ANSWER_PATH:
-            return
         conv = self.convs.get(key)
         if conv is None:
             return
+        if path == STORE_PATH and conv.pending:
+            conv.pending.popleft()  # its messages are in the worker's room now
         room = rh.get(ROOM_HEADER)
         if rh.status != 200 or not room:
             self._forget(key)  # the worker decides the next one (a build is due, or it saw a change)
             return
-        if conv.pending:
-            conv.pending.popleft()
         tokens, conv.per_byte = _room(room)
         conv.room = tokens - sum(conv.pending)  # the worker's room after this one, less what was sent since

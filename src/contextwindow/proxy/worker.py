@@ -1,14 +1,15 @@
 """The worker behind the lean front: ``ctxw proxy``'s own server (:class:`~.server.ProxyServer`)
 with two internal endpoints, answered only to the front that holds the worker's secret.
 
-- ``POST /_ctxw/record``: a request the front forwarded as sent, and its answer. The worker does
-  what it does for a request it forwarded itself: the new messages are stored
-  (:meth:`Conversations.quick` then :meth:`~Conversations.commit`; or, when the Session sees a
-  change the front's byte-level test did not, :meth:`~Conversations.prepare`, which stores them as
-  it would have sent them, counted as ``misjudged`` and logged: that request went upstream as the
-  client sent it), then the answer's usage and reply (:class:`~.record.Recorder`). Its answer
-  tells the front the room left before the compaction trigger (``x-ctxw-room``, tokens) when the
-  conversation's next request may go as sent again.
+- ``POST /_ctxw/store``: a request the front is forwarding as sent. Its new messages are stored as
+  for a request the worker forwarded itself (:meth:`Conversations.quick` then
+  :meth:`~Conversations.commit`; or, when the Session sees a change the front's byte-level test
+  did not, :meth:`~Conversations.prepare`, which stores them as it would have sent them, counted
+  as ``misjudged`` and logged: that request went upstream as the client sent it).
+- ``POST /_ctxw/answer``: that request's answer once relayed (status 0: none reached the client):
+  its usage and reply recorded (:class:`~.record.Recorder`). Its answer tells the front the room
+  left before the compaction trigger (``x-ctxw-room``: tokens, and tokens per byte that bound the
+  counter's count) when the conversation's next request may go as sent again.
 - ``POST /_ctxw/idle``: returns once the worker handles nothing and has committed its writes
   (:meth:`ProxyServer.wait_idle`): the front's drain, and through it the tests' barrier.
 
@@ -29,7 +30,6 @@ from aiohttp import web
 from ..errors import ContextWindowError
 from .history import parse_request
 from .protocols import BY_PATH
-from .record import GROUP_COMMIT_S
 from .relay import UsageTap
 from .request import LockMoved, Request
 
@@ -82,14 +82,16 @@ def _latency(h: Any) -> float:
 
 
 async def store(server: ProxyServer, request: web.Request) -> web.Response:
-    """A request the front is forwarding as sent: its new messages stored and committed (module
-    docstring); the answer comes back once they are durable, and the front relays its answer only then."""
+    """A request the front is forwarding as sent: its new messages stored (module docstring), and
+    committed with the open group of writes (at once when nothing else is in flight)."""
     import orjson
 
     h = request.headers
     data = await request.read()
-    a = int(h["x-ctxw-split"])
-    headers, raw = orjson.loads(data[:a]), data[a:]
+    a, b = (int(x) for x in h["x-ctxw-split"].split(","))
+    headers, raw = orjson.loads(data[:a]), data[a:b]
+    if "x-ctxw-prev-id" in h:  # the answer to the conversation's previous request rides along: recorded first
+        await _record_answer(server, h, data[b:])
     proto = BY_PATH[h["x-ctxw-path"]]
     conv, stats = server.conversations, server.stats
     body, exact = parse_request(raw)
@@ -130,11 +132,9 @@ async def store(server: ProxyServer, request: web.Request) -> web.Response:
         while len(pending) > PENDING_KEPT:  # a front gone before it handed over answers: their usage is not recorded
             pending.pop(next(iter(pending)))
             stats["record_failed"] = stats.get("record_failed", 0) + 1
-        if group is not None:
-            if server._inflight > 1:  # others write too: their group commits within its window
-                await asyncio.sleep(GROUP_COMMIT_S)
+        if group is not None and server._inflight <= 1:  # alone: committed now; else with its group, within its window
             server._commits.durable(group)
-        return web.Response(status=200)
+        return web.Response(status=200, headers=room_headers(conv, prepared.conversation_id))
     return _failed(stats, "were not stored: the conversation kept moving to another lock")
 
 
@@ -145,13 +145,17 @@ def _failed(stats: dict[str, int], what: str) -> web.Response:
 
 
 async def answer(server: ProxyServer, request: web.Request) -> web.Response:
-    """The answer to a request :func:`store` took (status 0: none reached the client): its usage
-    and reply recorded, then the room left for the conversation's next request."""
-    h = request.headers
-    data = await request.read()
-    entry = server.front_pending.pop(h["x-ctxw-id"], None)
+    """The answer to a request :func:`store` took, handed over alone (status 0: none reached the
+    client): its usage and reply recorded, then the room left for the conversation's next request."""
+    cid = await _record_answer(server, request.headers, await request.read())
+    return web.Response(status=200, headers=room_headers(server.conversations, cid))
+
+
+async def _record_answer(server: ProxyServer, h: Any, data: bytes) -> str | None:
+    """Record an answer the front relayed (``x-ctxw-prev-id`` names its request); its conversation's id."""
+    entry = server.front_pending.pop(h["x-ctxw-prev-id"], None)
     if entry is None:
-        return web.Response(status=200)
+        return None
     req, parsed, prepared, _ = entry
     status = int(h["x-ctxw-status"])
     if status == 200:
@@ -167,4 +171,4 @@ async def answer(server: ProxyServer, request: web.Request) -> web.Response:
                 await asyncio.shield(done)
         finally:
             server.locks.drop(key)
-    return web.Response(status=200, headers=room_headers(server.conversations, prepared.conversation_id))
+    return prepared.conversation_id
