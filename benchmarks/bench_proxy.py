@@ -369,6 +369,8 @@ def main() -> None:
     ap.add_argument("--turns", type=int, default=25, help="--own-work: turns per conversation (history grows 2 messages a turn)")
     ap.add_argument("--conversations", type=int, default=30, help="--own-work: conversations")
     ap.add_argument("--lane", action="store_true", help="run ctxw proxy --lane (bookkeeping deferred while requests are in flight)")
+    ap.add_argument("--front", choices=("aiohttp", "lean"), default="aiohttp",
+                    help="ctxw proxy --front: lean serves with proxy/front.py (the CPU column is then the serving process's; its worker's is apart)")
     args = ap.parse_args()
     if args.serve_upstream is not None:
         serve_upstream(args.serve_upstream)
@@ -398,7 +400,7 @@ def main() -> None:
             procs.append(up)
             upstream = f"http://127.0.0.1:{port}"
             px, url = start([sys.executable, "-m", "contextwindow.cli.main", "proxy", "--upstream", upstream, "--port", "0",
-                             "--store", f"sqlite:///{tmp / f'proxy{delay}.db'}", *(["--lane"] if args.lane else [])],
+                             "--store", f"sqlite:///{tmp / f'proxy{delay}.db'}", *(["--lane"] if args.lane else []), "--front", args.front],
                             r"listening on (http://127\.0\.0\.1:\d+)")
             procs.append(px)
             # warm both paths (imports, connection pools, model registry)
