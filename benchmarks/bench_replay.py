@@ -238,6 +238,8 @@ def main() -> int:
     ap.add_argument("--save-numbers", type=Path, help="write every replay's numbers (JSON) to this file")
     ap.add_argument("--same-numbers", type=Path, help="exit 1 unless every replay reports the numbers saved in this file")
     args = ap.parse_args()
+    if args.clear_rule and not args.cost:
+        ap.error("--clear-rule needs --cost (the other tables replay the shipped default)")
     if args.speed:
         return speed_table(args.transcripts, args.repeats, args.all_sessions)
     if args.save_numbers or args.same_numbers:

@@ -127,6 +127,29 @@ def test_a_session_resumed_under_another_version_follows_each_calls_version(tmp_
         assert s.clearings[0].at == s.calls[10].index
 
 
+def test_a_log_that_records_clearings_later_keeps_the_simulated_ones_before_them(tmp_path: Path) -> None:
+    # 12 responses of 2.0.76 (the rule fires at response 10), then the session resumed under a client that
+    # logs its clearings: one more response and its microcompact_boundary clearing two later reads.
+    recs = records(6)
+    parent = recs[-1]["uuid"]
+    tid = "toolu_6_late"
+    late = [
+        {"type": "assistant", "message": {"role": "assistant", "id": "msg_6_late", "model": MODEL, "content": [{"type": "tool_use", "id": tid, "name": "Read", "input": {"file_path": "/w/x.ts"}}],
+                                          "usage": {"input_tokens": 150_000, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0, "output_tokens": 50}}},
+        {"type": "system", "subtype": "microcompact_boundary", "content": "Context microcompacted", "level": "info",
+         "microcompactMetadata": {"trigger": "auto", "preTokens": 150_000, "tokensSaved": 12_000, "compactedToolIds": ["toolu_6_04", "toolu_6_05"]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tid, "content": "x"}]}},
+    ]
+    for n, r in enumerate(late):
+        r.update(uuid=f"late-{n}", parentUuid=parent, sessionId="s6", version="2.1.30", cwd="/w", isSidechain=False)
+        parent = r["uuid"]
+    s = load(tmp_path, recs + late)
+    simulated, logged = s.clearings
+    assert simulated.simulated and simulated.at == s.calls[10].index and simulated.call_ids == tuple(f"toolu_6_{k:02d}" for k in range(4))
+    assert not logged.simulated and logged.call_ids == ("toolu_6_04", "toolu_6_05") and logged.at > simulated.at
+    assert import_report(s)["repaired"] == {SIMULATED_KIND: 1}
+
+
 def test_the_warning_threshold_is_the_previous_responses_usage_with_its_output(tmp_path: Path) -> None:
     # The client compares the last response's usage (prompt + output) with the threshold: 134,900 + 90 misses
     # it by 10 tokens, so the clearing waits for the next response's usage.

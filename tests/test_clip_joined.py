@@ -12,9 +12,9 @@ import pytest
 
 from contextwindow.clipping import MemoryOffload, clip
 from contextwindow.clipping.measure import safe_count, safe_count_joined
-from contextwindow.session_intake import CounterCount
 from contextwindow.tokens import counter_for
 from contextwindow.tokens.estimate import Estimator
+from contextwindow.tokens.memo import CounterCount
 
 
 def _numbered(rng: random.Random) -> str:

@@ -121,3 +121,12 @@ def test_cli_models_show_and_list() -> None:
     assert r.exit_code == 1 and "UnknownModelError" in r.output
     r = CliRunner().invoke(cli, ["models", "list", "--provider", "anthropic", "--json"])
     assert r.exit_code == 0 and all(m["provider"] == "anthropic" for m in json.loads(r.output))
+
+
+def test_find_model_is_get_model_or_none() -> None:
+    from contextwindow.models import find_model, get_model
+
+    assert find_model("gpt-4o-mini") == get_model("gpt-4o-mini")
+    assert find_model("claude-sonnet-4-5-20250929") == get_model("claude-sonnet-4-5-20250929")  # a dated name resolves too
+    for unknown in (None, "", "   ", "no-such-model-anywhere-7"):
+        assert find_model(unknown) is None

@@ -46,7 +46,7 @@ from .compaction import CompactionResult, ViewItem, compact, total
 from .compaction.cache import clear_for_cache
 from .compaction.candidates import GrowingCandidates
 from .compaction.clearing import ClearHistory
-from .compaction.economics import FoldNow, Growth, cost_budget, fold_now
+from .compaction.economics import FoldNow, Growth, cost_budget, fold_now, latest_trigger
 from .compaction.policy import fold_first
 from .compaction.sticky import EMPTY_STATE, StickyViews, sticky_state, sticky_view
 from .compaction.view import is_synthetic
@@ -71,7 +71,7 @@ from .messages import Message, TextPart, ToolCallPart
 from .prefix import payload_units, share_and_reuse
 from .session_config import Build, SessionConfig, priced_cache, resolve_limits
 from .session_fold import Accounted, cached_prefix, summary_message, summary_request
-from .session_intake import CounterCount, Intake
+from .session_intake import Intake
 from .session_payload import Renderer, degraded, provider_rules, repair_cost, runtime_message, valid
 from .session_sync import FINGERPRINT_KEY, SyncResult, SyncState
 from .sink import ConversationSink
@@ -80,6 +80,7 @@ from .tokens import counter_for
 from .tokens.base import TokenCounter
 from .tokens.calibration import Calibration
 from .tokens.fingerprint import counter_key
+from .tokens.memo import CounterCount
 from .tokens.retention import with_output_count
 from .tools import ToolSpec
 from .usage import Usage
@@ -198,11 +199,6 @@ class Session:
     def _count(self, m: Message) -> int:
         return self.counter.count_message(m)
 
-    def _count_text(self, text: str) -> int:
-        """The counter's text count, through its memo where it keeps one (the clipped message is
-        counted next: its unclipped text is not tokenized a second time)."""
-        memo = getattr(self.counter, "count_text_memo", None)
-        return memo(text) if memo is not None else self.counter.count_text(text)
 
     def _count_stored(self, sm: StoredMessage) -> int:
         n = self._counts.get(sm.id)
@@ -306,7 +302,7 @@ class Session:
         if unmap_ids(m, self._renderer.sent_ids) is not m or (m.role == "user" and not m.is_tool_result and len(self._steering)):
             return False
         budget = self.config.clip_budget_tokens
-        return not (m.is_tool_result and budget) or self._intake.keeps(m, budget, count or self._count_text)
+        return not (m.is_tool_result and budget) or self._intake.keeps(m, budget, count or self._clip_count)
 
     def run_retrieve(self, call: ToolCallPart) -> Message:
         """Execute a model's ``retrieve`` call (clip markers and compaction markers alike) and
@@ -615,8 +611,9 @@ class Session:
         history = None
         if self._cache_cfg.clear_rule != "horizon":  # the rules that wait read the calls, the cleared, the window's press (clearing.py)
             g, hist, trigger = self._growth.per_call, total(items), budget.trigger_tokens
-            latest = max(self.budget().trigger_tokens, min(budget.history_budget, int(budget.history_budget * self._cache_cfg.max_trigger)))
-            history = ClearHistory(self._growth.calls + 1, self._growth.cleared, trigger >= latest and hist + g >= trigger)
+            latest = latest_trigger(self.budget().trigger_tokens, budget.history_budget, self._cache_cfg.max_trigger)
+            pressed = trigger >= latest and self._calibration.apply(hist + round(g)) >= trigger  # as the pass decision counts
+            history = ClearHistory(self._growth.calls + 1, self._growth.cleared, pressed)
         got = clear_for_cache(items, self._count, total(items[k:]), self._cache_cfg, memo=self._mask_memo, candidates=self._candidates, history=history)
         if got is None:
             return items
@@ -781,7 +778,7 @@ class Session:
         items = self.view()
         before = total(items)
         covered = [sm for sm in self.store.list_active(self.id) if sm.seq <= upto]
-        summary = summary_message(request, outcome, items, covered, self._count_text, self.config, self.budget().history_budget, self.constraints())
+        summary = summary_message(request, outcome, items, covered, self._clip_count, self.config, self.budget().history_budget, self.constraints())
         cp = self.store.checkpoint(self.id, summary, upto, {"method": outcome.method, "ok": outcome.ok, "reason": reason})
         self.store.set_state(self.id, STATE_KEY, dict(EMPTY_STATE))
         self._sticky_memo.clear()

@@ -76,12 +76,8 @@ def resolve_limits(model: str | None, window: int | None, max_output: int | None
 
 def priced_cache(base: CacheConfig | None, model: str | None) -> CacheConfig | None:
     """``base`` priced for ``model`` (its cache read/write prices), as is when the model is unknown."""
-    if base is None or not model:
+    if base is None:
         return base
-    from .errors import UnknownModelError
-    from .models import get_model
+    from .models import find_model
 
-    try:
-        return CacheConfig.for_model(get_model(model), base)
-    except UnknownModelError:
-        return base
+    return CacheConfig.for_model(find_model(model), base)

@@ -7,34 +7,13 @@ append costs the new message, not the history.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from .events import ConversationEvents
 from .messages import Message, Part, ToolResultPart
 from .sink import ConversationSink
 from .store.base import ConversationStore
-
-
-class CounterCount:
-    """A token counter's text count as the clippers' count (``clipping.measure.Count``): through
-    the counter's text memo where it keeps one, and with ``joined(text, pieces)`` (its
-    ``count_joined``), so a clip's final text (the body counted while it was fitted, a newline,
-    the marker) is not read whole again. The same answers as the counter's ``count_text``."""
-
-    __slots__ = ("_count", "_joined")
-
-    def __init__(self, counter: Any) -> None:
-        self._count: Callable[[str], int] = getattr(counter, "count_text_memo", None) or counter.count_text
-        self._joined: Callable[[str, Sequence[str]], int] | None = getattr(counter, "count_joined", None)
-
-    def __call__(self, text: str) -> int:
-        return self._count(text)
-
-    def joined(self, text: str, pieces: Sequence[str]) -> int:
-        return self._joined(text, pieces) if self._joined is not None else self._count(text)
-
 
 NAMES_KEPT = 4096  # call id -> tool name entries kept (the newest half stays when it is full)
 

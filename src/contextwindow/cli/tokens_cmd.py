@@ -36,12 +36,9 @@ def register(group: click.Group) -> None:
         text = decode_strict(data, "stdin" if file == "-" else file)
         counter = counter_for(model)
         if model and not counter.exact:
-            from ..errors import UnknownModelError
-            from ..models import get_model
+            from ..models import find_model
 
-            try:
-                get_model(model)
-            except UnknownModelError:
+            if find_model(model) is None:
                 click.echo(f"ctxw: note: unknown model {model!r}; counting with the {counter.name} estimator", err=True)
         n = counter.count_text(text)
         if as_json:

@@ -37,7 +37,7 @@ def safe_count(count: Count, text: str) -> int:
 
 def safe_count_joined(count: Count, text: str, pieces: Sequence[str]) -> int:
     """:func:`safe_count` of ``text``, told that ``text == "".join(pieces)``: a count that knows how
-    to add pieces up (its ``joined``: ``session_intake.CounterCount``) counts the text from pieces it
+    to add pieces up (its ``joined``: ``tokens.memo.CounterCount``) counts the text from pieces it
     counted before (the estimator, when every joint is at a newline); any other reads it whole.
     The same answer either way."""
     joined = getattr(count, "joined", None)

@@ -165,6 +165,12 @@ def cycle_cost(trigger: float, kept: float, growth: float, *, read: float, write
     return read * (trigger + kept) / 2 + per_pass * growth / (trigger - kept)
 
 
+def latest_trigger(trigger: int, history_budget: int, max_trigger: float) -> int:
+    """The latest a pass may come: the budget's own trigger, or ``max_trigger`` of the history budget
+    when that is later (the budget still binds)."""
+    return max(trigger, min(history_budget, int(history_budget * max_trigger)))
+
+
 def thresholds(
     history_budget: int,
     trigger: int,
@@ -195,7 +201,7 @@ def thresholds(
     target that folds every older turn are used, with ``fold_first``: that pass summarizes before
     it truncates. ``fold.kept`` is small at a turn's start and grows with the newest turn, so this
     kind of pass comes at turn starts, and never where one long turn is the whole history."""
-    trigger = max(trigger, min(history_budget, int(history_budget * max_trigger)))
+    trigger = latest_trigger(trigger, history_budget, max_trigger)
     deep = min(target, max(1, int(history_budget * deep_target)))
     kept = max(deep, growth.reached or 0)
     g = growth.per_call

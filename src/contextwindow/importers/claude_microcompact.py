@@ -124,14 +124,18 @@ def simulate(session: ImportedSession, window: int) -> list[ImportedClearing]:
 
 
 def with_simulated_microcompact(session: ImportedSession) -> ImportedSession:
-    """``session`` with the clearings a Claude Code 2.0.x client made and did not log (unchanged when no
-    call was made by 2.0.x, and for a log that records its own clearings); each one is counted as a repair."""
+    """``session`` with the clearings a Claude Code 2.0.x client made and did not log, each one counted as
+    a repair. Where the log records clearings of its own (a later client), it is taken at its word from the
+    first of them on: only the 2.0.x calls before it are simulated (unchanged when there are none)."""
     version = session.meta.get("version")
-    if session.clearings or not any(applies(c.client_version or version) for c in session.calls):
+    logged = session.clearings
+    first = min((c.at for c in logged), default=None)
+    calls = session.calls if first is None else [c for c in session.calls if c.index < first]
+    if not any(applies(c.client_version or version) for c in calls):
         return session
     from .window import session_window
 
-    found = simulate(session, session_window(session)[0])
+    found = simulate(replace(session, calls=calls) if first is not None else session, session_window(session)[0])
     if not found:
         return session
     number = {c.index: n + 1 for n, c in enumerate(session.calls)}
@@ -144,4 +148,4 @@ def with_simulated_microcompact(session: ImportedSession) -> ImportedSession:
         )
         for cl in found
     ]
-    return replace(session, clearings=found, skipped=[*session.skipped, *notes])
+    return replace(session, clearings=sorted([*logged, *found], key=lambda c: c.at), skipped=[*session.skipped, *notes])

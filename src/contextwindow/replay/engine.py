@@ -26,6 +26,7 @@ from ..messages import Message
 from ..models import ModelSpec, get_model
 from ..tokens import counter_for
 from ..tokens.base import TokenCounter
+from ..tokens.memo import CounterCount
 from .floor import above_floor_share, floor_input_tokens
 from .policies import POLICIES, Policy, ReplayContext, serialize
 from .pricing import Pricing, bill, common_prefix
@@ -236,7 +237,7 @@ def replay(
     counter = counter_for(spec.id if spec.known else (model or session.model))
     # the memo's answers are the counter's own: a brief counted while it is fitted is not tokenized
     # again when its request and answer are metered, nor as the next fold's prior summary
-    summ = summarizer or ExtractiveSummarizer(getattr(counter, "count_text_memo", counter.count_text))
+    summ = summarizer or ExtractiveSummarizer(CounterCount(counter))
     fixed = estimate_overhead(session, counter) if overhead is None else overhead
     head = leading_system(session.messages)
     # the system prompt is no part of the history any policy may compact: it rides as a fixed prefix

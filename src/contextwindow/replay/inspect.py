@@ -24,12 +24,11 @@ from typing import Any
 
 from ..budget import gauge
 from ..cost import call_cost, calls_total
-from ..errors import UnknownModelError
 from ..importers import ImportedSession
 from ..importers.report import import_report, report_line
 from ..importers.window import session_window, tokenizer_model, window_text
 from ..messages import Message, ToolCallPart, ToolResultPart
-from ..models import get_model
+from ..models import find_model
 from ..tokens import counter_for
 from ..turns import group_turns
 from .accuracy import UNEXPLAINED_TOKENS, points, unexplained
@@ -56,17 +55,12 @@ def inspect_session(
     count the ``children`` too (sub-agent sessions of the same log: their calls and spend)."""
     name = model or session.model
     counter = counter_for(model or tokenizer_model(session))
-    model_known = False
-    if name:
-        try:
-            get_model(name)
-            model_known = True
-        except UnknownModelError:
-            pass
+    spec = find_model(name)
+    model_known = spec is not None
     if window is not None:
         win, win_source = window, "option"
-    elif model is not None and model_known:
-        win, win_source = get_model(model).context_window, "registry"
+    elif model is not None and spec is not None:  # the model given on the command line (name is it)
+        win, win_source = spec.context_window, "registry"
     else:
         win, win_source = session_window(session)
     msgs = session.messages

@@ -41,6 +41,7 @@ from ..folding.restore import restore_pieces
 from ..importers.claude_microcompact import AUTOCOMPACT_BUFFER
 from ..messages import Message, message_to_dict
 from ..tokens.base import TokenCounter
+from ..tokens.memo import CounterCount
 
 # Claude Code's auto-compact threshold (services/compact/autoCompact.ts; the constants as shipped in
 # the npm package's cli.js are quoted in anthropics/claude-code issue #12004): the effective window
@@ -68,24 +69,16 @@ class ReplayContext:
     write_weight: float = 1.25  # price of an uncached token / input price (cache write, or 1.0)
     output_weight: float = 5.0  # output price / input price (a summary is output)
     cache: CacheConfig | None = None  # the default policy's per-call clearing knobs (None: its defaults)
+    #: the counter's text count through its memo (the files a fold restores are mostly the ones the
+    #: previous fold restored), and ``count.joined(text, pieces)`` for a text made of pieces counted
+    #: before (a fold message's body from :func:`fold_pieces`, or its summary: tokens/joined.py)
+    count: CounterCount = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "count", CounterCount(self.counter))
 
     def prompt_tokens(self, messages: Sequence[Message]) -> int:
         return self.overhead + self.counter.count_messages(messages)
-
-    def count_text(self, text: str) -> int:
-        """The counter's count of ``text``, through its memo where it keeps one (the same answer:
-        the files a fold restores are mostly the ones the previous fold restored)."""
-        memo = getattr(self.counter, "count_text_memo", None)
-        return memo(text) if memo is not None else self.counter.count_text(text)
-
-    def count_joined(self, text: str, pieces: Sequence[str]) -> None:
-        """Let the counter count ``text`` (``"".join(pieces)``: a fold message's body from
-        :func:`fold_pieces`, or its summary) from its pieces where it adds them up
-        (tokens/joined.py): the count a whole read gives, kept in the counter's memo for the
-        view and the summary meter."""
-        joined = getattr(self.counter, "count_joined", None)
-        if joined is not None:
-            joined(text, pieces)
 
     def summary_budget(self) -> int:
         return CompactionConfig().summary_budget(self.window)
@@ -246,15 +239,15 @@ class ClaudeCodePolicy:
         )
         files = restore_pieces(
             originals,
-            self.ctx.count_text,
+            self.ctx.count,
             CLAUDE_CODE_RESTORE_FILES,
             CLAUDE_CODE_RESTORE_PER_FILE,
             min(CLAUDE_CODE_RESTORE_TOTAL, self.ctx.window // 5),
         )
         folded = fold_message(outcome.text, method=outcome.method, extra_sections=["".join(files)])
         pieces = fold_pieces(outcome.text, [files])
-        self.ctx.count_joined(folded.text, pieces)
-        self.ctx.count_joined(summary_text(folded), pieces[2:])  # the next fold's prior summary
+        self.ctx.count.joined(folded.text, pieces)
+        self.ctx.count.joined(summary_text(folded), pieces[2:])  # the next fold's prior summary
         self.view.fold_all(history, folded)
         return Step([it.message for it in self.view.items(history)], ["fold"])
 

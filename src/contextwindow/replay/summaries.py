@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from ..folding.base import Summarizer, SummaryOutcome, SummaryRequest, constraints_block
 from ..folding.cached import instruction, prompt_room
 from ..tokens.base import TokenCounter
+from ..tokens.memo import CounterCount
 
 #: policies whose summary request rides the conversation's cached prefix (module docstring)
 CACHE_SHARING = frozenset({"claude-code"})
@@ -55,14 +56,12 @@ class MeteredSummarizer:
     output_tokens: int = 0
     sizes: list[tuple[int, int, int]] = field(default_factory=list)
     name: str = ""
+    _count_text: CounterCount = field(init=False, repr=False)  # the counter's count, through its memo
 
     def __post_init__(self) -> None:
         self.name = getattr(self.inner, "name", type(self.inner).__name__)
+        self._count_text = CounterCount(self.counter)
 
-    def _count_text(self, text: str) -> int:
-        """The counter's count, through its memo where it keeps one (the same answer)."""
-        memo = getattr(self.counter, "count_text_memo", None)
-        return memo(text) if memo is not None else self.counter.count_text(text)
 
     def _input(self, request: SummaryRequest) -> tuple[int, int]:
         """(read, fresh) input tokens of the request the summarizer sends (module docstring)."""

@@ -1,4 +1,5 @@
-"""A memo keyed by text, bounded by the characters it keeps alive (oldest forgotten first).
+"""A memo keyed by text, bounded by the characters it keeps alive (oldest forgotten first), and the
+one way to count a text through a counter's memos (:class:`CounterCount`).
 
 The counters' answers for a text never change, so remembering them is safe; what has to be bounded is
 memory: a memo keeps its key strings alive. Texts shorter than ``min_chars`` are not kept (they cost
@@ -9,8 +10,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
-from typing import Generic, TypeVar
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
 
@@ -57,3 +58,22 @@ class TextMemo(Generic[V]):
     def __iter__(self) -> Iterator[str]:
         """The texts kept, oldest first."""
         return iter(self._memo)
+
+
+class CounterCount:
+    """A token counter's text count as the clippers' count (``clipping.measure.Count``): through
+    the counter's text memo where it keeps one, and with ``joined(text, pieces)`` (its
+    ``count_joined``), so a clip's final text (the body counted while it was fitted, a newline,
+    the marker) is not read whole again. The same answers as the counter's ``count_text``."""
+
+    __slots__ = ("_count", "_joined")
+
+    def __init__(self, counter: Any) -> None:
+        self._count: Callable[[str], int] = getattr(counter, "count_text_memo", None) or counter.count_text
+        self._joined: Callable[[str, Sequence[str]], int] | None = getattr(counter, "count_joined", None)
+
+    def __call__(self, text: str) -> int:
+        return self._count(text)
+
+    def joined(self, text: str, pieces: Sequence[str]) -> int:
+        return self._joined(text, pieces) if self._joined is not None else self._count(text)
