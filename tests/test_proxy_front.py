@@ -284,3 +284,23 @@ def test_ctxw_proxy_front_lean_serves_with_its_worker_process(tmp_path: Any) -> 
         store = open_store(f"sqlite:///{db}")
         (conv,) = store.list_conversations()
         assert len(store.list_usage(conv.id)) == 5
+
+
+def test_what_is_kept_beside_a_live_session_leaves_with_it() -> None:
+    """The output reserves and no-build flags of conversations evicted from memory are pruned:
+    memory per live conversation stays bounded however many conversations pass (either front)."""
+    store = open_store("memory://")
+    with LocalProviderServer(script) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0, front="aiohttp"),
+                                                            Conversations(store, max_live=3)) as px:
+        c = openai.OpenAI(base_url=f"{px.url}/v1", api_key="sk-test", max_retries=0)
+        for k in range(9):
+            history: list[dict[str, Any]] = [{"role": "user", "content": f"task {k}: find the retry logic"}]
+            for _ in range(2):
+                r = c.chat.completions.create(model="gpt-4o-mini", messages=history, max_tokens=64, tools=TOOLS)  # type: ignore[arg-type]
+                msg = r.choices[0].message
+                history += [msg.model_dump(exclude_none=True, exclude={"refusal", "annotations", "audio", "function_call"}),
+                            {"role": "tool", "tool_call_id": msg.tool_calls[0].id, "content": "ok"}]  # type: ignore[index]
+            px.wait_idle()
+        st = px.server.status()
+        assert len(store.list_conversations()) == 9 and st["live"] == 3
+        assert 1 <= st["per_live"] <= 3, st  # was 9 before the pruning (one entry per conversation ever seen)

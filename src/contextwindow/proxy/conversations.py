@@ -129,10 +129,19 @@ class Conversations:
                 assert self._index is not None
                 return self._index
 
-    def held(self) -> dict[str, int]:
-        """What is held in memory: live Sessions, conversations' lock keys (a diagnostic)."""
+    def _mark(self, flags: set[str], conversation_id: str) -> None:
+        """Set a conversation's flag while its Session is live (one evicted meanwhile keeps none)."""
         with self._guard:
-            return {"live": len(self._live), "lock_keys": len(self._lock_of)}
+            if conversation_id in self._live:
+                flags.add(conversation_id)
+
+    def held(self) -> dict[str, int]:
+        """What is held in memory: live Sessions, conversations' lock keys, and the per-conversation
+        entries kept beside the live Sessions (output reserves, the no-build flags), which leave
+        with their Session (a diagnostic)."""
+        with self._guard:
+            return {"live": len(self._live), "lock_keys": len(self._lock_of),
+                    "per_live": max(len(self._default_out), len(self._pristine), len(self._reported))}
 
     def _forget_lock_keys(self) -> None:
         """Forget the lock keys no request or record uses (under ``_guard``): those conversations
@@ -207,7 +216,11 @@ class Conversations:
             self._default_out[cid] = min(s.max_output, DEFAULT_RESERVE)
             self._live[cid] = s
             while len(self._live) > self.max_live:
-                self._live.popitem(last=False)
+                gone, _ = self._live.popitem(last=False)
+                # what is kept beside a live Session leaves with it (it is learned again if the conversation comes back)
+                self._default_out.pop(gone, None)
+                self._pristine.discard(gone)
+                self._reported.discard(gone)
         return s
 
     def _create(self, ident: Identity, req: Request, history: Sequence[Message], *, new: bool, parent: str | None,
@@ -507,7 +520,7 @@ class Conversations:
         clipped = sum(1 for sm in res.added for p in sm.message.tool_results if "ofl_" in p.text)
         compacted = built.compaction is not None and built.compaction.changed
         if same and not compacted:
-            self._pristine.add(session.id)
+            self._mark(self._pristine, session.id)
         else:
             self._pristine.discard(session.id)
         return Prepared(
@@ -551,7 +564,7 @@ class Conversations:
             if usage is not None:
                 self.store.record_usage(conversation_id, usage)
             return
-        self._reported.add(conversation_id)
+        self._mark(self._reported, conversation_id)
         try:
             s.record(reply, usage, auto_fold=False)
         except ContextWindowError as exc:  # a session limit: the proxy reports, the client's agent decides
