@@ -251,12 +251,39 @@ def test_the_estimators_tokens_per_byte_bound_its_count_of_adversarial_messages(
                 assert est.count_message(m) <= per * len(json.dumps(js, ensure_ascii=False).encode()), (family, text)
 
 
-def test_the_front_key_follows_identity() -> None:
+def test_the_front_keys_follow_identity() -> None:
     k = fastpath.key_of("/v1/chat/completions", {}, BASE)
     assert k == fastpath.key_of("/v1/chat/completions", {}, {**BASE, "messages": [*BASE["messages"], CALL]})
     assert k != fastpath.key_of("/v1/chat/completions", {"x-ctxw-conversation": "a"}, BASE)
     assert k != fastpath.key_of("/v1/messages", {}, BASE)
     assert fastpath.key_of("/v1/chat/completions", {}, {"model": "m"}) is None
+
+    def raw(b: dict[str, Any]) -> bytes:
+        return json.dumps(b, separators=(",", ":")).encode()
+
+    long_task = {**BASE, "messages": [BASE["messages"][0], {"role": "user", "content": "find it " * 100}]}
+    grown = {**long_task, "messages": [*long_task["messages"], CALL]}
+    b = fastpath.byte_key("/v1/chat/completions", {}, raw(grown))
+    assert b is not None and b == fastpath.byte_key("/v1/chat/completions", {}, raw({**grown, "messages": [*grown["messages"], CALL]}))
+    assert b != fastpath.byte_key("/v1/chat/completions", {"x-ctxw-conversation": "a"}, raw(grown))
+    assert b != fastpath.byte_key("/v1/messages", {}, raw(grown))
+    assert fastpath.byte_key("/v1/chat/completions", {}, b'{"model":"m"}') is None
+
+
+def test_once_the_anchor_is_known_the_new_bytes_alone_decide() -> None:
+    conv, _ = _conv(BASE)
+    raw, body = _next(BASE, CALL, {"role": "tool", "tool_call_id": "c1", "content": "ok"})
+    assert fastpath.decide(conv, "openai", raw, None, 4000) is fastpath.NEED_BODY  # the first extension: parsed whole
+    got = fastpath.decide(conv, "openai", raw, body, 4000)
+    assert got is not None and got[0].anchor is not None
+    conv.sent = got[0]
+    call2 = {**CALL, "tool_calls": [{**CALL["tool_calls"][0], "id": "c2"}]}
+    raw2, body2 = _next(body, call2, {"role": "tool", "tool_call_id": "c2", "content": "ok 2"})
+    got2 = fastpath.decide(conv, "openai", raw2, None, 4000)
+    assert got2 is not None and got2[0].count == 6 and got2[2] == body2["messages"][4:]
+    # bytes that are not objects spliced at the anchor, or a changed tail, are not taken
+    assert fastpath.decide(conv, "openai", raw[:-1] + b',1]}', None, 4000) is None
+    assert fastpath.decide(conv, "openai", raw2.replace(b'"tools":[', b'"tools": ['), None, 4000) is None
 
 
 # --- ctxw proxy --front lean: the worker in its own process ------------------------------------------

@@ -50,6 +50,7 @@ class Conv:
     room: float  # tokens that may be added before 90% of the trigger, as last known
     per_byte: float = 1.0  # tokens per byte of a message's JSON that bound the worker's count (proxy/bound.py)
     call_ids: set[str] = field(default_factory=set)
+    alias: bytes | None = None  # the byte key (:func:`byte_key`) its last request had, which finds it without a parse
     pending: deque[float] = field(default_factory=deque)  # bytes of requests sent as sent whose hand-over the worker has not answered
 
 
@@ -67,6 +68,35 @@ def key_of(path: str, headers: Mapping[str, str], body: Mapping[str, Any]) -> by
     except TypeError:
         return None
     return hashlib.blake2b(head, digest_size=16).digest()
+
+
+_USER = (b'"role":"user"', b'"role": "user"')
+KEY_WINDOW = 512  # bytes after the first user message's role that go into the key
+
+
+def byte_key(path: str, headers: Mapping[str, str], raw: bytes) -> bytes | None:
+    """The front's key of a request's conversation, from its bytes: the path, the identity headers
+    (proxy/identity.py's) and the body up to ``KEY_WINDOW`` bytes past its first user message's
+    role (the system prompt, the tools written before the history, the task). A conversation's
+    requests share it once that many bytes follow the first user message (while the history is
+    shorter it changes with every request, and the front finds the conversation by the parsed
+    head, :func:`key_of`); two conversations that share it only cost a decision: what decides is
+    that the body extends the conversation's previous one byte for byte (:func:`decide`). None
+    when the body names no user message."""
+    at = -1
+    for pat in _USER:
+        at = raw.find(pat)
+        if at >= 0:
+            break
+    if at < 0:
+        return None
+    h = hashlib.blake2b(digest_size=16)
+    h.update(path.encode("latin-1"))
+    for name in (HEADER, *CLIENT_HEADERS):
+        h.update(b"\0" + headers.get(name, "").encode("utf-8", "surrogateescape"))
+    h.update(b"\0")
+    h.update(raw[: at + KEY_WINDOW])
+    return h.digest()
 
 
 def call_ids(proto: str, messages: list[Any]) -> set[str]:
@@ -120,22 +150,46 @@ def _bytes(content: Any) -> int:
     return 0
 
 
-def decide(conv: Conv, proto: str, raw: bytes, body: Mapping[str, Any], clip: int | None) -> tuple[resend.Sent, float, list[Any]] | None:
+def decide(conv: Conv, proto: str, raw: bytes, body: Mapping[str, Any] | None, clip: int | None) -> tuple[resend.Sent, float, list[Any]] | None:
     """For a request that may go as sent: the state to keep for the next one, its new messages'
-    bytes, and the new messages; None when the worker decides (module docstring)."""
+    bytes, and the new messages; None when the worker decides (module docstring). ``body``: the
+    parsed request, needed only while the previous body's anchor is not known (where its history
+    list's last message ends; learned from the first request that extends it, on the parsed body:
+    :func:`resend.confirm`); once it is, the new bytes alone are read: ``head`` ends inside the
+    history list right after a message (proven on a parsed body with the same bytes there), so
+    ``head`` + ``,`` + objects + ``tail`` holds that list with those objects more, and the rest as it was.
+    Returns :data:`NEED_BODY` when the parsed body is needed and not given."""
     from ..formats.rules import check
 
     if proto not in DECIDED:
         return None
     sp = resend.splice(conv.sent, raw)
-    msgs = body.get("messages")
-    if sp is None or not isinstance(msgs, list) or not resend.confirm(sp, msgs):
+    if sp is None:
         return None
+    if conv.sent.anchor is not None:
+        if orjson is None:
+            return None
+        try:
+            new = orjson.loads(b"[" + sp.new + b"]")
+        except orjson.JSONDecodeError:
+            return None
+        if not new or not all(isinstance(m, dict) for m in new):
+            return None
+    else:
+        if body is None:
+            return NEED_BODY
+        msgs = body.get("messages")
+        if not isinstance(msgs, list) or not resend.confirm(sp, msgs):
+            return None
+        new = msgs[conv.sent.count :]
     cost = len(sp.new) * conv.per_byte
-    new = msgs[conv.sent.count :]
     if cost > conv.room or not all(_plain(proto, m, clip / conv.per_byte if clip else None) for m in new):
         return None
     ids = call_ids(proto, new)
     if not ids.isdisjoint(conv.call_ids) or any(v.rule != "first_not_user" for v in check(proto, {"messages": new})):
         return None  # (the tail alone may begin with the assistant's answer: it follows the history's user turn)
-    return resend.Sent(raw=raw, count=len(msgs), fingerprints=(), clean=True, anchor=sp.at), cost, new
+    return resend.Sent(raw=raw, count=conv.sent.count + len(new), fingerprints=(), clean=True, anchor=sp.at), cost, new
+
+
+#: :func:`decide`'s answer when it needs the parsed body
+NEED_BODY: Any = ("need the parsed body",)

@@ -78,6 +78,14 @@ def _error(shape: Protocol, status: int, message: str, *, kind: str = "invalid_r
     return whole_response(status, shape.error_bytes(message, kind=kind, param=None), close=close)
 
 
+def _parsed(body: bytes) -> Any:
+    assert orjson is not None
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+
+
 def _room(value: str) -> tuple[float, float]:
     """The worker's ``x-ctxw-room``: tokens left, and tokens per byte that bound its count."""
     tokens, _, per = value.partition("/")
@@ -229,6 +237,7 @@ class FrontServer:
         self._worker = pool_for(worker_url, connect_timeout=config.connect_timeout, read_timeout=config.read_timeout)
         self._pools: dict[str, Pool] = {}
         self.convs: collections.OrderedDict[bytes, fastpath.Conv] = collections.OrderedDict()
+        self._alias: dict[bytes, bytes] = {}  # byte key (fastpath.byte_key) → the conversation's key (fastpath.key_of)
         self._conv_bytes = 0
         self._chains: dict[bytes, asyncio.Future[None]] = {}
         self._records: set[asyncio.Future[None]] = set()
@@ -285,6 +294,7 @@ class FrontServer:
         self.worker_url = worker_url
         self._worker = pool_for(worker_url, connect_timeout=self.config.connect_timeout, read_timeout=self.config.read_timeout)
         self.convs.clear()
+        self._alias.clear()
         self._conv_bytes = 0
 
     # --- a request ------------------------------------------------------------------------------
@@ -324,20 +334,23 @@ class FrontServer:
         key: bytes | None = None
         doc: Any = None
         if proto is not None and proto.name in fastpath.DECIDED and orjson is not None:
-            try:
-                doc = orjson.loads(body)
-            except orjson.JSONDecodeError:
-                doc = None
-            if isinstance(doc, dict) and not proto.stateful(doc):
-                key = fastpath.key_of(path, hmap, doc)
+            bkey = fastpath.byte_key(path, hmap, body)
+            key = self._alias.get(bkey) if bkey is not None else None
+            conv = self.convs.get(key) if key is not None else None
+            got = None
+            if conv is not None:  # found by its bytes: the new bytes alone decide, where they can
+                got = fastpath.decide(conv, proto.name, body, None, self.clip)
+            if conv is None or got is fastpath.NEED_BODY:
+                doc = _parsed(body)
+                key = fastpath.key_of(path, hmap, doc) if isinstance(doc, dict) else None
                 conv = self.convs.get(key) if key is not None else None
-                if conv is not None:
-                    got = fastpath.decide(conv, proto.name, body, doc, self.clip)
-                    if got is not None:
-                        assert key is not None
-                        await self._fast(client, head, body, keep, key, conv, got, proto, hmap, started)
-                        return
-        await self._delegate(client, head, body, keep, key, proto, doc)
+                got = fastpath.decide(conv, proto.name, body, doc, self.clip) if conv is not None else None
+            if got is not None and got is not fastpath.NEED_BODY and conv is not None and key is not None:
+                self._alias_to(bkey, key, conv)
+                await self._fast(client, head, body, keep, key, conv, got, proto, hmap, started)
+                return
+            bkey = None if key is None else bkey
+        await self._delegate(client, head, body, keep, key, proto, doc, bkey=bkey)
 
     def _remember(self, key: bytes, conv: fastpath.Conv) -> None:
         old = self.convs.pop(key, None)
@@ -348,11 +361,27 @@ class FrontServer:
         while self.convs and (len(self.convs) > KEPT or self._conv_bytes > KEPT_BYTES):
             _, gone = self.convs.popitem(last=False)
             self._conv_bytes -= len(gone.sent.raw)
+            self._unalias(gone)
 
     def _forget(self, key: bytes) -> None:
         old = self.convs.pop(key, None)
         if old is not None:
             self._conv_bytes -= len(old.sent.raw)
+            self._unalias(old)
+
+    def _alias_to(self, bkey: bytes | None, key: bytes, conv: fastpath.Conv) -> None:
+        """``bkey`` (the request's byte key) finds ``conv`` (under ``key``) from now on."""
+        if bkey == conv.alias:
+            return
+        self._unalias(conv)
+        if bkey is not None:
+            self._alias[bkey] = key
+            conv.alias = bkey
+
+    def _unalias(self, conv: fastpath.Conv) -> None:
+        if conv.alias is not None:
+            self._alias.pop(conv.alias, None)
+            conv.alias = None
 
     def _pool(self, path: str) -> tuple[Pool, str]:
         base = self.config.upstream_for(path)
@@ -431,8 +460,9 @@ class FrontServer:
             client.write(LAST_CHUNK)
 
     async def _delegate(self, client: _Client, head: Head, body: bytes, keep: bool, key: bytes | None, proto: Protocol | None,
-                        doc: Any, *, overflowed: bool = False) -> None:
-        """``doc`` None: whatever the answer, the front keeps nothing of this conversation."""
+                        doc: Any, *, overflowed: bool = False, bkey: bytes | None = None) -> None:
+        """``key``: the front's key of the request's conversation (None: not one the front decides);
+        ``doc``: its parsed body, when parsed already; ``overflowed``: the front kept nothing of it."""
         self.stats["delegated"] += 1
         if key is not None:
             self._flush(key)
@@ -467,11 +497,17 @@ class FrontServer:
             raise
         if key is None:
             return
-        if room and rh.status == 200 and isinstance(doc, dict) and proto is not None:
-            msgs = doc["messages"]
+        if room and rh.status == 200 and proto is not None and not overflowed:
+            doc = _parsed(body) if doc is None else doc
+            msgs = doc.get("messages") if isinstance(doc, dict) else None
+            if not isinstance(msgs, list):
+                self._forget(key)
+                return
             sent = fastpath.resend.Sent(raw=body, count=len(msgs), fingerprints=(), clean=True)
             tokens, per = _room(room)
-            self._remember(key, fastpath.Conv(sent, tokens, per, fastpath.call_ids(proto.name, msgs)))
+            conv = fastpath.Conv(sent, tokens, per, fastpath.call_ids(proto.name, msgs))
+            self._remember(key, conv)
+            self._alias_to(bkey, key, conv)
         else:
             self._forget(key)
 
