@@ -43,7 +43,10 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         matches = matches if len(distinct) == 1 else []
     elif exact:
         matches = exact
-    if not matches or (entry.values and all(not out[i].values for i in matches)):
+    # an entry that names the value it replaces ("X is V, not U") is about the entry holding U: no looser guess beside it
+    names_holder = bool(entry.replaces) and entry.kind not in ("safety", "goal") and any(
+        corrections.compatible(out[i].signature, entry.signature) for i in corrections.holders(out, entry.replaces))
+    if not names_holder and (not matches or (entry.values and all(not out[i].values for i in matches))):
         # nothing, or only a value-less mention of the subject ("We eased the X limit;" before "V is fine
         # now"): the entry holding the old value may still be named in looser words
         matches = [*matches, *(i for i in _named_in_clause(out, entry) or _cued_update(out, entry) or _core_named(out, entry) if i not in matches)]
@@ -82,8 +85,10 @@ def _named_in_fewer_words(entry: Entry, olds: Sequence[Entry]) -> Entry:
     if len(subjects) != 1 or entry.kind == "goal":
         return entry
     (theirs,) = subjects
-    if not mine < set(theirs.split()):
-        return entry
+    if not mine < set(theirs.split()) or set(theirs.split()) - mine & _ROLE_WORDS:
+        return entry  # (a role word it lacks: "the X config lives in V" is not about "owner X")
+    if not all(corrections.compatible(o.signature, entry.signature) for o in olds if o.values):
+        return entry  # another kind of value is another attribute of the thing
     return replace(entry, subject=theirs, resolved=True)
 
 
