@@ -182,7 +182,9 @@ class Session:
         self.store.record_event(self.id, ev.name, ev.data, ev.at)
 
     def _state(self) -> dict[str, Any]:
-        st = self.store.get_state(self.id, STATE_KEY)
+        """The sticky compaction state, read-only (decoded once per write where the store shares it)."""
+        shared = getattr(self.store, "get_state_shared", None)
+        st = shared(self.id, STATE_KEY) if shared is not None else self.store.get_state(self.id, STATE_KEY)
         return st if isinstance(st, dict) else dict(EMPTY_STATE)
 
     def _load_calibration(self) -> Calibration:

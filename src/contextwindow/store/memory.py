@@ -55,6 +55,7 @@ class _Conv:
     state: dict[str, str] = field(default_factory=dict)
     tokens: dict[str, dict[str, int]] = field(default_factory=dict)  # counter -> message id -> count
     stored: list[StoredMessage] = field(default_factory=list)  # one per row, made once (decoded content)
+    shared_state: dict[str, tuple[str, Any]] = field(default_factory=dict)  # key -> (the raw state, its decoded value)
 
 
 class MemoryStore:
@@ -278,6 +279,24 @@ class MemoryStore:
         with self._lock:
             raw = self._conv(conversation_id).state.get(key)
         return None if raw is None else json.loads(raw)
+
+    def get_state_shared(self, conversation_id: str, key: str) -> Any | None:
+        """:meth:`get_state`'s value, decoded once and handed to every read until the state is set
+        again: read-only (the Session's sticky view reads the compaction state on every build; a
+        caller that changes it would change what the next reader gets)."""
+        check_text(key, "state key", empty=False)
+        with self._lock:
+            c = self._conv(conversation_id)
+            raw = c.state.get(key)
+            if raw is None:
+                return None
+            hit = c.shared_state.get(key)
+            if hit is not None and hit[0] is raw:
+                return hit[1]
+        value = json.loads(raw)
+        with self._lock:
+            c.shared_state[key] = (raw, value)
+        return value
 
     def set_state(self, conversation_id: str, key: str, value: Any) -> None:
         check_text(key, "state key", empty=False)
