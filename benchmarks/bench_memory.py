@@ -16,7 +16,8 @@ output and compacts it (``replay.compact.compact_conversation``, 1 fold at most)
 
 Printed per family × summarizer × budget: survival per kind (current value present in the last
 output), stale (a superseded value present in ANY round's output), false merges (a member of a
-shared-words pair missing from the ledger), within budget (rounds), errors. Then every real
+shared-words pair missing from the ledger), traps (values a harness block or tool output planted for a subject,
+found among the ledger's active entries / planted; "-" for a family that plants none), within budget (rounds), errors. Then every real
 session of at least 2x the budget (sub-agents and eval instances included) with six rules planted
 early, compacted to 8,000 tokens over 5 rounds, and the share of the budget its output uses.
 """
@@ -110,9 +111,20 @@ def run_session(g: Generated, pct: float, with_model: bool) -> dict[str, object]
     for p in g.plants:
         kept[p.kind][1] += 1
         kept[p.kind][0] += bool(value_pattern(p.value).search(text))
+    false_merges, traps = ledger_checks(g)
+    return {"kept": dict(kept), "stale": stale_hits, "false_merges": false_merges, "traps": traps, "within": within, "errors": errors, "invalid": invalid}
+
+
+def ledger_checks(g: Generated) -> tuple[int, int | None]:
+    """On the ledger of the whole session (its active entries): false merges (a member of a shared-words
+    pair whose value is not there) and traps found (values a harness block or a tool output planted for
+    a subject, ``g.traps``, that must never enter it; None for a family that plants none). Both use the
+    benchmark's one value match (``value_pattern``: "$5" is not found inside "$55")."""
     live = "\n".join(e.text.lower() for e in L.active(memory_ledger(g.messages)))
-    false_merges = sum(1 for p in g.plants if p.pair is not None and p.value.lower() not in live)
-    return {"kept": dict(kept), "stale": stale_hits, "false_merges": false_merges, "within": within, "errors": errors, "invalid": invalid}
+    false_merges = sum(1 for p in g.plants if p.pair is not None and not value_pattern(p.value).search(live))
+    planted = getattr(g, "traps", None)
+    traps = None if planted is None else sum(1 for w in planted if value_pattern(w).search(live))
+    return false_merges, traps
 
 
 def bench_generated(family: str, n: int) -> bool:
@@ -123,8 +135,9 @@ def bench_generated(family: str, n: int) -> bool:
     sizes = [COUNTER.count_messages(g.messages) for g in sessions]
     plants = sum(len(g.plants) for g in sessions)
     updates = sum(len(p.stale) for g in sessions for p in g.plants)
+    n_traps = sum(len(getattr(g, "traps", ())) for g in sessions)
     print(f"\n{family} family: {n} sessions (seeds {seeds.start}..{seeds.stop - 1}), {min(sizes):,}-{max(sizes):,} tokens, {plants} planted statements, {updates} paraphrased updates")
-    head = f"{'summarizer':11} {'budget':>6} " + " ".join(f"{k:>10}" for k in KINDS) + f" {'stale':>6} {'f.merge':>7} {'within':>7} {'errors':>6} {'invalid':>7}"
+    head = f"{'summarizer':11} {'budget':>6} " + " ".join(f"{k:>10}" for k in KINDS) + f" {'stale':>6} {'f.merge':>7} {'traps':>7} {'within':>7} {'errors':>6} {'invalid':>7}"
     print(head)
     ok = True
     goals = {0.1: 0.6, 0.2: 0.9, 0.3: 1.0}
@@ -132,6 +145,7 @@ def bench_generated(family: str, n: int) -> bool:
         for pct in (0.1, 0.2, 0.3):
             agg: dict[str, list[int]] = defaultdict(lambda: [0, 0])
             stale = merges = within = errors = invalid = 0
+            traps: int | None = None
             for g in sessions:
                 r = run_session(g, pct, with_model)
                 for k, (a, b) in r["kept"].items():  # type: ignore[attr-defined]
@@ -139,6 +153,8 @@ def bench_generated(family: str, n: int) -> bool:
                     agg[k][1] += b
                 stale += r["stale"]  # type: ignore[operator]
                 merges += r["false_merges"]  # type: ignore[operator]
+                if r["traps"] is not None:
+                    traps = (traps or 0) + r["traps"]  # type: ignore[operator]
                 within += r["within"]  # type: ignore[operator]
                 errors += r["errors"]  # type: ignore[operator]
                 invalid += r["invalid"]  # type: ignore[operator]
@@ -149,8 +165,9 @@ def bench_generated(family: str, n: int) -> bool:
                 cells.append(f"{a}/{b}={share:4.0%}".rjust(10))
                 need = 1.0 if k in ("safety", "constraint") else goals[pct]
                 ok &= share >= need
-            ok &= stale == 0 and merges == 0 and errors == 0 and invalid == 0
-            print(f"{'model' if with_model else 'extractive':11} {pct:>6.0%} " + " ".join(cells) + f" {stale:>6} {merges:>7} {within:>3}/{len(sessions) * ROUNDS:<3} {errors:>6} {invalid:>7}")
+            ok &= stale == 0 and merges == 0 and not traps and errors == 0 and invalid == 0
+            trap_cell = "-" if traps is None else f"{traps}/{n_traps}"
+            print(f"{'model' if with_model else 'extractive':11} {pct:>6.0%} " + " ".join(cells) + f" {stale:>6} {merges:>7} {trap_cell:>7} {within:>3}/{len(sessions) * ROUNDS:<3} {errors:>6} {invalid:>7}")
     return ok
 
 

@@ -246,18 +246,23 @@ class _Builder:
     def _next_value(self, t: Thread, form: str) -> tuple[V, str, int] | None:
         """The value an update of ``form`` sets, the step in words (relative changes) and the way it moves."""
         if form == "revert":
-            return t.vals[0], "", 0
+            return self._origin(t), "", 0
         if form == "rel":
             first = self.r.random() < 0.5
             for up in (first, not first):
                 try:
-                    new, step = self.vals.moved(t.vals[-1], up, t.unit)
+                    new, step = self.vals.moved(t.vals[-1], up, t.unit, t.span)
                 except RuntimeError:  # no room that way (a floor, a used value)
                     continue
                 return new, step, 1 if up else -1
             return None
         new = self._same_type(t)
         return (new, "", 0) if new is not None else None
+
+    def _origin(self, t: Thread) -> V:
+        """The value a return to "the way it was at the start" means: the first value, or the one its
+        same-message fix set (the first was called a typo in the message that said it)."""
+        return t.vals[1] if t.plant.forms[:1] == ["same"] else t.vals[0]
 
     def _record(self, t: Thread, form: str, new: V, move: int, at: int) -> None:
         p = t.plant
@@ -286,7 +291,7 @@ class _Builder:
 
     def _move(self, t: Thread, form: str) -> Piece | None:
         """An update of ``t`` written in the user message about to be added (None: no fresh value left)."""
-        if form == "revert" and (len(t.vals) < 2 or t.vals[-1] == t.vals[0]):
+        if form == "revert" and (len(t.vals) < 2 or t.vals[-1] == self._origin(t)):
             form = "para"
         nxt = self._next_value(t, form)
         if nxt is None and form == "rel":
@@ -504,7 +509,7 @@ class _Builder:
                 nxt_first = [t for t in self.threads if id(t) in asked_first and first_turn[id(t)] == turn + 1]
                 if nxt_first:
                     t = nxt_first[0]
-                    reply.append(Piece(r.choice(T.ASK_FIRST).format(n=t.plant.name)))
+                    reply.append(Piece(r.choice(T.ASK_FIRST).format(n=T.you(t.plant.name))))
                     t.plant.said_at.append(len(self.msgs) + 1)
                     ask = (t, "first")
                     for other in nxt_first[1:]:
@@ -514,17 +519,19 @@ class _Builder:
             active = [t for t in self._active(len(self.msgs)) if t is not asked and id(t) not in busy]
             if active and r.random() < 0.35:
                 t = r.choice(active)
-                w = self._same_type(t) if r.random() < 0.3 else None
+                # a misquote only where the user's next message can correct it on its own: not on the last
+                # turn, and not in a reply that asks a question (its answer would also carry the fix)
+                w = self._same_type(t) if r.random() < 0.3 and ask is None and turn + 1 < n_turns else None
                 if w is not None:
                     self.distractors.append(w.text)
-                    reply.append(Piece(r.choice(T.MISQUOTE).format(n=t.plant.name, w=w.text), (w.text,)))
+                    reply.append(Piece(r.choice(T.MISQUOTE).format(n=T.you(t.plant.name), w=w.text), (w.text,)))
                     fixes.append((t, w))
                 else:
-                    reply.append(Piece(r.choice(T.ECHO).format(n=t.plant.name, v=t.vals[-1].text), (t.vals[-1].text,)))
+                    reply.append(Piece(r.choice(T.ECHO).format(n=T.you(t.plant.name), v=t.vals[-1].text), (t.vals[-1].text,)))
             if asked is not None and self._pending is not None:
                 t, (new, _step, move) = self._pending
                 old = t.vals[-1]
-                reply.append(Piece(r.choice(T.ASK_AGAIN).format(n=t.plant.name, o=old.text), (old.text,)))
+                reply.append(Piece(r.choice(T.ASK_AGAIN).format(n=T.you(t.plant.name), o=old.text), (old.text,)))
                 self._record(t, "answer", new, move, len(self.msgs) + 1)
             self._add("assistant", reply)
         if ask is not None:

@@ -10,6 +10,7 @@ needed); ``cfg`` is its key for a user who writes config lines; ``alias`` is ano
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -87,7 +88,7 @@ DOMAINS: dict[str, Domain] = {
             S("refresh", "fact", "date", "the next data refresh", "the upcoming extract refresh", "The next data refresh lands on {v}.", "refresh_date"),
             S("rows", "fact", "count", "the cohort size", "the number of customers in the cohort", "The cohort is {v}.", "cohort_rows", unit="customers", span=(1200, 9800)),
         ),
-        pair=Pair("validation fold count", ("nested", "outer"), "constraint", "count",
+        pair=Pair("validation fold count", ("inner", "outer"), "constraint", "count",
                   "The {m1} validation fold count is {v1} and the {m2} validation fold count is {v2}.", "The {m} validation fold count is {v}.", unit="folds", span=(3, 10)),
         lst=Lst("nb_regions", "fact", "the regions in the analysis", ("Galicia", "Bavaria", "Wallonia", "Tuscany", "Silesia", "Brittany", "Flanders", "Moravia"),
                 "The analysis covers {items}.", ("Take {o} out of the regions in the analysis and put {v} in; the others stay.",
@@ -144,7 +145,7 @@ DOMAINS: dict[str, Domain] = {
             S("labels", "safety", "choice", "who may void shipping labels", "label voiding", "Voiding shipping labels is for {v} only.", "label_void_role",
               options=("shift supervisors", "the dispatch lead", "the returns desk")),
             S("pallet", "constraint", "count", "the pallet weight cap", "the maximum pallet weight", "A pallet carries no more than {v}.", "pallet_max", unit="kilograms", span=(400, 1200)),
-            S("wave", "constraint", "range", "the pick wave size", "orders per wave", "A pick wave holds between {v}.", "wave_size", unit="orders", span=(10, 40)),
+            S("wave", "constraint", "range", "the pick wave size", "orders per wave", "A pick wave stays within {v}.", "wave_size", unit="orders", span=(10, 40)),
             S("sla", "constraint", "duration", "the same-day dispatch window", "the dispatch SLA", "Same-day orders leave within {v} of payment.", "dispatch_sla", span=(60, 240)),
             S("scan", "preference", "choice", "the scanner app I'd like", "the handheld app", "On the handhelds I'd rather use {v}.", "scanner_app",
               options=("the Zebra launcher", "Scandit's app", "our web picker")),
@@ -247,7 +248,7 @@ DOMAINS: dict[str, Domain] = {
             S("proddb", "safety", "choice", "how production database changes happen", "prod DB changes", "Production database changes happen through {v} and nothing else.", "prod_db_change_path",
               options=("the migration pipeline", "the reviewed change job", "the schema-deploy workflow")),
             S("pager", "safety", "person", "who may silence the pager", "pager silencing", "Only {v} silences the pager.", "pager_silence_owner"),
-            S("replicas", "constraint", "range", "the consumer replica count", "the events consumer's replicas", "The events consumer runs between {v}.", "consumer_replicas", unit="replicas", span=(2, 8)),
+            S("replicas", "constraint", "range", "the consumer replica count", "the events consumer's replicas", "The events consumer runs {v}.", "consumer_replicas", unit="replicas", span=(2, 8)),
             S("window", "constraint", "time", "the maintenance window start", "when maintenance may begin", "Maintenance starts no earlier than {v}.", "maint_window_start"),
             S("timeout", "constraint", "duration", "the deploy timeout", "the rollout timeout", "A deploy that isn't done after {v} gets rolled back.", "deploy_timeout", span=(10, 45)),
             S("dash", "preference", "choice", "the dashboard I'd use", "the go-to dashboard", "I'd reach for {v} first when something pages.", "first_dashboard",
@@ -319,17 +320,23 @@ IMPLIED = ("We talked about {n} in the planning call. Outcome: {v}.", "There was
            "Someone asked me about {n}. Answer: {v} from here on.")
 REL_UP = {"date": "{N} slips {d} later, landing on {v}.", "time": "{N} moves {d} later, so {v}.", "duration": "Add {d} to {n}, which makes it {v}.",
           "money": "Raise {n} by {d}: {v}.", "pct": "{N} goes up {d}, to {v}.", "count": "Bump {n} up by {d}, making {v}.",
-          "size": "Give {n} another {d}, {v} in total.", "range": "Shift {n} up by {d}: between {v}."}
+          "size": "Give {n} another {d}, {v} in total.", "range": "Shift {n} up by {d}: {v}."}
 REL_DOWN = {"date": "{N} comes forward by {d}, to {v}.", "time": "{N} moves {d} earlier, so {v}.", "duration": "Trim {n} by {d}, leaving {v}.",
             "money": "Cut {n} by {d}: {v}.", "pct": "{N} drops {d}, to {v}.", "count": "Lower {n} by {d}, leaving {v}.",
-            "size": "Shave {d} off {n}, so {v}.", "range": "Shift {n} down by {d}: between {v}."}
+            "size": "Shave {d} off {n}, so {v}.", "range": "Shift {n} down by {d}: {v}."}
 REVERT = ("Put {n} back to {v}, the way it was at the start.", "Let's undo the change to {n}; {v} again, as originally.")
-#: the assistant asks, the user answers without naming the subject
+def you(name: str) -> str:
+    """A subject's name as the assistant says it to the user: the user's "my supplier contact", "how I
+    like incident updates" become "your supplier contact", "how you like incident updates"."""
+    return re.sub(r"\bI'd\b", "you'd", re.sub(r"\bI\b", "you", re.sub(r"\bmy\b", "your", re.sub(r"\bme\b", "you", name))))
+
+
+#: the assistant asks (a subject's name in its second-person form, ``you``), the user answers without naming the subject
 ASK_FIRST = ("What should I use for {n}?", "Before I go on: what's {n}?", "Quick question, do you know {n}?")
-ANSWER_FIRST = ("{v}.", "use {v}", "go with {v}, thanks", "it's {v}")
+ANSWER_FIRST = ("{v}.", "use {v}.", "go with {v}, thanks.", "it's {v}.")
 ASK_AGAIN = ("Is {n} still {o}?", "Should {n} stay at {o}?", "Am I right that {n} is {o}?")
-ANSWER_CHANGE = ("no, {v} now", "Not any more: {v}.", "it changed, {v}", "no — {v}")
-ANSWER_SAME = ("yes, still the same", "yep, unchanged", "Correct.")
+ANSWER_CHANGE = ("no, {v} now.", "Not any more: {v}.", "it changed, {v}.", "no — {v}.")
+ANSWER_SAME = ("yes, still the same.", "yep, unchanged.", "Correct.")
 SAME_MSG = ("Oops, I meant {v}.", "Hmm, actually {v} for that one.", "Sorry, typo: {v}.")
 #: how a user who writes config lines leads into them
 CFG_LEAD = ("Settings as they stand:", "config for this:", "current values:", "here you go:")

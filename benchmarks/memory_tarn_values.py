@@ -33,6 +33,21 @@ class V:
     vtype: str = ""
 
 
+def range_value(lo: int, hi: int, unit: str) -> V:
+    """A range written as ONE value in every sentence ("21–25 orders"): "between {v}" would leave
+    "21 and 25 orders", which reads as a value only after "between"."""
+    return V(f"{lo}–{hi} {unit}", float(lo * 1000 + hi), "range")
+
+
+def inside(v: V, span: tuple[int, int] | None) -> bool:
+    """``v`` within a subject's plausible ``span`` (both ends of a range)."""
+    if span is None or v.mag is None:
+        return True
+    if v.vtype == "range":
+        return all(span[0] <= end <= span[1] for end in divmod(int(v.mag), 1000))
+    return span[0] <= v.mag <= span[1]
+
+
 def found(value: str, text: str) -> bool:
     """The benchmark's own test of "``value`` is in ``text``" (``memory_sessions.value_pattern``)."""
     return bool(value_pattern(value).search(text.lower()))
@@ -63,7 +78,7 @@ def time_text(minutes: int, form: int) -> str:
 
 def duration_text(minutes: int, form: int) -> str:
     if form % 3 == 1 and minutes % 30 == 0:
-        return f"{minutes / 60:g} hours"
+        return f"{minutes / 60:g} hour{'' if minutes == 60 else 's'}"
     if form % 3 == 2:
         return f"{minutes * 60:,} seconds"
     return f"{minutes} minutes"
@@ -108,10 +123,11 @@ class Values:
         r = self.r
         if span is not None and vtype in ("duration", "money", "pct", "count", "range", "size"):
             lo, hi = span
-            n = (lambda: r.randrange(lo // 5, hi // 5 + 1) * 5) if vtype in ("duration", "money") and hi - lo >= 20 else (lambda: r.randint(lo, hi))
+            # multiples of 5 whose low end rounds UP (a span from 4 never gives 0)
+            n = (lambda: r.randrange(-(-lo // 5), hi // 5 + 1) * 5) if vtype in ("duration", "money") and hi - lo >= 20 else (lambda: r.randint(lo, hi))
             spanned = {"duration": lambda: self._duration(n(), r.randrange(3)), "money": lambda: self._money(n(), r.randrange(3)),
                        "pct": lambda: self._pct(n(), r.randrange(2)), "count": lambda: self._count(n(), unit),
-                       "range": lambda: self._range(n(), unit), "size": lambda: self._size(n(), r.randrange(2))}
+                       "range": lambda: self._range(r.randint(lo, hi - 2), unit, span), "size": lambda: self._size(n(), r.randrange(2))}
             return self._fresh(spanned[vtype])
         makers = {
             "person": lambda: V(r.choice(PEOPLE), None, vtype),
@@ -156,17 +172,20 @@ class Values:
     def _count(self, n: int, unit: str) -> V:
         return V(f"{n} {unit}", float(n), "count")
 
-    def _range(self, lo: int, unit: str) -> V:
-        hi = lo + self.r.randint(2, 9)
-        return V(f"{lo} and {hi} {unit}", float(lo * 1000 + hi), "range")
+    def _range(self, lo: int, unit: str, span: tuple[int, int] | None = None) -> V:
+        hi = lo + self.r.randint(2, max(2, min(9, span[1] - lo))) if span else lo + self.r.randint(2, 9)
+        return range_value(lo, hi, unit)
 
     def _size(self, gb: int, form: int) -> V:
         return V(f"{gb} GB" if form == 0 else f"{gb * 1024:,} MB", float(gb), "size")
 
-    def moved(self, old: V, up: bool, unit: str = "") -> tuple[V, str]:
-        """A new value of ``old``'s type that moved up (later, more) or down, with the step in words."""
+    def moved(self, old: V, up: bool, unit: str = "", span: tuple[int, int] | None = None) -> tuple[V, str]:
+        """A new value of ``old``'s type that moved up (later, more) or down, with the step in words;
+        within ``span`` (the subject's plausible numbers) when it has one."""
         r = self.r
         assert old.mag is not None
+        # steps no wider than half the span (a 4-60 shipping fee moves by 5 or 10, not 250)
+        wide = max(1, (span[1] - span[0]) // 2) if span else 0
         for _ in range(200):
             if old.vtype == "date":
                 d = r.choice((2, 3, 5, 7, 9, 12, 14))
@@ -187,7 +206,7 @@ class Values:
                     continue
                 v, step = self._duration(mins, r.randrange(3)), f"{d} minutes"
             elif old.vtype == "money":
-                d = r.choice((25, 50, 100, 150, 250))
+                d = r.choice([x for x in (5, 10, 25, 50, 100, 150, 250) if x <= wide] or [5]) if span else r.choice((25, 50, 100, 150, 250))
                 amt = int(old.mag) + (d if up else -d)
                 if amt < 25:
                     continue
@@ -197,11 +216,11 @@ class Values:
                 n = int(old.mag) + (d if up else -d)
                 if not 1 <= n <= 99:
                     continue
-                v, step = self._pct(n, r.randrange(2)), f"{d} points"
+                v, step = self._pct(n, r.randrange(2)), f"{d} point{'' if d == 1 else 's'}"
             elif old.vtype == "count":
-                d = r.choice((2, 4, 5, 10, 20, 25))
+                d = r.choice([x for x in (1, 2, 4, 5, 10, 20, 25, 50, 100, 250, 500, 1000, 2500) if x <= wide] or [1]) if span else r.choice((2, 4, 5, 10, 20, 25))
                 n = int(old.mag) + (d if up else -d)
-                if n < 1:
+                if n < 2:  # "1 folds"
                     continue
                 v, step = self._count(n, unit), str(d)
             elif old.vtype == "size":
@@ -216,9 +235,9 @@ class Values:
                 lo, hi = lo + (d if up else -d), hi + (d if up else -d)
                 if lo < 1:
                     continue
-                v, step = V(f"{lo} and {hi} {unit}", float(lo * 1000 + hi), "range"), f"{d} on both ends"
+                v, step = range_value(lo, hi, unit), f"{d} on both ends"
             else:
                 raise KeyError(old.vtype)
-            if self._take(v):
+            if inside(v, span) and self._take(v):
                 return v, step
         raise RuntimeError("tarn: ran out of moved values")
