@@ -331,3 +331,19 @@ def test_what_is_kept_beside_a_live_session_leaves_with_it() -> None:
         st = px.server.status()
         assert len(store.list_conversations()) == 9 and st["live"] == 3
         assert 1 <= st["per_live"] <= 3, st  # was 9 before the pruning (one entry per conversation ever seen)
+
+
+def test_paths_the_front_does_not_decide_go_to_the_worker() -> None:
+    """A Responses request, an unknown path and a GET are served by the worker through the front."""
+
+    def handler(req: Any) -> Reply:
+        return Reply(text="ok", input_tokens=5, output_tokens=1)
+
+    with lean(handler) as (up, px, _store):
+        r = httpx.post(f"{px.url}/v1/responses", json={"model": "gpt-4o-mini", "input": "hi"}, timeout=30)
+        assert r.status_code == 200, r.text
+        r = httpx.get(f"{px.url}/v1/models", timeout=30)
+        assert r.status_code in (200, 404)
+        assert up.requests[0].path == "/v1/responses"
+        px.wait_idle()
+        assert px.server.status()["delegated"] == 2

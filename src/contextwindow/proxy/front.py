@@ -332,6 +332,7 @@ class FrontServer:
             return
         proto = BY_PATH.get(path) if head.method == "POST" else None
         key: bytes | None = None
+        bkey: bytes | None = None
         doc: Any = None
         if proto is not None and proto.name in fastpath.DECIDED and orjson is not None:
             bkey = fastpath.byte_key(path, hmap, body)
