@@ -7,7 +7,12 @@ thing. Two sentences of this kind, our own:
   wrong: db-main-2.internal" — the old value named as the mistake.
 * "Don't commit anything under /srv/keys/2024, the signing keys live there." then "scratch that, the signing keys are
   really under /srv/keys/2025" — a correction in the rule's own words (two content words shared, one value of the
-  same kind in each).
+  same kind in each), and the correction's subject all inside the rule's own words.
+
+A correction that names another thing in words shared with the rule ("scratch that, the signing keys backup is under
+/srv/keys/backup"; "scratch that, the gateway config to edit is /etc/nginx/sites/app.conf" after "Never edit
+/etc/nginx/nginx.conf on the gateway") moves nothing: its subject holds a word the rule lacks, the rule keeps its
+path and the new statement is a fact beside it (review of the quarry round: a loose match had moved the fence).
 
 Before, a correction never touched a safety rule (a fact must not lift one): the rule kept the old path in force and
 the new one was a fact beside it. Now the rule is superseded by the same rule with the corrected value written in
@@ -43,8 +48,10 @@ def corrected(ledger: Sequence[Entry], entry: Entry) -> list[tuple[int, Entry, s
         if named:
             olds = [v for v in held if normalize_value(v.text) in named]
         elif entry.correction and len(held) == 1:
-            shared = said & _words(e.text)
-            olds = held if len(shared) >= 2 else []
+            # the correction's subject must be the rule's own thing: every word of it in the rule's words (a word
+            # more — "the signing keys backup", "the gateway config to edit" — names another thing; the rule stays)
+            theirs = _words(e.text)
+            olds = held if len(said & theirs) >= 2 and set(entry.subject.split()) <= theirs else []
         else:
             olds = []
         if len(olds) != 1:

@@ -37,6 +37,8 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
             out.append(rule)
     named = {i: _named_as(entry, e) for i, e in enumerate(out) if e.active}  # the new subject in each old one's words
     matches = [i for i, e in enumerate(out) if e.active and same_subject(e.subject, named[i]) and not _person_and_thing(e, entry)]
+    # a plain fact about a thing does not restate the bound set on it ("the EU cluster has 14 nodes" after "The EU
+    # cluster node limit is 20 nodes."): a bound word of the old subject the new one lacks is another attribute
     exact = [i for i in matches if set(out[i].subject.split()) == set(named[i].split())]
     if len(matches) > 1 and not exact:
         distinct = {out[i].subject for i in matches}
@@ -55,6 +57,7 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         matches = [*matches, *(i for i in held if i not in matches)]
         if entry.correction and held:
             entry = replace(entry, kind=out[held[-1]].kind)  # a correction is of the kind of what it corrects
+    matches = [i for i in matches if not (_plain_value(entry) and (set(out[i].subject.split()) - set(entry.subject.split())) & (_OTHER_QUANTITY | _LIMIT_WORDS))]
     entry = _named_in_fewer_words(entry, [out[i] for i in matches])
     for i in matches:
         old = out[i]
@@ -140,7 +143,18 @@ _ATTRIBUTE_WORDS = _ROLE_WORDS | {"deadline", "date", "budget", "limit", "size",
 
 # quantities set for a thing that are not the thing's own value: "the review queue target" is not how many items the
 # queue has, "the nightly build timeout" not how long it runs. One supersedes only an entry that carries the same word.
+# A bound set on a thing is not its value either (review of the quarry round: "The EU cluster node limit is 20 nodes."
+# had superseded "the cluster has 14 nodes", "the search index size limit is 80 GB" "the search index size is 40 GB").
+# A statement that words its value as a bound ("Split any pull request larger than V") is that bound, limit or not.
 _OTHER_QUANTITY = {"target", "timeout", "floor", "threshold", "minimum", "goal", "quota"}
+_LIMIT_WORDS = {w for w, c in BOUND_CLASS.items() if c in ("lower", "upper")} | {"budget"}
+_BOUNDED = re.compile(r"\b(?:more|less|fewer|larger|bigger|smaller|longer|shorter|higher|lower|over|under|above|below|past|beyond|within"
+                      r"|exceed\w*|at most|at least|up to|tops? out|no more|cap\w*|limit\w*)\b", re.IGNORECASE)
+
+
+def _plain_value(e: Entry) -> bool:
+    """``e`` states a thing's own value (a fact not worded as a bound): a limit set on the thing is another attribute."""
+    return e.kind == "fact" and not _BOUNDED.search(e.text)
 
 
 def _other_role(a: Entry, b: Entry) -> bool:
@@ -148,7 +162,7 @@ def _other_role(a: Entry, b: Entry) -> bool:
     wa, wb = set(a.subject.split()), set(b.subject.split())
     ra, rb = wa & _ROLE_WORDS, wb & _ROLE_WORDS
     # (a bound said as a rule, "X must answer within U", is the X target, and its floor or timeout)
-    return bool(ra and rb and ra != rb) or (a.kind == "fact" and bool((wb - wa) & _OTHER_QUANTITY))
+    return bool(ra and rb and ra != rb) or (a.kind == "fact" and bool((wb - wa) & _OTHER_QUANTITY)) or (_plain_value(a) and bool((wb - wa) & _LIMIT_WORDS))
 
 
 def _named_in_clause(ledger: Sequence[Entry], entry: Entry) -> list[int]:

@@ -1,0 +1,35 @@
+"""The review of the quarry round's ledger rules (issue 11): each finding's kind in sentences of our own, beside the
+reviewer's where they show it best. Each of these failed on the tree before the mend it names."""
+
+from __future__ import annotations
+
+from contextwindow.folding import ledger as L
+from contextwindow.folding.typos import mend
+from ledger_helpers import ledger_of, live_values, stale_values
+
+
+def _safety(ledger: list[L.Entry]) -> list[str]:
+    return [e.text for e in L.active(ledger) if e.kind == "safety"]
+
+
+def test_a_loose_correction_never_moves_a_safety_rule_off_its_path() -> None:
+    ledger = ledger_of("Don't commit anything under /srv/keys/2024, the signing keys live there.",
+                       "scratch that, the signing keys backup is under /srv/keys/backup")
+    assert any("/srv/keys/2024" in t for t in _safety(ledger))
+    ledger = ledger_of("Never delete rows from the audit table on db-audit-1.internal",
+                       "scratch that, the audit table copy to clean up is on db-scratch-3.internal")
+    assert any("db-audit-1.internal" in t for t in _safety(ledger))
+    assert not any("db-scratch-3.internal" in t for t in _safety(ledger))
+    ledger = ledger_of("Never edit /etc/nginx/nginx.conf on the gateway", "scratch that, the gateway config to edit is /etc/nginx/sites/app.conf")
+    assert _safety(ledger) == ["Never edit /etc/nginx/nginx.conf on the gateway"]
+
+
+def test_a_limit_of_a_thing_is_not_its_value() -> None:
+    ledger = ledger_of("The EU cluster has 12 nodes.", "the cluster has 14 nodes", "The EU cluster node limit is 20 nodes.")
+    assert "14 nodes" in live_values(ledger)
+    ledger = ledger_of("The archive bucket holds 300 GB.", "The archive bucket size cap is 500 GB.")
+    assert live_values(ledger) == {"300 GB", "500 GB"}
+    ledger = ledger_of("The EU cluster node limit is 20 nodes.", "the EU cluster has 14 nodes")
+    assert live_values(ledger) == {"20 nodes", "14 nodes"}
+    ledger = ledger_of("Split any pull request larger than 30 lines.", "The pull request size limit went to 60 lines.")
+    assert live_values(ledger) == {"60 lines"}  # a rule worded as a bound is that bound
