@@ -4,8 +4,7 @@ reviewer's where they show it best. Each of these failed on the tree before the 
 from __future__ import annotations
 
 from contextwindow.folding import ledger as L
-from contextwindow.folding.typos import mend
-from ledger_helpers import ledger_of, live_values, stale_values
+from ledger_helpers import ledger_of, live_values
 
 
 def _safety(ledger: list[L.Entry]) -> list[str]:
