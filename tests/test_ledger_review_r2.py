@@ -32,3 +32,25 @@ def test_a_limit_of_a_thing_is_not_its_value() -> None:
     assert live_values(ledger) == {"20 nodes", "14 nodes"}
     ledger = ledger_of("Split any pull request larger than 30 lines.", "The pull request size limit went to 60 lines.")
     assert live_values(ledger) == {"60 lines"}  # a rule worded as a bound is that bound
+def test_a_pronoun_after_a_remark_about_the_speaker_keeps_its_antecedent() -> None:
+    ledger = ledger_of("this is the build box, it has 32 GB of RAM", "this is the CI box, it has 64 GB of RAM")
+    assert live_values(ledger) == {"32 GB", "64 GB"}
+    ledger = ledger_of("I run the billing worker, it restarts every 6 hours", "I also look after the mail worker, it restarts every 2 hours")
+    assert live_values(ledger) == {"6 hours", "2 hours"}
+    assert ledger_of("I set up the EU cluster, it runs 12 nodes") != []
+
+
+def test_a_value_is_taken_as_written_not_as_mended() -> None:
+    [e] = ledger_of("The mirror path is /srv/hte/data")
+    assert e.values == ("/srv/hte/data",)
+    [e] = ledger_of("Teh export folder is /srv/teh/adn")
+    assert e.values == ("/srv/teh/adn",) and e.subject == "export folder"
+
+
+def test_read_only_describing_a_thing_is_no_rule() -> None:
+    kinds = {e.text: e.kind for e in ledger_of("The docs mount is read-only now, so builds write to /tmp/build")}
+    assert "safety" not in kinds.values()
+    [e] = ledger_of("Read-only: the billing replica db-bill-2.internal")
+    assert e.kind == "safety"
+    [e] = ledger_of("Keep /srv/archive read-only")
+    assert e.kind == "safety"

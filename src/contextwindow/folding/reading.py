@@ -37,6 +37,7 @@ from .relations import (
     _META_SUBJECT,
     _NEG,
     _NO,
+    _OPENS_WITH_PRONOUN,
     _OWN,
     _POINT_AT,
     _PREF,
@@ -67,7 +68,12 @@ def _restore(fr_part: str, vals: Sequence[Value]) -> str:
 
 
 # a rule that fences something off without a negation word: "Hands off X unless I …", "X is off limits"
-_GUARDED = re.compile(r"\bhands[- ]off\b|\boff[- ]limits\b|\bunless (?:i|we|you get my|someone)\b|\bread[- ]?only\b", re.IGNORECASE)
+_GUARDED = re.compile(r"\bhands[- ]off\b|\boff[- ]limits\b|\bunless (?:i|we|you get my|someone)\b", re.IGNORECASE)
+# "read-only" is a fence only as an order or a label ("Keep /srv/archive read-only", "X must stay read-only", "Read-only:
+# the billing replica V"); "The docs mount is read-only now, so builds write to V" describes a thing (review of the quarry
+# round: it had made V a safety rule)
+_READ_ONLY = re.compile(r"^read[- ]?only\s*:|^(?:please\s+)?(?:keep|treat|leave|mount|make|consider|mark)\b[^.;]*?\bread[- ]?only\b"
+                        r"|\b(?:must|should|has to|have to|needs? to|is to|are to)\s+(?:stay|be|remain)\s+read[- ]?only\b", re.IGNORECASE)
 # Kind: a fence around one named thing — it is what the rule protects, whatever the thing is: "Tickets tagged legal-hold
 # are off limits for the triage script", "Don't touch /var/lib/ledger under any circumstances", "Read-only: the billing
 # replica db-bill-2.internal". A fencing word (off limits, hands off, read-only), or a negation with "under any
@@ -75,7 +81,7 @@ _GUARDED = re.compile(r"\bhands[- ]off\b|\boff[- ]limits\b|\bunless (?:i|we|you 
 # A bound is not a fence ("never touch more than 50 files in one pass" stays a hard constraint).
 # "do not touch X, it's the shipped schema" typed without a full stop: a prohibition, not a question that opens with "do"
 _PROHIBITION = re.compile(r"(?:do|does|did)\s+not\b", re.IGNORECASE)
-_FENCE = re.compile(r"\boff[- ]limits\b|\bhands[- ]off\b|\bread[- ]?only\b|\bunder (?:any|no) circumstances\b", re.IGNORECASE)
+_FENCE = re.compile(r"\boff[- ]limits\b|\bhands[- ]off\b|\bunder (?:any|no) circumstances\b", re.IGNORECASE)
 _WRITE_TO = re.compile(r"\b(?:touch|edit|modify|overwrite|write|commit|push|change|alter|copy|upload|print|log|cat)\s+(?:(?:to|into|from)\s+)?(?:anything\s+(?:under|in|on|from)\s+|the\s+)?<v>", re.IGNORECASE)
 _BOUND_WORDS = re.compile(r"\b(?:more|less|fewer|over|under|above|below|at most|at least|up to)\s+(?:than\s+)?<v>", re.IGNORECASE)
 # a verb of a bound, not of destruction: "Coverage can't drop below V", "never cut under V"
@@ -85,12 +91,12 @@ _POLITE = re.compile(r"^(?:could|can|would|will)\s+(?:you|we)\s+(?:please\s+)?(?
 
 def _kind(clause: str, relation: str | None, subject: list[str], values: Sequence[Value] = ()) -> str | None:
     masked = frame(clause, find_values(clause))  # "May 2" is a date, not the modal "may"
-    neg = bool(_NEG.search(masked) or _NO.search(masked) or _GUARDED.search(masked))
+    neg = bool(_NEG.search(masked) or _NO.search(masked) or _GUARDED.search(masked) or _READ_ONLY.search(_LEAD.sub("", clause)))
     if (neg and _SAFETY_WORDS.search(_BOUND_VERB.sub(" ", clause))) or _SAFETY_POS.search(masked):
         return "safety"
     found = find_values(clause)
     bound = _BOUND_WORDS.search(masked) is not None and any(v.kind in ("number", "money", "time") for v in found)
-    if (_FENCE.search(masked) or (neg and _WRITE_TO.search(masked) and any(v.kind in _IDENTITY for v in found))) and not bound:
+    if (_FENCE.search(masked) or _READ_ONLY.search(_LEAD.sub("", clause)) or (neg and _WRITE_TO.search(masked) and any(v.kind in _IDENTITY for v in found))) and not bound:
         return "safety"
     head = subject[-1] if subject else ""
     if relation == "goal" or (relation and set(subject) & _GOAL_HEAD and not any(_typed(v) for v in values)):
@@ -165,7 +171,7 @@ def parse(clause: str, source: str = "") -> Entry | None:
     body = f"Set {undo.group('s')} back to {undo.group('v')}" if undo else _unframe(body)
     # "Heads up: X is Y" / "Swap of plans: …": a short lead before a clause of its own goes
     m = _LEAD_COLON.match(body)
-    if m and not find_values(m.group("h")) and not _GOAL_RE.match(body.rstrip(".! ")) and not _FENCE.search(m.group("h")):  # "Goal: …" is the goal
+    if m and not find_values(m.group("h")) and not _GOAL_RE.match(body.rstrip(".! ")) and not (_FENCE.search(m.group("h")) or _READ_ONLY.match(m.group("h") + ":")):  # "Goal: …" is the goal
         inner = _read(m.group("r"))
         if inner is not None and inner[0] is not None:
             body = m.group("r")
@@ -539,7 +545,7 @@ def _unframe(body: str) -> str:
         rest = ""
         for pat in (_FRAME_REPORT, _FRAME_CIRCUMSTANCE, _FRAME_COLON, _FRAME_SPEAKER):
             m = pat.match(body)
-            if not m or (pat is _FRAME_SPEAKER and any(p.search(m.group("h")) for p in (_PREF, _RULE, _NEG, _SAFETY_POS))):
+            if not m or (pat is _FRAME_SPEAKER and (any(p.search(m.group("h")) for p in (_PREF, _RULE, _NEG, _SAFETY_POS)) or _OPENS_WITH_PRONOUN.match(m.group("r")))):
                 continue
             r = next((g for k, g in m.groupdict().items() if k.startswith("r") and g), "")
             head = body[: len(body) - len(r)]

@@ -205,9 +205,12 @@ _FRAME_COLON = re.compile(r"^(?P<h>[^:<]{2,140}):\s+(?P<r>\S.*)$")
 # 12 May" (before, "think" and "worth" were words of the subject, and a later "The nightly export has to finish by V"
 # was another subject). A segment that names the speaker (I, me, my) or speaks of the message ("this/that/it is …",
 # "this matters") and holds no value; one that states a rule or preference of its own ("I'd rather …", "I never …") is
-# not one (``_unframe`` checks).
+# not one (``_unframe`` checks). What speaks of the message is a judgement of it ("this is worth …", "it's important",
+# "for the record"); "this is the build box, it has 32 GB of RAM" names the thing "it" then refers to, and a rest that
+# opens with a pronoun ("I own the X service, it deploys …") keeps the head as its antecedent (``_unframe`` checks).
+_OPENS_WITH_PRONOUN = re.compile(r"^(?:it|its|it's|they|they're|their|he|she|this|that|these|those|which)\b", re.IGNORECASE)
 _FRAME_SPEAKER = re.compile(
-    r"^(?P<h>(?:[^,<:;]{0,80}?\b(?:i(?![.\w])|i'm|i've|i'd|i'll|me|my)\b[^,<:;]{0,60}|(?:this|that|it)\s+(?:is|'s|matters|counts)\b[^,<:;]{0,50}))"
+    r"^(?P<h>(?:[^,<:;]{0,80}?\b(?:i(?![.\w])|i'm|i've|i'd|i'll|me|my)\b[^,<:;]{0,60}|(?:this|that|it)\s+(?:(?:is|'s)\s+(?:worth|important|key|crucial|relevant|good to know|for the record|just a note|a note)|matters|counts)\b[^,<:;]{0,50}))"
     r",\s+(?:and\s+|so\s+|but\s+)?(?P<r>\S.*)$",
     re.IGNORECASE,
 )

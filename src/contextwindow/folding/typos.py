@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from .clauses import find_values
 from .subjects import STOP_WORDS
 
 #: swaps that spell a word of their own: never read as a slip
@@ -55,4 +56,12 @@ def mend(text: str) -> str:
             return w
         return meant[:1].upper() + meant[1:] if w[:1].isupper() else meant
 
-    return _WORD.sub(fix, text)
+    # only the frame is mended: a value keeps every letter as written ("/srv/hte/data" is a path, not "/srv/the/data");
+    # a capitalised word read as a name may be the slipped first word itself ("Hte nightly export …")
+    out, at = [], 0
+    for v in find_values(text):
+        if v.kind == "name" and " " not in v.text:
+            continue
+        out += [_WORD.sub(fix, text[at : v.start]), text[v.start : v.end]]
+        at = v.end
+    return "".join([*out, _WORD.sub(fix, text[at:])])
