@@ -4,7 +4,8 @@ reviewer's where they show it best. Each of these failed on the tree before the 
 from __future__ import annotations
 
 from contextwindow.folding import ledger as L
-from ledger_helpers import ledger_of, live_values
+from contextwindow.folding.typos import mend
+from ledger_helpers import ledger_of, live_values, stale_values
 
 
 def _safety(ledger: list[L.Entry]) -> list[str]:
@@ -54,3 +55,32 @@ def test_read_only_describing_a_thing_is_no_rule() -> None:
     assert e.kind == "safety"
     [e] = ledger_of("Keep /srv/archive read-only")
     assert e.kind == "safety"
+
+
+def test_a_real_word_is_never_mended_into_a_function_word() -> None:
+    for said in ("the error arises at startup", "arising costs are fine", "the toady answer", "a oaky wine", "those odes"):
+        assert mend(said) == said, said
+    assert mend("Hte nightly export adn teh archive") == "The nightly export and the archive"
+    assert mend("the export shoudl finish") == "the export shoudl finish"  # a longer swap may be a word: left as written
+
+
+def test_a_correction_that_judges_an_earlier_value_wrong_replaces_it() -> None:
+    for said in ("I told you 40 GB for the scratch volume, but that was wrong, it's 60 GB",
+                 "the 40 GB I gave for the scratch volume was wrong, it should be 60 GB",
+                 "We had 40 GB down for the scratch volume, which is wrong: 60 GB",
+                 "Earlier I typed 40 GB as the scratch volume size; that's incorrect, it's 60 GB"):
+        ledger = ledger_of("The scratch volume is 40 GB.", said)
+        assert live_values(ledger) == {"60 GB"} and stale_values(ledger) == {"40 GB"}, said
+    ledger = ledger_of("The client pin is v2.3.1.", "I gave you v2.3.1 for the client pin yesterday, that was a typo - v2.4.0")
+    assert live_values(ledger) == {"v2.4.0"} and stale_values(ledger) == {"v2.3.1"}
+    ledger = ledger_of("The scratch volume is 40 GB.", "I told you 40 GB for the scratch volume, and the cache is 60 GB")
+    assert live_values(ledger) == {"40 GB", "60 GB"}  # no judgement: nothing corrected
+
+
+def test_any_negated_verb_on_a_path_is_a_fence() -> None:
+    for said in ("don't rename files under /opt/vendor", "never paste the contents of ~/.ssh/id_ed25519 into the chat",
+                 "don't share anything from /srv/legal/contracts", "never chmod /var/lib/postgres"):
+        [e] = ledger_of(said)
+        assert e.kind == "safety", said
+    [e] = ledger_of("never rename more than 20 files in one pass")
+    assert e.kind == "constraint"

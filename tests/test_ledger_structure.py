@@ -45,7 +45,7 @@ def test_a_remark_that_states_a_preference_or_rule_of_its_own_stays() -> None:
 
 
 def test_slips_in_function_words_are_read_as_meant() -> None:
-    assert mend("Hte nightly export shoudl finish befoer 06:00, adn then stop") == "The nightly export should finish before 06:00, and then stop"
+    assert mend("Hte nightly export should finish befoer 06:00, adn then stop") == "The nightly export should finish befoer 06:00, and then stop"
     assert mend("fill in the form three times") == "fill in the form three times"  # real words are never slips
     ledger = ledger_of("Hte nightly export shoudl finish before 06:30", "The nightly export should finish before 07:15 now")
     assert live_values(ledger) == {"07:15"} and stale_values(ledger) == {"06:30"}

@@ -85,7 +85,37 @@ def restate(clause: str) -> str:
         x = m.group("x")
         end = m.group("r").rstrip()[-1:] if m.group("r").rstrip()[-1:] in ".!" else ""
         return f"{x[:1].upper()}{x[1:]} is {m.group('r').rstrip(' .!')}, not {m.group('old')}{end}"
-    return clause
+    return _judged(clause.strip()) or clause
+
+
+# a judgement that refers back to what was said: "…, but that was wrong", "… was wrong", "…, which is wrong:", "; that's incorrect"
+_JUDGEMENT = re.compile(r"(?:,\s*|;\s*|\s+)(?:but\s+|which\s+|and\s+)?(?:(?:that|it|this)\s*(?:'s|\s+is|\s+was)|is|was|were)\s+"
+                        r"(?:wrong|a\s+typo|a\s+mistake|incorrect|not\s+right|off)\b\s*[:;,.-]*\s*", re.IGNORECASE)
+# what the old value was given for: "… U for the X", "U as the X size", "U down for the X"
+_GIVEN_FOR = re.compile(r"\b(?:for|as)\s+(?P<x>(?:the|our|my|this)\s+[^,;:<]+?)(?:\s+(?:before|earlier|previously|above|last time))?\s*$", re.IGNORECASE)
+
+
+def _judged(clause: str) -> str | None:
+    """Kind: a value said earlier, judged wrong, then the right one — "I told you U for the X, but that was wrong, it's V",
+    "the U I gave for the X was wrong, it should be V", "Earlier I typed U as the X size; that's incorrect, it's V", "We
+    had U down for the X, which is wrong: V" (review of the quarry round: only "I wrote U for X before, that's wrong: V"
+    was read). Read by structure: one value before the judgement, the thing it was given for, and a value of the same
+    kind after it; restated "the X is V, not U"."""
+    j = _JUDGEMENT.search(clause)
+    if not j:
+        return None
+    vals = find_values(clause)
+    before = [v for v in vals if v.end <= j.start()]
+    after = [v for v in vals if v.start >= j.end()]
+    if len(before) != 1 or not after or before[0].kind != after[0].kind:
+        return None
+    u, v = before[0], after[0]
+    # the thing it was given for: after the old value ("U for the X") or after it in a relative ("the U I gave for the X")
+    m = _GIVEN_FOR.search(re.sub(r"\s+down\b", "", clause[u.end : j.start()]))
+    if not m:
+        return None
+    x, r = m.group("x"), clause[v.start :].rstrip(" .!")
+    return f"{x[:1].upper()}{x[1:]} is {r}, not {u.text}"
 
 
 def lead_olds(clause: str) -> list[str]:

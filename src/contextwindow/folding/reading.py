@@ -83,6 +83,11 @@ _READ_ONLY = re.compile(r"^read[- ]?only\s*:|^(?:please\s+)?(?:keep|treat|leave|
 _PROHIBITION = re.compile(r"(?:do|does|did)\s+not\b", re.IGNORECASE)
 _FENCE = re.compile(r"\boff[- ]limits\b|\bhands[- ]off\b|\bunder (?:any|no) circumstances\b", re.IGNORECASE)
 _WRITE_TO = re.compile(r"\b(?:touch|edit|modify|overwrite|write|commit|push|change|alter|copy|upload|print|log|cat)\s+(?:(?:to|into|from)\s+)?(?:anything\s+(?:under|in|on|from)\s+|the\s+)?<v>", re.IGNORECASE)
+# the same, whatever the verb, when the negation governs it directly: "don't rename files under V", "never paste the
+# contents of V into the chat", "don't share anything from V" (review of the quarry round: _WRITE_TO was one family's verbs)
+_NEG_VERB_ON = re.compile(r"\b(?:never|don't|dont|do not|doesn't|does not|mustn't|must not|shouldn't|should not|can't|cannot|won't|no one should)"
+                          r"\s+(?:ever\s+|again\s+|please\s+)?[a-z]+\s+(?:(?:to|into|from|on|in)\s+)?(?:(?:any|the|all)\s+)?"
+                          r"(?:(?:anything|everything|files?|contents?|data|folders?|directories|entries|rows|records)\s+(?:of\s+|under\s+|in\s+|on\s+|from\s+|at\s+)(?:the\s+)?)?<v>", re.IGNORECASE)
 _BOUND_WORDS = re.compile(r"\b(?:more|less|fewer|over|under|above|below|at most|at least|up to)\s+(?:than\s+)?<v>", re.IGNORECASE)
 # a verb of a bound, not of destruction: "Coverage can't drop below V", "never cut under V"
 _BOUND_VERB = re.compile(r"\b(?:drop\w*|cut\w*|remov\w*)\s+(?=(?:below|under|beneath|past|beyond|lower than|less than)\b)", re.IGNORECASE)
@@ -96,7 +101,7 @@ def _kind(clause: str, relation: str | None, subject: list[str], values: Sequenc
         return "safety"
     found = find_values(clause)
     bound = _BOUND_WORDS.search(masked) is not None and any(v.kind in ("number", "money", "time") for v in found)
-    if (_FENCE.search(masked) or _READ_ONLY.search(_LEAD.sub("", clause)) or (neg and _WRITE_TO.search(masked) and any(v.kind in _IDENTITY for v in found))) and not bound:
+    if (_FENCE.search(masked) or _READ_ONLY.search(_LEAD.sub("", clause)) or (neg and (_WRITE_TO.search(masked) or _NEG_VERB_ON.search(masked)) and any(v.kind in _IDENTITY for v in found))) and not bound:
         return "safety"
     head = subject[-1] if subject else ""
     if relation == "goal" or (relation and set(subject) & _GOAL_HEAD and not any(_typed(v) for v in values)):
@@ -500,6 +505,8 @@ def compound(clause: str) -> list[str]:
     # a note that replaced a whole stale statement joined to this one ("…; also, [updated later: V]") is not part of it
     clause = re.sub(r"\s*[;,]\s*(?:(?:and|also|plus)\b,?\s*)?\[updated later:[^\]]*\]\s*$", "", clause) or clause
     clause = re.sub(r"^\[updated later:[^\]]*\]\s*[;,]?\s*(?:(?:and|also|plus)\b,?\s*)?(?=\w)", "", clause) or clause
+    if corrections.restate(clause.strip()) != clause.strip():
+        return [clause]  # a value judged wrong, then the right one ("I typed U as the X; that's incorrect, it's V"): one correction
     vals = find_values(clause)  # typed in the whole clause: "Dana" after "and" is a name there
     for m in _CONJ.finditer(clause):
         left, right = clause[: m.start()].strip(), clause[m.end() :].strip()
@@ -569,6 +576,8 @@ def _parse_with_pronoun(clause: str, prev: str, source: str) -> list[Entry]:
     title rule; 60 characters is OK now"), that part is read with the noun phrase of the part (or,
     for a clause that states nothing as written, the clause) before it; the entry keeps both as
     its text."""
+    if corrections.restate(clause.strip()) != clause.strip() and (whole := parse(clause, source)) is not None:
+        return [whole]  # a correction read by its structure ("…; that's incorrect, it's V"): its "that" is the old value
     if corrections.value_only(clause) and not pronouns.needs_antecedent(clause):
         # only a value ("Sorry, I meant V.", "V is correct."): about what the clause before it names
         e = corrections.subjectless(clause, prev, signature, source)
