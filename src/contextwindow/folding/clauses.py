@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from .scoped import kept_in_scope
 from .subjects import STOP_WORDS
+from .vocabulary import ABBREVIATIONS, MEASURE_ABBREVIATIONS, TITLE_ABBREVIATIONS
 
 # --- environment / harness blocks --------------------------------------------------------------
 _TAG_BLOCK = re.compile(r"<([A-Za-z][\w.-]*)(?:\s[^<>]*)?>.*?</\1\s*>", re.DOTALL)
@@ -59,7 +60,7 @@ def block_label(block: str) -> str:
 
 
 # --- sentences -----------------------------------------------------------------------------------
-_ABBREV = re.compile(r"\b(e\.g|i\.e|etc|vs|approx|mr|mrs|ms|dr|no|st|jr|sr|a\.m|p\.m|cf|incl|esp|resp)\.$", re.IGNORECASE)
+_ABBREV = re.compile(r"(?:^|(?<=[^\w.]))((?:[a-z]\.)+[a-z]|[a-z]+)\.$", re.IGNORECASE)  # a word before a final stop: in ABBREVIATIONS?
 # a sentence may start in lower case after a full stop ("… a single red run. parcel-router needs 10 replicas."): names of
 # services, tools and packages are often written so
 _BOUNDARY = re.compile(r"(?<=[.!?;\]])\s+(?=[\"'(]?[A-Z0-9`$€£~/\[])"
@@ -73,7 +74,7 @@ _BOUNDARY = re.compile(r"(?<=[.!?;\]])\s+(?=[\"'(]?[A-Z0-9`$€£~/\[])"
 # abbreviation a lower-case word follows ("e.g. the", "approx. five")
 _LOWER_START = re.compile(r"(?<=[.!?])\s+(?=[a-z]+(?:'[a-z]+)?\s+\w)")
 _WHOLE_WORD_END = re.compile(r"(?:^|[\s(,;:\"'])([A-Za-z]{2,})[.!?]$")
-_ABBREV_BEFORE_LOWER = {"eg", "ie", "etc", "vs", "approx", "cf", "incl", "esp", "resp", "al", "viz", "ca", "min", "max", "fig", "no", "nr", "vol", "ch", "sec", "dept"}
+_ABBREV_BEFORE_LOWER = ABBREVIATIONS | MEASURE_ABBREVIATIONS  # vocabulary.py, one list
 _QUOTE_MARK = re.compile(r"^\s*(?:>\s*)+")
 # a sentence quoted whole after a colon: who said it, then what ('Dana wrote: "X is V." …')
 _REPORTED = re.compile(r'^[^"“”:]{2,120}:\s*["“](?P<q>[^"“”]{12,400}?[.!])["”]\s*(?P<t>.*)$')
@@ -118,7 +119,8 @@ def sentences(text: str) -> list[str]:
         start = 0
         for m in _BOUNDARY.finditer(line):
             piece = line[start : m.start()].strip()
-            if _ABBREV.search(piece):
+            ab = _ABBREV.search(piece)
+            if ab and ab.group(1).lower() in ABBREVIATIONS | TITLE_ABBREVIATIONS:
                 continue
             if piece:
                 out.append(piece)

@@ -53,7 +53,7 @@ from .relations import (
     _WH,
 )
 from .subjects import subject_words
-from .vocabulary import CHANGE_CUE, CHANGE_VERB, DELTA_LEAD, RESULT_WORDS
+from .vocabulary import CHANGE_CUE, CHANGE_VERB, DELTA_LEAD, FENCE_WORDS, NO_CIRCUMSTANCES, RESULT_WORDS
 
 
 def _values_in(fr: str, start: int, end: int, values: Sequence[Value]) -> list[Value]:
@@ -68,7 +68,7 @@ def _restore(fr_part: str, vals: Sequence[Value]) -> str:
 
 
 # a rule that fences something off without a negation word: "Hands off X unless I …", "X is off limits"
-_GUARDED = re.compile(r"\bhands[- ]off\b|\boff[- ]limits\b|\bunless (?:i|we|you get my|someone)\b", re.IGNORECASE)
+_GUARDED = re.compile(FENCE_WORDS + r"|\bunless (?:i|we|you get my|someone)\b", re.IGNORECASE)
 # "read-only" is a fence only as an order or a label ("Keep /srv/archive read-only", "X must stay read-only", "Read-only:
 # the billing replica V"); "The docs mount is read-only now, so builds write to V" describes a thing (review of the quarry
 # round: it had made V a safety rule)
@@ -81,7 +81,7 @@ _READ_ONLY = re.compile(r"^read[- ]?only\s*:|^(?:please\s+)?(?:keep|treat|leave|
 # A bound is not a fence ("never touch more than 50 files in one pass" stays a hard constraint).
 # "do not touch X, it's the shipped schema" typed without a full stop: a prohibition, not a question that opens with "do"
 _PROHIBITION = re.compile(r"(?:do|does|did)\s+not\b", re.IGNORECASE)
-_FENCE = re.compile(r"\boff[- ]limits\b|\bhands[- ]off\b|\bunder (?:any|no) circumstances\b", re.IGNORECASE)
+_FENCE = re.compile(FENCE_WORDS + r"|\bunder any circumstances\b|\b" + NO_CIRCUMSTANCES + r"\b", re.IGNORECASE)
 _WRITE_TO = re.compile(r"\b(?:touch|edit|modify|overwrite|write|commit|push|change|alter|copy|upload|print|log|cat)\s+(?:(?:to|into|from)\s+)?(?:anything\s+(?:under|in|on|from)\s+|the\s+)?<v>", re.IGNORECASE)
 # the same, whatever the verb, when the negation governs it directly: "don't rename files under V", "never paste the
 # contents of V into the chat", "don't share anything from V" (review of the quarry round: _WRITE_TO was one family's verbs)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .clauses import IDENTITY_KINDS, TYPED_KINDS
-from .vocabulary import CHANGE_PAST_VERB, CHANGE_THIRD_VERB, CORRECTION_LEAD, RESULT_WORDS
+from .vocabulary import CHANGE_PAST_VERB, CHANGE_THIRD_VERB, CORRECTION_LEAD, NO_CIRCUMSTANCES, RESULT_WORDS
 
 # --- reading a clause ---------------------------------------------------------------------------
 _LEAD = re.compile(
@@ -17,7 +17,7 @@ _LEAD = re.compile(
     r"turns out(?: that)?|good news|bad news)\b[\s,:;!.-]*)+",
     re.IGNORECASE,
 )
-_NEG = re.compile(r"\b(never|not|no longer|avoid|stop|without|nobody|no one|nothing|none|under no circumstances|don't|dont|doesn't|mustn't|shouldn't|can't|won't|isn't|aren't)\b|n't\b", re.IGNORECASE)
+_NEG = re.compile(r"\b(never|not|no longer|avoid|stop|without|nobody|no one|nothing|none|" + NO_CIRCUMSTANCES + r"|don't|dont|doesn't|mustn't|shouldn't|can't|won't|isn't|aren't)\b|n't\b", re.IGNORECASE)
 # "no files … get deleted": a determiner that negates (only for telling a safety rule; polarity uses _NEG)
 _NO = re.compile(r"\bno\s+[a-z]", re.IGNORECASE)
 _SAFETY_WORDS = re.compile(

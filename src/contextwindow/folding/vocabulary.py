@@ -138,3 +138,18 @@ BOUND_CLASS = {
     **dict.fromkeys(("size", "length", "count"), "size"),
     **{w: w for w in ("budget", "target", "timeout", "threshold", "sla", "window")},
 }
+
+#: abbreviations a full stop ends without ending the sentence, whatever follows (one source: ``clauses.sentences`` kept
+#: two lists that had drifted); dotted forms as written ("e.g"; "i.e")
+ABBREVIATIONS = frozenset({
+    "e.g", "i.e", "eg", "ie", "etc", "vs", "approx", "no", "nr", "cf", "incl", "esp", "resp", "al", "viz", "ca", "fig", "vol", "ch", "dept",
+})
+#: titles and times: a capital follows them inside a sentence ("Dr. Okafor", "9 a.m. Monday"); a stop after "ms" before a
+#: lower-case word ends "40 ms. my mistake …"
+TITLE_ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "st", "jr", "sr", "a.m", "p.m"})
+#: abbreviations of a measure: inside a sentence before a lower-case word ("max. five"), its end before a capital ("5 min. The …")
+MEASURE_ABBREVIATIONS = frozenset({"min", "max", "sec"})
+#: words that fence one thing off (``reading``: a safety rule with or without a negation word)
+FENCE_WORDS = r"\bhands[- ]off\b|\boff[- ]limits\b"
+#: "under no circumstances" negates (``relations._NEG``); with "any" after a negation it fences (``reading._FENCE``)
+NO_CIRCUMSTANCES = r"under no circumstances"
