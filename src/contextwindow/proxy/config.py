@@ -8,6 +8,7 @@ not forwarded (the connection's own, and the proxy's).
 
 from __future__ import annotations
 
+import hmac
 import ipaddress
 import os
 from collections.abc import Iterable
@@ -68,6 +69,16 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def authorized(token: str | None, given: str, proxy_authorization: str) -> bool:
+    """Whether a request carries the proxy's ``token`` (none set: every request does), in
+    ``x-ctxw-token`` (``given``) or as ``Proxy-Authorization: Bearer …``. Both fronts ask this."""
+    if not token:
+        return True
+    if not given and proxy_authorization.lower().startswith("bearer "):
+        given = proxy_authorization[7:].strip()
+    return hmac.compare_digest(given.encode(), token.encode())
 
 
 def join_url(base: str, path_qs: str) -> str:

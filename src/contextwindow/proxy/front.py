@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import hmac
 import logging
 import time
 from typing import Any
@@ -55,10 +54,10 @@ import httptools
 
 from ..llm.overflow import describe_error
 from . import fastpath
-from .config import TOKEN_HEADER, ProxyConfig, join_url
+from .config import TOKEN_HEADER, ProxyConfig, authorized, join_url
 from .pool import Pool, UpstreamBroken, UpstreamTimeout, pool_for
 from .protocols import BY_PATH, Protocol, shape_for
-from .wire import LAST_CHUNK, Head, chunk, request_headers, response_head, whole_response
+from .wire import LAST_CHUNK, Head, chunk, encoded, request_headers, response_head, whole_response
 from .worker import ANSWER_PATH, IDLE_PATH, OVERFLOW_HEADER, ROOM_HEADER, SECRET_HEADER, STORE_PATH
 
 try:
@@ -108,6 +107,7 @@ class _Client(asyncio.Protocol):
         self._task: asyncio.Task[None] | None = None
         self._writable: asyncio.Future[None] | None = None
         self.gone = False
+        self.closing = False  # an answer framed by the connection's end was written: nothing may follow it
 
     # --- reading --------------------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -165,8 +165,15 @@ class _Client(asyncio.Protocol):
         for k, v in head.headers:
             if k == "content-length" and v.strip().isdigit():
                 head.length = int(v)
+        head.http10 = self._parser.get_http_version() == "1.0"
         if head.length is not None and head.length > self.front.config.max_body:
-            self._too_large = True
+            self._too_large = True  # refused at once (with Expect: 100-continue too: no body is asked for)
+        elif (self._task is None and not self._queue and self.transport is not None and not head.http10
+              and any(k == "expect" and v.strip().lower() == "100-continue" for k, v in head.headers)):
+            # the client waits for this before it sends the body (curl: 1 s for a body over 1 MiB); not
+            # while an earlier answer is being written on this connection (it would land inside it):
+            # then the client sends the body once its own wait is over
+            self.transport.write(b"HTTP/1.1 100 Continue\r\n\r\n")
 
     def on_body(self, body: bytes) -> None:
         if self._too_large:
@@ -198,8 +205,17 @@ class _Client(asyncio.Protocol):
         try:
             while self._queue and self.transport is not None:
                 head, body, keep = self._queue.popleft()
-                await self.front.serve(self, head, body, keep)
-                if not keep:
+                try:
+                    await self.front.serve(self, head, body, keep)
+                except (ConnectionError, TimeoutError) as exc:
+                    # an answer broken off once its head was out (the upstream or the worker broke
+                    # mid-answer, or the client went): nothing can end it well, so the connection is
+                    # aborted (the client sees it; the requests pipelined behind it go with it)
+                    if self.transport is not None:
+                        log.error("an answer was broken off mid-way (%s): the client's connection is closed", exc)
+                        self.abort()
+                    return
+                if not keep or self.closing:
                     if self.transport is not None:
                         self.transport.close()
                     return
@@ -207,6 +223,11 @@ class _Client(asyncio.Protocol):
             self._task = None
 
     # --- writing --------------------------------------------------------------------------------
+    def abort(self) -> None:
+        self.gone = True
+        if self.transport is not None:
+            self.transport.abort()
+
     def write(self, data: bytes) -> None:
         if self.transport is None:
             raise ConnectionResetError("the client went away")
@@ -311,22 +332,12 @@ class FrontServer:
             if not self._inflight:
                 self._idle.set()
 
-    def _authorized(self, headers: dict[str, str]) -> bool:
-        token = self.config.token
-        if not token:
-            return True
-        given = headers.get(TOKEN_HEADER, "")
-        auth = headers.get("proxy-authorization", "")
-        if not given and auth.lower().startswith("bearer "):
-            given = auth[7:].strip()
-        return hmac.compare_digest(given.encode(), token.encode())
-
     async def _serve(self, client: _Client, head: Head, body: bytes, keep: bool) -> None:
         started = time.monotonic()
         self.stats["requests"] += 1
         path = head.target.split("?", 1)[0]
         hmap = dict(head.headers)
-        if not self._authorized(hmap):
+        if not authorized(self.config.token, hmap.get(TOKEN_HEADER, ""), hmap.get("proxy-authorization", "")):
             client.write(_error(shape_for(path), 401, f"the proxy needs its token: send it in the {TOKEN_HEADER} header",
                                 kind="authentication_error", close=not keep))
             return
@@ -334,7 +345,7 @@ class FrontServer:
         key: bytes | None = None
         bkey: bytes | None = None
         doc: Any = None
-        if proto is not None and proto.name in fastpath.DECIDED and orjson is not None:
+        if proto is not None and proto.name in fastpath.DECIDED and orjson is not None and not encoded(head.headers):
             bkey = fastpath.byte_key(path, hmap, body)
             key = self._alias.get(bkey) if bkey is not None else None
             conv = self.convs.get(key) if key is not None else None
@@ -428,7 +439,12 @@ class FrontServer:
                 return
             try:
                 if rh.status in RETRY_STATUSES:
-                    err = b"".join([p async for p in conn.chunks()])
+                    try:
+                        err = b"".join([p async for p in conn.chunks()])
+                    except (UpstreamBroken, UpstreamTimeout) as exc:  # nothing is out yet: said
+                        code = 504 if isinstance(exc, UpstreamTimeout) else 502
+                        client.write(_error(proto, code, f"upstream {url} broke off its answer: {exc}", kind="api_error", close=not keep))
+                        return
                     pool.release(conn)
                     if describe_error(rh.status, err, None).kind == "context_overflow":  # the worker compacts and retries
                         self._forget(key)
@@ -439,9 +455,13 @@ class FrontServer:
                         return
                     client.write(response_head(rh.status, rh.headers, length=len(err), close=not keep) + err)
                     return
-                await self._relay(client, conn, rh, keep, pieces)
+                def whole() -> None:  # queued for the worker before the last drain: the client's next request comes after it
+                    nonlocal handed
+                    handed = True
+                    self._answered(key, rid, rh.status, rh.get("content-type"), rh.get("content-encoding"), b"".join(pieces), started)
+
+                await self._relay(client, head, conn, rh, keep, pieces, whole)
                 pool.release(conn)
-                status, ctype, encoding = rh.status, rh.get("content-type"), rh.get("content-encoding")
             except BaseException:
                 conn.close()  # the client went away (or the upstream broke): the answer is cancelled
                 raise
@@ -449,16 +469,31 @@ class FrontServer:
             if not handed:
                 self._answered(key, rid, status, ctype, encoding, b"".join(pieces), started)
 
-    async def _relay(self, client: _Client, conn: Any, rh: Head, keep: bool, pieces: list[bytes] | None) -> None:
-        chunked = rh.length is None and rh.status not in (204, 304)
-        client.write(response_head(rh.status, rh.headers, length=None if chunked else (rh.length or 0), close=not keep))
-        async for piece in conn.chunks():
-            if pieces is not None:
-                pieces.append(piece)
-            client.write(chunk(piece) if chunked else piece)
-            await client.drain()
-        if chunked:
-            client.write(LAST_CHUNK)
+    async def _relay(self, client: _Client, req: Head, conn: Any, rh: Head, keep: bool, pieces: list[bytes] | None,
+                     whole: Any = None) -> None:
+        """Relay an answer whose head is in; ``whole()`` is called once it is all written, before the
+        last wait for the client to take it. An answer to HEAD has no body (whatever its headers
+        say); an HTTP/1.0 client gets an answer of unknown length unframed, then the connection closes."""
+        bodiless = req.method == "HEAD" or rh.status in (204, 304)
+        unknown = rh.length is None and not bodiless
+        chunked = unknown and not req.http10
+        if unknown and req.http10:
+            keep = False
+            client.closing = True
+        length = rh.length if rh.length is not None else (0 if rh.status in (204, 304) else None)
+        client.write(response_head(rh.status, rh.headers, length=None if unknown else length, close=not keep,
+                                   framed=chunked))
+        if not bodiless:
+            async for piece in conn.chunks():
+                if pieces is not None:
+                    pieces.append(piece)
+                await client.drain()
+                client.write(chunk(piece) if chunked else piece)
+            if chunked:
+                client.write(LAST_CHUNK)
+        if whole is not None:
+            whole()
+        await client.drain()
 
     async def _delegate(self, client: _Client, head: Head, body: bytes, keep: bool, key: bytes | None, proto: Protocol | None,
                         doc: Any, *, overflowed: bool = False, bkey: bytes | None = None) -> None:
@@ -491,7 +526,7 @@ class FrontServer:
             return
         room = rh.get(ROOM_HEADER)
         try:
-            await self._relay(client, conn, rh, keep, None)
+            await self._relay(client, head, conn, rh, keep, None)
             self._worker.release(conn)
         except BaseException:
             conn.close()

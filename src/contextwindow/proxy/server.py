@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import hmac
 import logging
 import signal
 import sys
@@ -40,7 +39,7 @@ from aiohttp import web
 from ..errors import ContextWindowError, PayloadError
 from ..store.base import background_checkpoints_of
 from . import worker
-from .config import TOKEN_HEADER, ProxyConfig, is_loopback, join_url
+from .config import TOKEN_HEADER, ProxyConfig, authorized, is_loopback, join_url
 from .conversations import Conversations, LockMoved, Request
 from .forward import Forwarder, error_response, joined
 from .history import parse_request
@@ -136,14 +135,7 @@ class ProxyServer:
 
     # --- helpers --------------------------------------------------------------------------------
     def _authorized(self, request: web.Request) -> bool:
-        token = self.config.token
-        if not token:
-            return True
-        given = request.headers.get(TOKEN_HEADER, "")
-        auth = request.headers.get("proxy-authorization", "")
-        if not given and auth.lower().startswith("bearer "):
-            given = auth[7:].strip()
-        return hmac.compare_digest(given.encode(), token.encode())
+        return authorized(self.config.token, request.headers.get(TOKEN_HEADER, ""), request.headers.get("proxy-authorization", ""))
 
     async def _read_body(self, request: web.Request) -> bytes:
         limit = self.config.max_body

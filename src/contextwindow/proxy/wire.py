@@ -12,12 +12,20 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 
 from .config import HOP_BY_HOP, OWN_HEADERS
+from .worker import ROOM_HEADER
 
 #: headers of a response that are the connection's own, not the answer's (the front frames its own)
 RESPONSE_HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "te", "trailer", "trailers", "transfer-encoding", "upgrade",
                           "content-length"})
 #: the worker's answer to the front (proxy/worker.py) carries these; they never reach a client
-INTERNAL = ("x-ctxw-room", "x-ctxw-fast")
+INTERNAL = (ROOM_HEADER,)
+#: a client's request headers that go no further than the front: the connection's own, as for
+#: ``ctxw proxy`` (config.HOP_BY_HOP), but not ``content-encoding`` (the worker's aiohttp decodes the
+#: body by it; the front never forwards an encoded body itself), and ``expect`` (the front answers
+#: ``100 Continue`` itself)
+LEAN_HOP = (HOP_BY_HOP - {"content-encoding"}) | {"expect"}
+#: the ``x-ctxw-*`` headers a client may send (the rest are the front's and the worker's own)
+CLIENT_OWN = frozenset({"x-ctxw-token", "x-ctxw-conversation"})
 
 
 @dataclass(slots=True)
@@ -30,6 +38,7 @@ class Head:
     headers: list[tuple[str, str]] = field(default_factory=list)
     length: int | None = None  # Content-Length, when given
     chunked: bool = False
+    http10: bool = False  # a request's: sent as HTTP/1.0 (no chunked framing back)
 
     def get(self, name: str, default: str = "") -> str:
         for k, v in self.headers:
@@ -39,8 +48,17 @@ class Head:
 
 
 def request_headers(headers: Iterable[tuple[str, str]], *, drop_own: bool = True) -> list[tuple[str, str]]:
-    """A client's request headers that go on: all but the hop-by-hop ones (and the proxy's own)."""
-    return [(k, v) for k, v in headers if k not in HOP_BY_HOP and not (drop_own and k in OWN_HEADERS)]
+    """A client's request headers that go on: all but the hop-by-hop ones (:data:`LEAN_HOP`), and
+    the proxy's own (``drop_own``: upstream) or, to the worker, every ``x-ctxw-*`` header but the
+    two a client may send (:data:`CLIENT_OWN`): an internal one from a client would be believed."""
+    if drop_own:
+        return [(k, v) for k, v in headers if k not in LEAN_HOP and k not in OWN_HEADERS]
+    return [(k, v) for k, v in headers if k not in LEAN_HOP and (not k.startswith("x-ctxw-") or k in CLIENT_OWN)]
+
+
+def encoded(headers: Iterable[tuple[str, str]]) -> bool:
+    """The body is content-encoded (gzip, …): the front does not read it."""
+    return any(k == "content-encoding" and v.strip().lower() not in ("", "identity") for k, v in headers)
 
 
 def request_bytes(method: str, target: str, host: str, headers: Iterable[tuple[str, str]], body: bytes | None) -> bytes:
@@ -55,16 +73,20 @@ def request_bytes(method: str, target: str, host: str, headers: Iterable[tuple[s
     return b"".join(out)
 
 
-def response_head(status: int, headers: Iterable[tuple[str, str]], *, length: int | None, close: bool) -> bytes:
+def response_head(status: int, headers: Iterable[tuple[str, str]], *, length: int | None, close: bool, framed: bool = True) -> bytes:
     """A response's head: its own headers (the hop-by-hop ones left out), then the framing: the
-    given Content-Length, else chunked."""
+    given Content-Length, else chunked (``framed=False``: neither, for an answer to HEAD without a
+    length or one framed by the connection's end)."""
     try:
         reason = HTTPStatus(status).phrase
     except ValueError:
         reason = "Unknown"
     out = [f"HTTP/1.1 {status} {reason}\r\n".encode("latin-1")]
     out += [f"{k}: {v}\r\n".encode("latin-1") for k, v in headers if k.lower() not in RESPONSE_HOP and k.lower() not in INTERNAL]
-    out.append(b"content-length: %d\r\n" % length if length is not None else b"transfer-encoding: chunked\r\n")
+    if length is not None:
+        out.append(b"content-length: %d\r\n" % length)
+    elif framed:
+        out.append(b"transfer-encoding: chunked\r\n")
     if close:
         out.append(b"connection: close\r\n")
     out.append(b"\r\n")

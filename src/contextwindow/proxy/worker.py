@@ -49,8 +49,7 @@ PENDING_KEPT = 10_000  # requests stored whose answers the front has not handed 
 
 
 def is_internal(server: ProxyServer, request: web.Request) -> bool:
-    secret = server.config.worker_secret
-    return bool(secret) and request.path in (STORE_PATH, ANSWER_PATH, IDLE_PATH) and request.headers.get(SECRET_HEADER) == secret
+    return request.path in (STORE_PATH, ANSWER_PATH, IDLE_PATH) and from_front(server.config, request)
 
 
 OVERFLOW_HEADER = "x-ctxw-overflowed"
