@@ -20,10 +20,10 @@ import pytest
 pytest.importorskip("aiohttp")
 pytest.importorskip("httptools")
 
-from contextwindow.llm.localserver import LocalProviderServer, Reply, ToolCallSpec  # noqa: E402
-from contextwindow.proxy import Conversations  # noqa: E402
-from contextwindow.proxy.server import BackgroundProxy, ProxyConfig  # noqa: E402
-from contextwindow.store import open_store  # noqa: E402
+from contextwindow.llm.localserver import LocalProviderServer, Reply, ToolCallSpec
+from contextwindow.proxy import Conversations
+from contextwindow.proxy.server import BackgroundProxy, ProxyConfig
+from contextwindow.store import open_store
 
 GUARD_S = 60  # a failure guard only: a test that passes never waits for it
 
