@@ -57,7 +57,7 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         matches = [*matches, *(i for i in held if i not in matches)]
         if entry.correction and held:
             entry = replace(entry, kind=out[held[-1]].kind)  # a correction is of the kind of what it corrects
-    matches = [i for i in matches if not (_plain_value(entry) and (set(out[i].subject.split()) - set(entry.subject.split())) & (_OTHER_QUANTITY | _LIMIT_WORDS))]
+    matches = [i for i in matches if not (_plain_value(entry) and (set(out[i].subject.split()) - set(entry.subject.split())) & _LIMIT_WORDS)]
     entry = _named_in_fewer_words(entry, [out[i] for i in matches])
     for i in matches:
         old = out[i]
@@ -154,7 +154,7 @@ _BOUNDED = re.compile(r"\b(?:more|less|fewer|larger|bigger|smaller|longer|shorte
 
 def _plain_value(e: Entry) -> bool:
     """``e`` states a thing's own value (a fact not worded as a bound): a limit set on the thing is another attribute."""
-    return e.kind == "fact" and not _BOUNDED.search(e.text)
+    return e.kind == "fact" and not _BOUNDED.search(e.text) and not set(e.subject.split()) & (_LIMIT_WORDS | _OTHER_QUANTITY)
 
 
 def _other_role(a: Entry, b: Entry) -> bool:
