@@ -313,11 +313,12 @@ def test_ctxw_proxy_front_lean_serves_with_its_worker_process(tmp_path: Any) -> 
         assert len(store.list_usage(conv.id)) == 5
 
 
-def test_what_is_kept_beside_a_live_session_leaves_with_it() -> None:
+@pytest.mark.parametrize("front", ["aiohttp", "lean"])
+def test_what_is_kept_beside_a_live_session_leaves_with_it(front: str) -> None:
     """The output reserves and no-build flags of conversations evicted from memory are pruned:
     memory per live conversation stays bounded however many conversations pass (either front)."""
     store = open_store("memory://")
-    with LocalProviderServer(script) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0, front="aiohttp"),
+    with LocalProviderServer(script) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0, front=front),
                                                             Conversations(store, max_live=3)) as px:
         c = openai.OpenAI(base_url=f"{px.url}/v1", api_key="sk-test", max_retries=0)
         for k in range(9):

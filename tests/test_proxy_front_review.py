@@ -221,3 +221,34 @@ def test_expect_100_continue_is_answered_and_not_forwarded() -> None:
                 out += piece
         assert out.startswith(b"HTTP/1.1 200") and b"call_1" in out, out
         assert "expect" not in up.requests[0].headers
+
+
+def test_a_worker_that_keeps_failing_stops_the_front_with_a_clear_error(tmp_path: Any) -> None:
+    """Before: a worker that exited right after it listened was started again in a tight loop for
+    ever, and one that could not be started killed the watch unseen (every request then a 502)."""
+    import asyncio
+    import sys
+
+    from contextwindow.errors import WorkerError
+    from contextwindow.proxy.lean import serve_split
+
+    mark = tmp_path / "started"
+    crash = ("import pathlib, sys\n"
+             f"p = pathlib.Path({str(mark)!r})\n"
+             "if p.exists(): sys.exit(4)  # started again: it never listens\n"
+             "p.write_text('1')\n"
+             "print('listening on http://127.0.0.1:9', file=sys.stderr, flush=True)\n"
+             "sys.exit(3)\n")
+    cfg = ProxyConfig(upstream="http://127.0.0.1:9/v1", port=0, front="lean")
+    with pytest.raises(WorkerError, match=r"failed 3 times in a row \(last: could not be started"):
+        asyncio.run(asyncio.wait_for(serve_split(cfg, [sys.executable, "-c", crash], None, restarts=3, backoff=0.01), GUARD_S))
+
+
+def test_an_answer_naming_a_request_the_worker_never_stored_is_counted() -> None:
+    """Before: the worker dropped it silently (a worker started again forgets what the front holds)."""
+    with LocalProviderServer(_script) as up, front(up.base_url) as px:
+        lean = px.server
+        r = httpx.post(f"http://127.0.0.1:{lean.worker.port}/_ctxw/answer", content=b"{}", timeout=GUARD_S,
+                       headers={"x-ctxw-worker": lean._secret, "x-ctxw-prev-id": "999", "x-ctxw-status": "200"})
+        assert r.status_code == 200
+        assert px.server.status().get("record_failed", 0) == 1

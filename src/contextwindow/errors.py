@@ -169,3 +169,7 @@ class RetryAfterTooLongError(RateLimitError):
 
 class SummarizerError(ProviderError):
     """The summarizer failed or returned nothing usable."""
+
+
+class WorkerError(ContextWindowError):
+    """The lean proxy front's worker process could not be kept running (``ctxw proxy --front lean``)."""

@@ -255,7 +255,7 @@ class FrontServer:
         self.secret = secret
         self.clip = clip_budget
         self.worker_url = worker_url
-        self._worker = pool_for(worker_url, connect_timeout=config.connect_timeout, read_timeout=config.read_timeout)
+        self._worker = self._worker_pool(worker_url)
         self._pools: dict[str, Pool] = {}
         self.convs: collections.OrderedDict[bytes, fastpath.Conv] = collections.OrderedDict()
         self._alias: dict[bytes, bytes] = {}  # byte key (fastpath.byte_key) → the conversation's key (fastpath.key_of)
@@ -294,10 +294,17 @@ class FrontServer:
         if head.status != 204:
             raise UpstreamBroken(f"the proxy's worker at {self.worker_url} did not go idle: {head.status}")
 
-    async def close(self) -> None:
+    async def close(self, grace: float = 30.0) -> None:
+        """Stop: accept no more connections, wait up to ``grace`` seconds for the requests in flight,
+        hand over every held answer and wait for the hand-overs, then close the connections."""
         if self._server is not None:
             self._server.close()
             self._server = None
+        if not self._idle.is_set():
+            try:
+                await asyncio.wait_for(self._idle.wait(), grace)
+            except TimeoutError:
+                log.error("the front stopped with %d requests still in flight after %g s", self._inflight, grace)
         self._flush_all()
         if self._records:
             await asyncio.gather(*list(self._records), return_exceptions=True)
@@ -308,12 +315,20 @@ class FrontServer:
     def status(self) -> dict[str, int]:
         return {**self.stats, "front_conversations": len(self.convs)}
 
+    def _worker_pool(self, worker_url: str) -> Pool:
+        return pool_for(worker_url, connect_timeout=self.config.connect_timeout, read_timeout=self.config.read_timeout)
+
     def retarget(self, worker_url: str) -> None:
         """The worker listens elsewhere now (it was started again): what the front kept is
         forgotten, and the conversations' next requests go to the new worker."""
+        lost = len(self._held)  # answers the old worker would have recorded; the new one knows not their requests
+        if lost:
+            self.stats["records_lost"] += lost
+            log.error("the proxy's worker was started again: %d answers not handed over are lost (their usage is not recorded)", lost)
+        self._held.clear()  # (hand-overs under way to the old worker fail, and are counted, as their connections close)
         self._worker.close()
         self.worker_url = worker_url
-        self._worker = pool_for(worker_url, connect_timeout=self.config.connect_timeout, read_timeout=self.config.read_timeout)
+        self._worker = self._worker_pool(worker_url)
         self.convs.clear()
         self._alias.clear()
         self._conv_bytes = 0

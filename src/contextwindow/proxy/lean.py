@@ -21,6 +21,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
+from ..errors import WorkerError
 from .config import ProxyConfig
 from .conversations import Conversations
 from .front import FrontServer
@@ -29,6 +30,9 @@ from .server import ProxyServer
 log = logging.getLogger("contextwindow.proxy")
 
 SECRET_ENV = "CTXW_PROXY_WORKER_SECRET"
+RESTARTS = 5  # worker failures in a row before the front stops
+BACKOFF_S = 0.5  # the first wait before starting the worker again (doubling)
+UP_S = 10.0  # a worker that ran this long is not a failure in a row
 
 
 def worker_config(config: ProxyConfig, secret: str) -> ProxyConfig:
@@ -101,8 +105,12 @@ async def _echo(proc: asyncio.subprocess.Process) -> None:
         sys.stderr.flush()
 
 
-async def serve_split(config: ProxyConfig, worker_argv: list[str], clip_budget: int | None, ready: Any = None) -> None:
-    """Serve with the worker in its own process until SIGTERM or Ctrl-C (``ctxw proxy --front lean``)."""
+async def serve_split(config: ProxyConfig, worker_argv: list[str], clip_budget: int | None, ready: Any = None, *,
+                      restarts: int = RESTARTS, backoff: float = BACKOFF_S) -> None:
+    """Serve with the worker in its own process until SIGTERM or Ctrl-C (``ctxw proxy --front lean``).
+    A worker that exits is started again after a back-off (``backoff`` seconds, doubling); after
+    ``restarts`` failures in a row (exits within ``UP_S`` of starting, or starts that fail) the front
+    stops and :class:`~contextwindow.errors.WorkerError` says why (``ctxw proxy`` exits non-zero)."""
     import signal
 
     secret = secrets.token_hex(16)
@@ -115,29 +123,56 @@ async def serve_split(config: ProxyConfig, worker_argv: list[str], clip_budget: 
     with contextlib.suppress(NotImplementedError, RuntimeError):
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     stopping = False
+    failed: list[str] = []
+    loop = asyncio.get_running_loop()
+
+    def give_up(why: str) -> None:
+        failed.append(why)
+        log.error("%s", why)
+        stop.set()
 
     async def watch() -> None:
         nonlocal proc
+        fails, started = 0, loop.time()
         while not stopping:
             echo = asyncio.ensure_future(_echo(proc))
             code = await proc.wait()
             await echo
             if stopping:
                 return
-            log.error("the proxy's worker exited (status %s); starting it again", code)
-            proc, again = await _spawn(worker_argv, secret)
+            fails = fails + 1 if loop.time() - started < UP_S else 1  # a worker that ran a while starts the count again
+            last = f"exited (status {code})"
+            while True:
+                if fails >= restarts:
+                    give_up(f"the proxy's worker failed {fails} times in a row (last: {last}): the front stops")
+                    return
+                delay = backoff * 2 ** (fails - 1)
+                log.error("the proxy's worker %s; starting it again in %.2g s (failure %d of %d)", last, delay, fails, restarts)
+                await asyncio.sleep(delay)
+                try:
+                    proc, again = await _spawn(worker_argv, secret)
+                    break
+                except (RuntimeError, OSError) as exc:
+                    fails += 1
+                    last = f"could not be started: {exc}"
+            started = loop.time()
             front.retarget(f"http://127.0.0.1:{again}")
 
+    def watched(t: asyncio.Future[None]) -> None:  # the watch itself failing is said, and stops the front
+        if not t.cancelled() and t.exception() is not None:
+            give_up(f"the proxy's worker could not be watched: {t.exception()!r}: the front stops")
+
     watcher = asyncio.ensure_future(watch())
+    watcher.add_done_callback(watched)
     try:
         await stop.wait()
     finally:
         stopping = True
-        with contextlib.suppress(Exception):
-            await front.drain()
-        await front.close()
+        await front.close()  # stops accepting, waits for the requests in flight (a deadline), hands over what it holds
         watcher.cancel()
         with contextlib.suppress(ProcessLookupError):
             proc.send_signal(signal.SIGTERM)  # the worker commits its open group and stops
         with contextlib.suppress(Exception):
             await asyncio.wait_for(proc.wait(), 30)
+    if failed:
+        raise WorkerError(failed[0])

@@ -127,7 +127,7 @@ async def store(server: ProxyServer, request: web.Request) -> web.Response:
         finally:
             server.locks.drop(key)
         pending = server.front_pending
-        pending[h["x-ctxw-id"]] = (req, parsed, prepared, time.monotonic())
+        pending[h["x-ctxw-id"]] = (req, parsed, prepared)
         while len(pending) > PENDING_KEPT:  # a front gone before it handed over answers: their usage is not recorded
             pending.pop(next(iter(pending)))
             stats["record_failed"] = stats.get("record_failed", 0) + 1
@@ -153,9 +153,12 @@ async def answer(server: ProxyServer, request: web.Request) -> web.Response:
 async def _record_answer(server: ProxyServer, h: Any, data: bytes) -> str | None:
     """Record an answer the front relayed (``x-ctxw-prev-id`` names its request); its conversation's id."""
     entry = server.front_pending.pop(h["x-ctxw-prev-id"], None)
-    if entry is None:
+    if entry is None:  # a request this worker did not store (it was started again since, or it dropped it): counted
+        server.stats["record_failed"] = server.stats.get("record_failed", 0) + 1
+        log.error("an answer the front handed over names request %s, which this worker did not store: its usage is not recorded",
+                  h["x-ctxw-prev-id"])
         return None
-    req, parsed, prepared, _ = entry
+    req, parsed, prepared = entry
     status = int(h["x-ctxw-status"])
     if status == 200:
         key, lock = await server.locks.acquire(parsed.identity.key)
