@@ -43,6 +43,8 @@ class Unruly:
     def __init__(self) -> None:
         self.breaks = 0
         self.bodies: list[bytes] = []
+        self.gate: threading.Event | None = None  # set: each answer waits for it
+        self.got = threading.Event()  # a request came
         outer = self
 
         class Handler(socketserver.StreamRequestHandler):
@@ -58,6 +60,9 @@ class Unruly:
                             length = int(v)
                     body = self.rfile.read(length)
                     outer.bodies.append(body)
+                    outer.got.set()
+                    if outer.gate is not None:
+                        outer.gate.wait(GUARD_S)
                     n = len(json.loads(body)["messages"])
                     if outer.breaks:
                         outer.breaks -= 1
@@ -252,3 +257,40 @@ def test_an_answer_naming_a_request_the_worker_never_stored_is_counted() -> None
                        headers={"x-ctxw-worker": lean._secret, "x-ctxw-prev-id": "999", "x-ctxw-status": "200"})
         assert r.status_code == 200
         assert px.server.status().get("record_failed", 0) == 1
+
+
+def test_pipelined_requests_wait_in_the_clients_socket_not_in_the_front() -> None:
+    """Before: while one request was served, the front read and queued every request pipelined
+    behind it (memory without bound); now it reads no further until the waiting one is taken."""
+    import asyncio
+
+    up = Unruly()
+    up.gate = threading.Event()
+    try:
+        with front(up.url) as px, socket.create_connection(("127.0.0.1", px.server.port), timeout=GUARD_S) as s:
+            def req(k: int, last: bool = False) -> bytes:
+                body = json.dumps({"model": "m", "messages": [{"role": "user", "content": f"{k} " + "x" * 300_000}]}).encode()
+                return (b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n%bcontent-length: %d\r\n\r\n%b"
+                        % (b"connection: close\r\n" if last else b"", len(body), body))
+
+            s.sendall(req(0))
+            assert up.got.wait(GUARD_S)  # the first is being served (its answer waits for the gate)
+            rest = b"".join(req(k, last=k == 6) for k in range(1, 7))
+            sender = threading.Thread(target=s.sendall, args=(rest,), daemon=True)
+            sender.start()
+            for _ in range(100_000):  # the front paused, or it took every byte (before)
+                if px.server.status()["read_paused"] or not sender.is_alive():
+                    break
+                asyncio.run_coroutine_threadsafe(asyncio.sleep(0), px._loop).result(GUARD_S)
+            for _ in range(50):  # the loop goes round: what was read is parsed
+                asyncio.run_coroutine_threadsafe(asyncio.sleep(0), px._loop).result(GUARD_S)
+            peak = px.server.status()["read_ahead_peak"]
+            up.gate.set()
+            out = b""
+            while piece := s.recv(1 << 16):
+                out += piece
+            sender.join(GUARD_S)
+        assert out.count(b"HTTP/1.1 200") == 7, out[:300]
+        assert peak <= 2, peak  # one waiting (two when one read held the end of one and a whole next)
+    finally:
+        up.close()

@@ -70,6 +70,7 @@ log = logging.getLogger("contextwindow.proxy")
 RETRY_STATUSES = frozenset({400, 413, 422})
 KEPT = 4096  # conversations whose last body the front keeps
 KEPT_BYTES = 64 << 20  # and their bytes in all
+HANDOVER_BYTES = 64 << 20  # hand-overs not yet taken by the worker, above which requests go to the worker
 HOLD_S = 0.5  # an answer waits this long at most for its conversation's next request to ride with
 
 
@@ -108,6 +109,7 @@ class _Client(asyncio.Protocol):
         self._writable: asyncio.Future[None] | None = None
         self.gone = False
         self.closing = False  # an answer framed by the connection's end was written: nothing may follow it
+        self._paused = False  # reading paused while a request waits to be served
 
     # --- reading --------------------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -190,8 +192,16 @@ class _Client(asyncio.Protocol):
             return
         self._queue.append((self._head, b"".join(self._body), bool(self._parser.should_keep_alive())))
         self._body = []
+        stats = self.front.stats
+        stats["read_ahead_peak"] = max(stats["read_ahead_peak"], len(self._queue) - (self._task is None))
         if self._task is None:
             self._task = asyncio.ensure_future(self._serve())
+        elif self.transport is not None and not self._paused:
+            # a request waits behind the one being served: read no further until it is taken (the
+            # client's pipelined requests wait in its socket, not in the front's memory)
+            self._paused = True
+            stats["read_paused"] += 1
+            self.transport.pause_reading()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.gone = True
@@ -205,6 +215,9 @@ class _Client(asyncio.Protocol):
         try:
             while self._queue and self.transport is not None:
                 head, body, keep = self._queue.popleft()
+                if self._paused and not self.gone:
+                    self._paused = False
+                    self.transport.resume_reading()
                 try:
                     await self.front.serve(self, head, body, keep)
                 except (ConnectionError, TimeoutError) as exc:
@@ -264,7 +277,9 @@ class FrontServer:
         self._records: set[asyncio.Future[None]] = set()
         self._ids = 0  # requests forwarded as sent, numbered for the worker
         self._held: dict[bytes, tuple[list[tuple[str, str]], bytes]] = {}  # conversation → its last answer, not handed over yet
-        self.stats = {"requests": 0, "front_fast": 0, "delegated": 0, "records_lost": 0, "cancelled": 0}
+        self.stats = {"requests": 0, "front_fast": 0, "delegated": 0, "records_lost": 0, "cancelled": 0,
+                      "read_ahead_peak": 0, "read_paused": 0, "handover_capped": 0}
+        self._handing = 0  # bytes of hand-overs not yet taken by the worker
         self.port = config.port
         self._server: asyncio.AbstractServer | None = None
         self._inflight = 0
@@ -360,7 +375,9 @@ class FrontServer:
         key: bytes | None = None
         bkey: bytes | None = None
         doc: Any = None
-        if proto is not None and proto.name in fastpath.DECIDED and orjson is not None and not encoded(head.headers):
+        capped = self._handing > HANDOVER_BYTES  # the worker is behind: requests go to it (back-pressure)
+        self.stats["handover_capped"] += capped
+        if proto is not None and proto.name in fastpath.DECIDED and orjson is not None and not encoded(head.headers) and not capped:
             bkey = fastpath.byte_key(path, hmap, body)
             key = self._alias.get(bkey) if bkey is not None else None
             conv = self.convs.get(key) if key is not None else None
@@ -591,8 +608,10 @@ class FrontServer:
         task = asyncio.ensure_future(self._post(prev, key, path, headers, body))
         self._chains[key] = task
         self._records.add(task)
+        self._handing += len(body)
 
         def done(t: asyncio.Future[None]) -> None:
+            self._handing -= len(body)
             self._records.discard(t)
             if self._chains.get(key) is t:
                 del self._chains[key]

@@ -21,6 +21,8 @@ import httptools
 from .wire import Head, request_bytes
 
 KEEP_IDLE = 64  # idle connections kept per host and port
+HIGH_WATER = 1 << 20  # bytes of an answer read but not yet taken, above which reading pauses (a slow client)
+LOW_WATER = 256 << 10  # and below which it goes on
 
 
 class UpstreamBroken(ConnectionError):
@@ -50,6 +52,8 @@ class Conn(asyncio.Protocol):
         self._seen = 0.0  # monotonic time of the last byte
         self._timer: asyncio.TimerHandle | None = None
         self._head_only = False
+        self._buffered = 0  # bytes in _pieces
+        self._paused = False  # reading paused: the answer's taker is behind (HIGH_WATER)
 
     # --- asyncio.Protocol -----------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -105,6 +109,10 @@ class Conn(asyncio.Protocol):
         if self._done:
             return
         self._pieces.append(body)
+        self._buffered += len(body)
+        if self._buffered > HIGH_WATER and not self._paused and self.transport is not None:
+            self._paused = True
+            self.transport.pause_reading()
         self._wake()
 
     def on_message_complete(self) -> None:
@@ -142,6 +150,8 @@ class Conn(asyncio.Protocol):
         self._timer = None
         if self._done or self._error is not None:
             return
+        if self._paused:  # waiting for the answer's taker, not for the server
+            self._seen = time.monotonic()
         quiet = time.monotonic() - self._seen
         if quiet >= self._pool.read_timeout:
             self._fail(UpstreamTimeout(f"no byte in {self._pool.read_timeout:g} s"))
@@ -159,6 +169,8 @@ class Conn(asyncio.Protocol):
         loop = asyncio.get_running_loop()
         self._head, self._done, self._error, self.answered, self.reusable = None, False, None, False, False
         self._pieces.clear()
+        self._buffered = 0
+        self._resume()
         self._head_only = method == "HEAD"
         self._ready = loop.create_future()
         self._seen = time.monotonic()
@@ -170,7 +182,11 @@ class Conn(asyncio.Protocol):
         """The answer's body as it arrives."""
         while True:
             while self._pieces:
-                yield self._pieces.popleft()
+                piece = self._pieces.popleft()
+                self._buffered -= len(piece)
+                if self._paused and self._buffered < LOW_WATER:
+                    self._resume()
+                yield piece
             if self._error is not None:
                 raise self._error
             if self._done:
@@ -178,6 +194,13 @@ class Conn(asyncio.Protocol):
             self._more = asyncio.get_running_loop().create_future()
             await self._more
             self._more = None
+
+    def _resume(self) -> None:
+        if self._paused:
+            self._paused = False
+            self._seen = time.monotonic()
+            if self.transport is not None and not self.transport.is_closing():
+                self.transport.resume_reading()
 
     def close(self) -> None:
         self.reusable = False
