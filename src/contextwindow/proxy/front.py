@@ -30,6 +30,14 @@ Per request:
   answers does not).
 - A client that goes away mid-answer closes the upstream connection (cancelling the answer);
   its request's messages are still handed to the worker, its answer is not.
+- An upstream or worker that breaks off an answer whose head is out: the client's connection is
+  aborted (logged); nothing can end that answer well. HEAD answers carry no body; an HTTP/1.0
+  client gets an answer of unknown length unframed, then the connection closes. ``Expect:
+  100-continue`` is answered here. A client's internal ``x-ctxw-*`` headers go nowhere; an encoded
+  body goes to the worker.
+- Memory: a connection reads no further while a request waits behind the one served; an answer is
+  read at most ``pool.HIGH_WATER`` ahead of its client; hand-overs over ``HANDOVER_BYTES`` send
+  requests to the worker (docs/proxy.md, "the review's findings on the lean front").
 
 What is not as with ``--front aiohttp``: a request forwarded as sent has its answer relayed
 without waiting for the worker, so the client may have it before its messages are stored and
