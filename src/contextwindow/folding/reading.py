@@ -552,7 +552,7 @@ def _unframe(body: str) -> str:
         rest = ""
         for pat in (_FRAME_REPORT, _FRAME_CIRCUMSTANCE, _FRAME_COLON, _FRAME_SPEAKER):
             m = pat.match(body)
-            if not m or (pat is _FRAME_SPEAKER and (any(p.search(m.group("h")) for p in (_PREF, _RULE, _NEG, _SAFETY_POS)) or _OPENS_WITH_PRONOUN.match(m.group("r")))):
+            if not m or (pat is _FRAME_SPEAKER and (any(p.search(m.group("h")) for p in (_PREF, _RULE, _NEG, _SAFETY_POS)) or (_OPENS_WITH_PRONOUN.match(m.group("r")) and not _FRAME_SPEAKER.match(m.group("r"))))):
                 continue
             r = next((g for k, g in m.groupdict().items() if k.startswith("r") and g), "")
             head = body[: len(body) - len(r)]
