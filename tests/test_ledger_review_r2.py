@@ -39,7 +39,7 @@ def test_a_pronoun_after_a_remark_about_the_speaker_keeps_its_antecedent() -> No
     ledger = ledger_of("I run the billing worker, it restarts every 6 hours", "I also look after the mail worker, it restarts every 2 hours")
     assert live_values(ledger) == {"6 hours", "2 hours"}
     assert ledger_of("I set up the EU cluster, it runs 12 nodes") != []
-    [e] = ledger_of("just so you know, and this counts for later, the nightly export has to finish by 06:30")
+    [e] = ledger_of("while I remember, and this counts for later, the nightly export has to finish by 06:30")
     assert e.subject == "nightly export"  # a remark that follows a remark is no antecedent
 
 
