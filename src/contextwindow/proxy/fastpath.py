@@ -167,14 +167,10 @@ def decide(conv: Conv, proto: str, raw: bytes, body: Mapping[str, Any] | None, c
     if sp is None:
         return None
     if conv.sent.anchor is not None:
-        if orjson is None:
+        got = resend.spliced(sp)
+        if got is None:
             return None
-        try:
-            new = orjson.loads(b"[" + sp.new + b"]")
-        except orjson.JSONDecodeError:
-            return None
-        if not new or not all(isinstance(m, dict) for m in new):
-            return None
+        new = got
     else:
         if body is None:
             return NEED_BODY

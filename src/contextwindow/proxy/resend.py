@@ -105,17 +105,23 @@ def splice(prev: Sent, raw: bytes) -> Splice | None:
     return Splice(prev, between[1:], len(raw) - len(tail))
 
 
-def confirm(sp: Splice, messages: list[Any]) -> bool:
-    """True when the parsed body's ``messages`` are the previous request's plus exactly the
-    spliced-in ones (module docstring)."""
+def spliced(sp: Splice) -> list[Any] | None:
+    """The spliced-in messages parsed on their own (None when they are not a non-empty list of objects)."""
     if orjson is None:
-        return False
+        return None
     try:
         new = orjson.loads(b"[" + sp.new + b"]")
     except orjson.JSONDecodeError:
-        return False
+        return None
+    return new if new and all(isinstance(m, dict) for m in new) else None
+
+
+def confirm(sp: Splice, messages: list[Any]) -> bool:
+    """True when the parsed body's ``messages`` are the previous request's plus exactly the
+    spliced-in ones (module docstring)."""
+    new = spliced(sp)
     k = sp.prev.count
-    return bool(new) and all(isinstance(m, dict) for m in new) and len(messages) == k + len(new) and messages[k:] == new
+    return new is not None and len(messages) == k + len(new) and messages[k:] == new
 
 
 def call_ids(messages: list[Any]) -> list[Any]:
