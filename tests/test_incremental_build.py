@@ -13,7 +13,7 @@ from contextwindow.compaction.cache import CacheConfig, clear_for_cache
 from contextwindow.compaction.view import ViewItem
 from contextwindow.formats import anthropic, cache_marks, get_format, openai_chat
 from contextwindow.formats.memo import RenderMemo
-from contextwindow.formats.prepare import prepare
+from contextwindow.formats.prepare import GrowingPrepare, prepare
 from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPart, assistant, user
 from contextwindow.prefix import payload_units
 from contextwindow.session import SessionConfig
@@ -166,7 +166,7 @@ def test_prepare_with_its_memo_gives_what_it_gives_without() -> None:
             content += (ImagePart(source="base64", data=png, media_type=rng.choice(("image/png", "image/PNG", None))),)
         pool.append(Message("tool", (ToolResultPart(cid, content),)))
     for fmt in ("openai", "openai_responses", "anthropic", "gemini"):
-        memo: RenderMemo[Message, bool] = RenderMemo()
+        grown = GrowingPrepare(fmt)  # kept between calls, as a Session keeps it
         for n in range(1, len(pool) + 1, 3):
             msgs = pool[:n]
-            assert prepare(msgs, fmt, memo) == prepare(msgs, fmt)
+            assert grown(msgs) == prepare(msgs, fmt)

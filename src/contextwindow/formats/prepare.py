@@ -131,13 +131,9 @@ def _clean(m: Message, rule: IdRule) -> bool:
     return True
 
 
-def prepare(messages: Sequence[Message], fmt: str, memo: RenderMemo[Message, bool] | None = None) -> Prepared:
-    """``messages`` with call ids and image media types made acceptable to ``fmt``. ``memo`` (one
-    per format, kept between calls) remembers which message objects need nothing: when none of
-    the messages does, they are returned as they are without looking into them again."""
-    rule = ID_RULES[fmt]
-    if memo is not None and all(memo.map(messages, functools.partial(_clean, rule=rule))):
-        return Prepared(list(messages), {}, [])
+def prepare(messages: Sequence[Message], fmt: str) -> Prepared:
+    """``messages`` with call ids and image media types made acceptable to ``fmt`` (the whole list
+    decided at once; a Session keeps a :class:`GrowingPrepare` between builds instead)."""
     return _Grown.whole(messages, fmt).prepared()
 
 
@@ -194,16 +190,15 @@ class _Grown:
         """Take in ``messages[len(self.messages):]``; False (nothing changed) when the whole list must decide."""
         rule = ID_RULES[self.fmt]
         tail = messages[len(self.messages) :]
-        seen = set(self.seen)
-        ids = _new_ids(tail, seen)
+        ids = _new_ids(tail, set(), self.seen)
         keep = {i for i in ids if _id_ok(i, rule)}
         if not keep.isdisjoint(self.taken):  # an earlier rename took an id the provider accepts
             return False
-        self.seen = seen
+        self.seen.update(ids)
         self.taken |= keep
         _rename(ids, keep, rule, self.taken, self.rename)
-        self.out = self.out + _rewrite(tail, len(self.messages), self.rename, self.fmt, self.image_notes)
-        self.messages = list(messages)
+        self.out.extend(_rewrite(tail, len(self.messages), self.rename, self.fmt, self.image_notes))
+        self.messages.extend(tail)  # the list starts with the very objects kept (the caller checked)
         return True
 
     def prepared(self) -> Prepared:
@@ -211,13 +206,14 @@ class _Grown:
         return Prepared(list(self.out), {new: old for old, new in self.rename.items()}, notes)
 
 
-def _new_ids(messages: Sequence[Message], seen: set[str]) -> list[str]:
-    """The call ids of ``messages`` not in ``seen``, in order of appearance (added to ``seen``)."""
+def _new_ids(messages: Sequence[Message], seen: set[str], before: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """The call ids of ``messages`` in neither ``seen`` nor ``before``, in order of appearance (added
+    to ``seen``; ``before`` is only read)."""
     ids: list[str] = []
     for m in messages:
         for p in m.parts:
             cid = p.id if isinstance(p, ToolCallPart) else p.call_id if isinstance(p, ToolResultPart) else None
-            if cid is not None and cid not in seen:
+            if cid is not None and cid not in seen and cid not in before:
                 seen.add(cid)
                 ids.append(cid)
     return ids
