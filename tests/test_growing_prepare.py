@@ -65,6 +65,9 @@ def test_grown_prepare_equals_the_whole(fmt: str, seed: int) -> None:
     whole_path = GrowingPrepare(fmt, enabled=False)
     head: list[Message] = []  # what a cut put first (a fold summary and the rows it kept)
     start = k = 1
+    prev_shown: list[Message] = []
+    prev_got: Prepared | None = None
+    kept = 0  # rewritten messages of the last call given back as the same objects on a list that only grew
     while k < len(history):
         k = min(len(history), k + rng.randint(1, 4))
         if rng.random() < 0.1:  # cut or rewritten between calls: not an extension of the last list
@@ -73,6 +76,11 @@ def test_grown_prepare_equals_the_whole(fmt: str, seed: int) -> None:
         got = grown(shown)
         _same(got, prepare(shown, fmt))
         _same(got, whole_path(shown))
+        if prev_got is not None and shown[: len(prev_shown)] == prev_shown and all(a is b for a, b in zip(shown, prev_shown, strict=False)):
+            kept += sum(1 for i, m in enumerate(prev_got.messages) if m is not prev_shown[i] and got.messages[i] is m)
+        prev_shown, prev_got = shown, got
+    rewritten = any(m is not o for m, o in zip(got.messages, shown, strict=True))
+    assert kept > 0 or not rewritten, "the grown path never kept a rewritten message: it always decided the whole list"
 
 
 def test_a_new_id_an_earlier_rename_took_makes_the_whole_list_decide() -> None:
