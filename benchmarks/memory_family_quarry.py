@@ -46,7 +46,7 @@ from memory_quarry_text import Pair, Subj
 from memory_quarry_tools import contrib_output, tool_output
 from memory_quarry_values import BYSTANDERS, NUMERIC, Q, Values, found
 from memory_quarry_values import FORMS as VALUE_FORMS
-from memory_sessions import Generated, Plant
+from memory_sessions import Generated, Plant, mentions_exact
 
 FAMILY = "quarry"
 SEED_BASE = 20_000
@@ -519,11 +519,7 @@ class _Builder:
 def _consistent(g: QuarrySession) -> bool:
     """Every tracked value is found in exactly the messages the generator put it in, and none inside another."""
     values = set(g.mentions) | {v for p in g.plants for v in p.stale} | {p.value for p in g.plants}
-    for v in values:
-        where = [i for i, m in enumerate(g.messages) if found(v, m.text)]
-        if where != g.mentions.get(v, []):
-            return False
-    return not any(a != b and found(a, b) for a in values for b in values)
+    return mentions_exact(g.messages, g.mentions, values, found)
 
 
 def generate(seed: int) -> QuarrySession:

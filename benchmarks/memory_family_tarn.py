@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 import memory_tarn_text as T
 from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
-from memory_sessions import Generated, Plant
+from memory_sessions import Generated, Plant, mentions_exact
 from memory_tarn_tools import HANDBOOK, SHAPES, tool_output
 from memory_tarn_values import V, Values, found
 
@@ -567,12 +567,7 @@ class _Builder:
 
 def consistent(g: TarnSession) -> bool:
     """Every tracked value is found in exactly the messages the generator put it in, and none inside another."""
-    values = set(g.mentions)
-    for v in values:
-        where = [i for i, m in enumerate(g.messages) if found(v, m.text)]
-        if where != sorted(g.mentions[v]):
-            return False
-    return not any(a != b and found(a, b) for a in values for b in values)
+    return mentions_exact(g.messages, g.mentions, g.mentions, found)
 
 
 def generate(seed: int) -> TarnSession:

@@ -48,10 +48,22 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import memory_probe8 as P8
 from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
+
+
+def mentions_exact(messages: Sequence[Message], mentions: Mapping[str, Sequence[int]], values: Iterable[str], found: Callable[[str, str], bool]) -> bool:
+    """A generator's own check (the families written in their own modules use it): every tracked value is
+    found, by the family's ``found``, in exactly the messages the generator says it put it in, and none
+    inside another."""
+    vals = set(values)
+    for v in vals:
+        if [i for i, m in enumerate(messages) if found(v, m.text)] != sorted(mentions.get(v, ())):
+            return False
+    return not any(a != b and found(a, b) for a in vals for b in vals)
 
 
 def value_pattern(value: str) -> re.Pattern[str]:
