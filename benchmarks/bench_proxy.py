@@ -71,15 +71,22 @@ def serve_upstream(delay: float) -> None:
     async def main() -> None:
         app = web.Application(client_max_size=64 << 20)
         app.router.add_post("/v1/chat/completions", chat)
-        runner = web.AppRunner(app, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        port = await serve_runner(web.AppRunner(app, access_log=None))
         print(f"port {port}", flush=True)
         await asyncio.Event().wait()
 
     asyncio.run(main())
+
+
+async def serve_runner(runner: Any) -> int:
+    """Start an aiohttp ``runner`` on a free loopback port (the benchmarks' servers: upstream, relays,
+    proxies); returns the port."""
+    from aiohttp import web
+
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    return int(site._server.sockets[0].getsockname()[1])  # type: ignore[union-attr]
 
 
 def start(cmd: list[str], pattern: str) -> tuple[subprocess.Popen[str], str]:

@@ -144,10 +144,7 @@ def serve(kind: str, upstream: str) -> None:
             app = web.Application(client_max_size=64 << 20)
             app.router.add_route("*", "/{tail:.*}", handle)
             runner = web.AppRunner(app, access_log=None)
-            await runner.setup()
-            site = web.TCPSite(runner, "127.0.0.1", 0)
-            await site.start()
-            bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+            bound = await bp.serve_runner(runner)
         print(f"port {bound}", flush=True)
         await asyncio.Event().wait()
 
