@@ -88,9 +88,30 @@ def _build_tables() -> tuple[bytes, bytes, bytes, bytes]:
 
 
 _CODE, _LETTERS, _DIGITS, _CONT = _build_tables()
-# the lookbehind makes attempts inside a shorter run fail at once (3x faster scanning)
-_BLOB = re.compile(rb"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/=_\-]{32,}")
+#: A blob: a maximal run of 32+ bytes of this class (what :func:`blob_spans` finds).
+BLOB_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-"
+BLOB_MIN = 32
+_IN_BLOB = bytes(ord("x") if i in BLOB_BYTES else ord(" ") for i in range(256))
+_RUN = b"x" * BLOB_MIN
 _HEX = re.compile(rb"[0-9a-fA-F]+")
+
+
+def blob_spans(raw: bytes) -> list[tuple[int, int]]:
+    """``(start, end)`` of every maximal run of :data:`BLOB_MIN` or more :data:`BLOB_BYTES` in
+    ``raw``, in order: the matches of ``(?<![class])[class]{32,}``, found by mapping each byte to
+    in/out of the class (``bytes.translate``) and searching that for 32 in a row (``bytes.find``),
+    so a text without such a run costs two C passes instead of a regex attempt at every byte
+    (~10x faster on prose and code; tests/test_blob_spans.py checks it against the regex)."""
+    marks = raw.translate(_IN_BLOB)
+    spans: list[tuple[int, int]] = []
+    at = marks.find(_RUN)
+    while at >= 0:  # ``at`` starts a run: the search resumes at a byte outside the class
+        end = marks.find(b" ", at + BLOB_MIN)
+        if end < 0:
+            end = len(marks)
+        spans.append((at, end))
+        at = marks.find(_RUN, end)
+    return spans
 
 
 def stats(text: str) -> TextStats:
@@ -112,16 +133,16 @@ def _stats_slice(text: str) -> TextStats:
     if len(raw) >= 32:
         pieces: list[bytes] = []
         last = 0
-        for m in _BLOB.finditer(raw):
-            kind = _blob_kind(m.group())
+        for start, end in blob_spans(raw):
+            kind = _blob_kind(raw[start:end])
             if kind is None:
                 continue
             if kind == "hex":
-                hexc += m.end() - m.start()
+                hexc += end - start
             else:
-                b64 += m.end() - m.start()
-            pieces.append(raw[last : m.start()])
-            last = m.end()
+                b64 += end - start
+            pieces.append(raw[last:start])
+            last = end
         if pieces:
             pieces.append(raw[last:])
             raw = b" ".join(pieces)
@@ -133,7 +154,7 @@ def _stats_slice(text: str) -> TextStats:
         words=lw.count(b" a") + (lw[:1] == b"a"),
         camel=c.count(b"aA"),
         digits=c.count(b"0"),
-        digit_runs=dg.count(b" 0") + (dg[:1] == b"0"),
+        digit_runs=dg.count(b"0 ") + (dg[-1:] == b"0"),  # each run's end (twice as fast to find as its start)
         punct=c.count(b"."),
         json=c.count(b"{"),
         indent=c.count(b"  "),
