@@ -108,3 +108,14 @@ def test_real_sessions_are_listed_as_decoding_would_give(transcripts_dir: Path) 
             kept += _store_lists_what_decoding_gives(list(s.messages))
             total += len(s.messages)
     assert total > 200 and kept > total // 2
+
+
+def test_a_reply_carrying_its_output_count_is_stored_as_given() -> None:
+    """``with_output_count`` writes its two keys in sorted order, so a counted reply round-trips
+    (the store keeps it instead of decoding its own JSON of it again)."""
+    from contextwindow.tokens.retention import with_output_count
+
+    reply = with_output_count(m.Message("assistant", (m.TextPart("done"), m.ToolCallPart("c1", "read", "{}"))), 42)
+    assert list(reply.meta) == sorted(reply.meta) and reply.meta["output_tokens"] == 42
+    assert round_trips(reply)
+    assert _store_lists_what_decoding_gives([reply]) == 1

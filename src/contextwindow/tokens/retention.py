@@ -144,4 +144,6 @@ def with_output_count(message: Message, output_tokens: int | None) -> Message:
         or "output_tokens" in message.meta
     ):
         return message
-    return replace(message, meta={**message.meta, "output_tokens": output_tokens, "output_shape": reply_shape(message.parts)})
+    # the two keys in sorted order: a reply with no other meta is then stored as it is, not decoded
+    # again from its JSON (store/plain.py: JSON gives dicts back with sorted keys)
+    return replace(message, meta={**message.meta, "output_shape": reply_shape(message.parts), "output_tokens": output_tokens})
