@@ -19,6 +19,11 @@ With ``clear_inputs`` (on by default) the long inputs of old calls are candidate
 step and by the same arithmetic (:mod:`.inputs`: a file's content sent to ``Write``, a heredoc sent
 to a shell; the call keeps its id, name, path and short values): on sessions whose tool results are
 small and whose calls carry the work, they are most of what the history re-reads.
+
+A clear rewrites everything after its first cleared item whatever it clears there, so once one is
+made it also takes the old results and inputs after that item that are no candidates only for their
+size (``ride_along``, :func:`riders`): each then costs no cache write and leaves a stub smaller than
+itself. The size floor decides where a clear may start and whether it pays, not what it takes.
 """
 
 from __future__ import annotations
@@ -51,6 +56,9 @@ class CacheConfig:
     keep_last: int = 3  # newest results never cleared
     min_result_tokens: int = 200
     clear_inputs: bool = True  # old calls' long arguments are cleared too (compaction/inputs.py)
+    # a clear also takes the old results and inputs after its first cleared item that are too small
+    # to be candidates (their rewrite is paid by the clear anyway: :func:`riders`)
+    ride_along: bool = True
     # when and how deep a compaction pass goes (compaction/economics.py; fitted, docs/replay.md)
     deep_target: float = 0.5  # a pass aims at this share of the history budget (0.2 before the fold kind; refit docs/replay.md)
     min_trigger: float = 0.3  # no pass for cost alone below this share of the history budget
@@ -136,13 +144,36 @@ def clear_for_cache(
     if best is None:
         return None
     _, start, saved = best
+    chosen = cands[start:]
+    for i in riders(items, chosen[0], set(chosen), config) if config.ride_along else ():
+        rider = _cleared(items[i], names, count, memo)
+        if rider.tokens < items[i].tokens:
+            masked[i] = rider
+            saved += items[i].tokens - rider.tokens
+            chosen.append(i)
     out = list(items)
     keys = []
-    for i in cands[start:]:
+    for i in sorted(chosen):
         if masked[i].tokens < items[i].tokens:
             out[i] = masked[i]
             keys.append(out[i].key)
     return out, {"method": "cache_clear", "targets": keys, "saved": saved, "tokens_after": total(out), "net_return": round(best[0])}
+
+
+def riders(items: Sequence[ViewItem], first: int, chosen: set[int], config: CacheConfig) -> list[int]:
+    """The old results and old calls' inputs after ``first`` (a clear's first cleared item) that are
+    no candidates only for their size (under ``min_result_tokens``, or inputs that shrink by less):
+    the clear rewrites everything after ``first`` anyway, so clearing them costs no cache write and
+    takes their excess over the stub out of every later call. The newest ``keep_last`` results and
+    the calls they answer, errors and excluded tools stay, as for any candidate. Walks the view: run
+    only when a clear is made."""
+    if first + 1 >= len(items):
+        return []
+    mc = MaskConfig(keep_last=config.keep_last, min_result_tokens=0)
+    found = mask_candidates(items, mc)
+    if config.clear_inputs:
+        found += input_candidates(items, mc, 1)
+    return sorted(i for i in found if i > first and i not in chosen)
 
 
 def _cleared(item: ViewItem, names: dict[str, str], count: Count, memo: dict[str, Any] | None) -> ViewItem:
