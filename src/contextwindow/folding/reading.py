@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from . import corrections, pronouns, typos
+from . import corrections, frames, pronouns, typos
 from .clauses import Value, asides, counted, find_values, frame, sentences, split_environment
 from .entries import MAX_CLAUSE_CHARS, Entry
 from .relations import (
@@ -53,7 +53,7 @@ from .relations import (
     _WH,
 )
 from .subjects import subject_words
-from .vocabulary import CHANGE_CUE, CHANGE_VERB, DELTA_LEAD, FENCE_WORDS, NO_CIRCUMSTANCES, RESULT_WORDS
+from .vocabulary import CHANGE_CUE, FENCE_WORDS, NO_CIRCUMSTANCES
 
 
 def _values_in(fr: str, start: int, end: int, values: Sequence[Value]) -> list[Value]:
@@ -230,7 +230,7 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
     if g:
         return "goal", ["goal"], [Value("goal", g.group("v").strip(), 0, 0)]
     vals = find_values(body)
-    deltas = _deltas(body, vals)
+    deltas = frames.deltas(body, vals)
     fr = frame(body, vals).lower().rstrip(".! ")
     # a sentence-initial word read as a name is the subject when the predicate holds values itself
     if vals and vals[0].kind == "name" and vals[0].start == 0 and any(v.kind != "date" for v in vals[1:]):
@@ -249,23 +249,23 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
     cased = frame(body, vals)
     at = cased.lower().find(fr)
     cased = cased[at : at + len(fr)] if at >= 0 and len(cased) == len(cased.lower()) else fr
-    fr, cased = _plain_frame(fr), _plain_frame(cased)
+    fr, cased = frames.plain_frame(fr), frames.plain_frame(cased)
     cased = cased if cased.lower() == fr else fr
     mt = _MAKE_THAT.match(fr)
     if mt:
         v_vals = _values_in(fr, mt.start("v"), mt.end("v"), vals)
         subj = subject_words(mt.group("s") or "that")
         return "set", subj, v_vals
-    tool = _TOOL_FOR.match(fr) or _FOR_TOOL.match(fr)
-    if tool and all(v.kind == "name" for v in vals) and "<v>" not in tool.group("x") and tool.group("x") not in _NOT_TOOLS and _names_a_tool(tool, body):
+    tool = frames.TOOL_FOR.match(fr) or frames.FOR_TOOL.match(fr)
+    if tool and all(v.kind == "name" for v in vals) and "<v>" not in tool.group("x") and tool.group("x") not in frames.NOT_TOOLS and frames.names_a_tool(tool, body):
         found = re.search(rf"(?<![\w.-]){re.escape(tool.group('x'))}(?![\w-])", body, re.IGNORECASE)
         at = found.start() if found else -1
         if at >= 0:
             return "set", subject_words(_restore(tool.group("s"), _values_in(fr, tool.start("s"), tool.end("s"), vals))), [Value("quoted", body[at : at + len(tool.group("x"))], at, at + len(tool.group("x")))]
-    owned = _ownership(fr, vals)
+    owned = frames.ownership(fr, vals)
     if owned is not None:
         return owned
-    if _OWNERSHIP.search(fr) and pronouns.has_pronoun(fr) and not _things(fr):
+    if frames.OWNERSHIP.search(fr) and pronouns.has_pronoun(fr) and not frames.things(fr):
         return None  # "V is the person to ask about it": the thing is in the clause before (``_parse_with_pronoun``)
     relation, subj_text, val_list = None, "", list(vals)
     for name, pat in _RELATIONS:
@@ -329,127 +329,6 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
     if relation is None and len(subject) > 14:
         subject = subject[:14]
     return relation, subject, val_list
-
-
-# a relative change that states its result: "Raise X by D, to V", "Add D to X, so V in total", "We got D of extension, so V",
-# "Finance trimmed X by D, so V a month now", "X slipped by D, to V": D is how much it moved, V what it is. "by D" is a delta
-# only after a verb of change ("Finish X by May 3" is a deadline), and V must be said as the result (a result word, not a
-# bare comma: "Deploy by 5pm, then page Dana at 6pm" states two things)
-_CHANGE_VERB = rf"(?:{CHANGE_VERB}|went\s+(?:up|down)|go(?:es)?\s+(?:up|down)|come\s+down|came\s+down)"  # vocabulary.py
-_DELTA_BEFORE = re.compile(
-    rf"(?:\b{_CHANGE_VERB}\b[^,;.:!?<]{{0,60}}?\bby|\b(?:{DELTA_LEAD}))"
-    r"\s+(?:(?:a|an)\s+)?(?:extra\s+|more\s+|further\s+)?$",
-    re.IGNORECASE,
-)
-_DELTA_AFTER = re.compile(r"^\s*(?:of\s+(?:extension|extra|slack|headroom|room|more)|extra|more)\b", re.IGNORECASE)
-_RESULT = re.compile(rf"\b(?:{RESULT_WORDS}|"
-                     r"(?:it|that|this)\s+(?:now\s+)?(?:starts|begins|ends|opens|closes|lands|becomes|comes to|sits at|stands at))\b", re.IGNORECASE)
-
-
-def _deltas(body: str, vals: Sequence[Value]) -> list[Value]:
-    """The values of ``body`` that say how much something moved, when a later value says what it is now."""
-    out = []
-    for i, v in enumerate(vals[:-1]):
-        if not (_DELTA_BEFORE.search(body[max(0, v.start - 90) : v.start]) or _DELTA_AFTER.match(body[v.end :])):
-            continue
-        if any(_RESULT.search(body[v.end : w.start]) for w in vals[i + 1 :]):
-            out.append(v)
-    return out
-
-
-_DONE = {"merged": "merge", "shipped": "ship", "released": "release", "finished": "finish", "landed": "landing", "delivered": "delivery", "submitted": "submission"}
-# the same statement in a plainer frame (found on `field`): a bound is a floor or a limit ("X can't drop below <v>" → "X
-# floor is <v>"), an amount of something is that thing ("X gets <v> of memory" → "X memory is <v>"), where a thing reads its
-# settings is where its settings are, "has to be <done> by <v>" is a deadline
-_PLAIN = (
-    (re.compile(r"^(?P<s>.+?)\s+(?:can't|cannot|can not|mustn't|must not|shouldn't|should not|may not|won't|never)\s+(?:drop|fall|go|dip|sink)\s+(?:below|under|beneath|lower than)\s+(?P<v><v>)"), r"\g<s> floor is \g<v>"),
-    (re.compile(r"^(?P<s>.+?)\s+(?:stays?|remains?|is|are)\s+(?:at\s+)?(?P<v><v>)\s+or\s+(?:better|more|higher|above)\b.*$"), r"\g<s> floor is \g<v>"),
-    (re.compile(r"^(?P<s>.+?)\s+(?:gets?|has|have|runs? with|needs?|uses?|is given|are given|get given)\s+(?P<v><v>)\s+of\s+(?P<n>[a-z]+)\b(?:\s+(?:after|since|following)\s+.*)?$"), r"\g<s> \g<n> is \g<v>"),
-    (re.compile(r"^(?P<s>[\w.-]+)\s+(?:reads|loads|takes|gets|pulls|fetches)\s+(?:its|their)\s+(?P<n>settings|config\w*|credentials|secrets|env\w*)\s+from\s+(?P<v><v>)"), r"the \g<s> \g<n> are in \g<v>"),
-    (re.compile(r"^(?P<s>.+?)\s+(?:has|have|needs?|must)\s+to\s+be\s+(?P<d>merged|shipped|released|finished|landed|delivered|submitted)\s+by\s+(?P<v><v>)"),
-     lambda m: f"the {_DONE[m.group('d').lower()]} deadline for {m.group('s')} is {m.group('v')}"),
-)
-_PLAIN_MORE = (
-    # what a thing is built against is the version it is on: "X has to build against lib <v>" → "X is on lib <v>"
-    (re.compile(r"^(?P<s>.+?)\s+(?:has|have|needs?|must)\s+to\s+(?:build|run|compile|link)\s+(?:against|on|with)\s+"), r"\g<s> is on "),
-    # what is bounced over a size is a limit: "PRs over <v> get bounced" → "the PR size limit is <v>"
-    (re.compile(r"^(?P<s>.+?)\s+(?:over|above|beyond|longer than|bigger than|larger than|past)\s+(?P<v><v>)\s+(?:get|gets|are|is|will be)\s+(?:bounced|rejected|refused|blocked|sent back)\b.*$"), r"the \g<s> size limit is \g<v>"),
-    # tries a failed call gets are its retries: "Give a failed X call <v> at most" → "the X retry limit is <v>"
-    (re.compile(r"^(?:please\s+)?(?:give|allow)\s+(?:a|each|every|any)\s+failed\s+(?P<s>.+?)\s+(?:call|request|job|run|attempt)s?\s+(?P<v><v>)"), r"the \g<s> retry limit is \g<v>"),
-    # what someone does after another thing: "V swapped shifts and carries the pager …" → "V carries the pager …"
-    (re.compile(r"^(?P<v><v>)\s+(?:[a-z']+\s+){1,3}and\s+(?=(?:carries|holds|has|takes|covers|owns|runs|keeps)\b)"), r"\g<v> "),
-    # how much was gained is no part of what it is about: "We got a week of extension on X, so <v>"
-    (re.compile(r"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of)\s+(?:more\s+|extra\s+)?(?:days?|weeks?|months?|hours?|minutes?)\s+(?=of\s+(?:extension|extra|slack|grace|headroom|more)\b)"), ""),
-    # an extension (of time) on a thing is about its deadline: "We got <d> of extension on X, so <v>" → "… on the deadline for X"
-    # (the word alone names no deadline: "the browser extension version")
-    (re.compile(r"\bof\s+(?:extension|grace)\s+(?:on|for|to)\s+(?:the\s+)?"), "on the deadline for the "),
-    # when a job is killed is its timeout: "X jobs get killed after <v>", "Give X jobs <v> before killing them"
-    (re.compile(r"^(?P<s>.+?)\s+(?:get|gets|are|is|will be)\s+(?:killed|stopped|terminated|cancell?ed|aborted)\s+after\s+(?P<v><v>)"), r"the \g<s> timeout is \g<v>"),
-    (re.compile(r"^(?:please\s+)?(?:give|allow)\s+(?P<s>.+?)\s+(?P<v><v>)\s+before\s+(?:killing|stopping|terminating|cancell?ing|aborting)\s+(?:it|them)\b.*$"), r"the \g<s> timeout is \g<v>"),
-    # an agreement to change is the change: "We agreed to relax X to <v>"
-    (re.compile(r"^(?:(?:we|i|they|everyone)\s+(?:have\s+|'ve\s+)?(?:agreed|decided|chose|opted)\s+)?to\s+(?=[a-z]+\s)"), ""),
-)
-
-
-_PLAIN_ANY_CASE = tuple((re.compile(pat.pattern, re.IGNORECASE), repl) for pat, repl in (*_PLAIN, *_PLAIN_MORE))  # compiled once
-
-
-def _plain_frame(fr: str) -> str:
-    """``fr`` (a frame, in either case) in its plainer form."""
-    for pat, repl in _PLAIN_ANY_CASE:
-        fr = pat.sub(repl, fr, count=1)
-    return fr
-
-
-# a tool named in lower case for a purpose ("I like pnpm for the JS dependencies", "Swap to vcrpy for HTTP mocking, …"):
-# the tool is the value, the purpose the subject
-_TOOL_FOR = re.compile(
-    r"^(?:please\s+)?(?:i(?:'d|\s+would)?\s+(?:like|prefer|go with|use|pick|want)|use|let's\s+(?:go with|use|switch to|stick with)|go with|swap to|switch to|stick with|move to)\s+"
-    r"(?P<x>[a-z][\w.-]*[a-z0-9])\s+for\s+(?P<s>(?:[^,;<]|<v>)+?)(?:\s+(?:after all|from now on|instead|going forward|please))?(?:[,;].*)?$"
-)
-_FOR_TOOL = re.compile(
-    r"^for\s+(?P<s>(?:[^,;<]|<v>)+?),?\s+(?:i(?:'d|\s+would)?\s+(?:go with|use|pick|prefer|like)|(?:please\s+)?use|let's\s+(?:go with|use)|go with)\s+(?P<x>[a-z][\w.-]*[a-z0-9])"
-    r"(?:\s+(?:from now on|instead|going forward|please))?(?:[,;].*)?$"
-)
-_NOT_TOOLS = {"it", "that", "this", "them", "one", "something", "anything", "the", "a", "an", "more", "less"}
-# a word is read as a tool when it is written like one (code, a digit, "-", "_", "."), or when the clause picks it among
-# tools ("I like X for", "go with X", "swap to X", "stick with X", "… after all"); after a bare "use" or a request ("I'd
-# like X for") a plain word is as likely a common noun ("Use caution for the deploy", "I'd like help for the docs")
-_TOOL_LIKE = re.compile(r"[-_.0-9]")
-_CHOOSES = re.compile(r"^(?:please\s+)?(?:i\s+(?:like|prefer|use|pick)|i(?:'d|\s+would)\s+(?:prefer|go with|pick|use)|let's\s+(?:go with|switch to|stick with)|go with|swap to|switch to|stick with|move to)\s"
-                      r"|\bfor\s+.+?,?\s+(?:i(?:'d|\s+would)?\s+(?:go with|pick|prefer)|go with)\s|\b(?:after all|instead)\b")
-
-
-def _names_a_tool(tool: re.Match[str], body: str) -> bool:
-    x = tool.group("x")
-    return bool(_TOOL_LIKE.search(x) or re.search(rf"`{re.escape(x)}`", body, re.IGNORECASE) or _CHOOSES.search(tool.string))
-
-
-# who a thing is with, in the words people use for it (found on `field`): "V keeps the X running", "the X sits with V",
-# "the X is in V's hands", "the X is V's", "V is the one who knows it best / the person to ask about it"
-_OWNERSHIP = re.compile(
-    r"\bkeeps?\s+(?:the|our|my|this)\s+[^<;,]+?\s+(?:running|alive|going|healthy|afloat)\b"
-    r"|\b(?:sits|stays|rests|lives|is|are|now sits)\s+(?:now\s+)?with\s+<v>(?![\w'])"
-    r"|\bin\s+<v>\s?'s\s+hands\b|\b(?:is|are)\s+(?:now\s+)?<v>\s?'s\b"
-    r"|<v>\s+is\s+(?:now\s+)?the\s+(?:one|person|people|contact|go-to)\s+(?:who\s+knows\s+(?:it|them)(?:\s+best)?|to\s+(?:ask|ping|talk to|call|page))\b"
-)
-_NOT_THINGS = {"one", "person", "people", "contact", "hand", "reshuffle", "reorg", "sprint", "week", "team", "running", "alive", "going", "healthy", "break", "owner"}
-
-
-def _things(fr: str) -> list[list[str]]:
-    """The words of each thing a determiner names in ``fr`` (not "the one", "the person", "the reorg")."""
-    found = ([w for w in subject_words(m.group("np")) if w not in _NOT_THINGS] for m in pronouns.NP.finditer(fr.replace("<v>", "V")))
-    return [t for t in found if t]
-
-
-def _ownership(fr: str, vals: Sequence[Value]) -> tuple[str | None, list[str], list[Value]] | None:
-    """("owner", ["owner", *the thing], [the person]) when ``fr`` says who a thing is with in other words than
-    "owns" (one name, one thing named by a determiner); None otherwise."""
-    names = [v for v in vals if v.kind == "name"]
-    if len(names) != 1 or any(v.kind not in ("name", "date") for v in vals) or not _OWNERSHIP.search(fr):
-        return None
-    best = max(_things(fr), key=len, default=[])
-    return ("owner", ["owner", *best], names) if best else None
 
 
 _BINDING = frozenset({"safety", "constraint", "preference"})
@@ -598,7 +477,7 @@ def _parse_with_pronoun(clause: str, prev: str, source: str) -> list[Entry]:
             # the first part keeps a typed value of its own ("Hold the pool size at 16, and double it only on Mondays"; a name
             # there says who did it: "Marketing renamed the X; it is V now")
             # (nor a delta whose result the pronoun part states: "Push X back by three days; it starts V")
-            deltas = {v.text for v in _deltas(clause, find_values(clause))}
+            deltas = {v.text for v in frames.deltas(clause, find_values(clause))}
             own = {v.text for v in find_values(first) if v.kind != "name"} - set(alt.values) - deltas if head is not None else set()
             kept = [head] if head is not None and (not alt.values or own & set(head.values)) else []
             return [*kept, replace(alt, text=clause)]
