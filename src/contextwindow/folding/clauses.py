@@ -235,17 +235,23 @@ _VALUE_PATTERNS: list[tuple[str, str]] = [
     ("date", rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b(?:,?\s+\d{{4}})?"),
     ("date", rf"\b(?:next|this|coming)\s+(?:{_DAYS}|week|month|quarter|sprint)\b|\b(?:{_DAYS})\b|\bend of (?:the )?(?:day|week|month|quarter|year|sprint)\b|\b(?:tomorrow|tonight|eod|eow)\b|\bq[1-4](?:\s+\d{{4}})?\b"),
     ("time", r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b(?:\s?(?:utc|gmt|[a-z]{2,4}t))?"),
-    ("money", r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?(?:\s?(?:a|per|/)\s?(?:month|week|day|year|hour)\b|\s(?:monthly|weekly|daily|yearly|annually)\b)?"),
+    ("money", r"[$€£]\s?\d(?:,?\d)*(?:\.\d+)?(?:\s?[kKmM]\b)?(?:\s?(?:a|per|/)\s?(?:month|week|day|year|hour)\b|\s(?:monthly|weekly|daily|yearly|annually)\b)?"),
     ("version", r"\bv?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?\b|\bv\d+(?:\.\d+)?\b|\b(?:python|node|postgres(?:ql)?|java|go|ruby|php|rust|django|react)\s+\d+(?:\.\d+)*\b"),
     ("host", r"\b[a-z0-9][\w-]*(?:\.[\w-]+){2,}\b(?<!\.\d)"),
+    # Kind: a host on a private network, named under a suffix kept for internal names (one dot): "the wiki runs on
+    # owl-web2.lan", "ssh to ci-runner7.internal" (before, such a host was no value at all: an update could not name it)
+    ("host", r"\b(?=[a-z0-9-]*[\d-])[a-z][a-z0-9]*(?:-[a-z0-9]+)*\.(?:lan|int|internal|intra|intranet|corp|local|localdomain|home|priv|private)\b"),
     ("id", r"\b[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\b|\b(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{7,40}\b"),
     ("port", r"\bport\s+\d{2,5}\b"),  # "listens on port 8443": the port, not a bare number
+    # Kind: a range is one value, its unit after both ends: "keep 20–25 tabs open", "the pool runs 3-5 workers" (before, two
+    # numbers: the low end a bare number, and an update of the range read as two values)
+    ("number", rf"(?<![\w.])\d(?:,?\d)*(?:\.\d+)?\s?[–—-]\s?\d(?:,?\d)*(?:\.\d+)?\s?(?:(?!(?:{_NOT_COUNTED})\b)[a-z]{{2,}}s\b|(?:{_UNITS}))"),
     # a rate of any countable thing ("2.5k events per minute", "40 builds a day"): one value, the thing counted included
-    ("number", rf"(?<![\w.])\d[\d,]*(?:\.\d+)?[km]?\s[a-z]{{3,}}s\s(?:per\s(?:second|minute|hour|day|week|month|year)|(?:a|an)\s(?:{_RATE_PERIOD}))\b"),
+    ("number", rf"(?<![\w.])\d(?:,?\d)*(?:\.\d+)?[km]?\s[a-z]{{3,}}s\s(?:per\s(?:second|minute|hour|day|week|month|year)|(?:a|an)\s(?:{_RATE_PERIOD}))\b"),
     # a count of any thing ("48 samples", "40 GPUs", "9 bullet points", "five failed answers"): the thing counted is its unit
-    ("number", rf"(?<![\w.])\d[\d,]*(?:\.\d+)?\s(?!(?:{_UNITS})\b){_COUNTED}"),
+    ("number", rf"(?<![\w.])\d(?:,?\d)*(?:\.\d+)?\s(?!(?:{_UNITS})\b){_COUNTED}"),
     ("number", rf"\b(?:{_COUNT_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s(?!(?:{_UNITS})\b){_COUNTED}"),
-    ("number", rf"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:[km](?=\s+(?:{_UNITS})))?\s?(?:{_UNITS})?(?:\s(?:per\s(?:second|minute|hour|day|week|month|year|request|user)|(?:a|an)\s(?:{_RATE_PERIOD}|request|user)))?(?![\w.]\w)"),
+    ("number", rf"(?<![\w.])\d(?:,?\d)*(?:\.\d+)?(?:[km](?=\s+(?:{_UNITS})))?\s?(?:{_UNITS})?(?:\s(?:per\s(?:second|minute|hour|day|week|month|year|request|user)|(?:a|an)\s(?:{_RATE_PERIOD}|request|user)))?(?![\w.]\w)"),
     ("number", rf"\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:{_UNITS})\b|\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:hundred|thousand)\b"),
     ("quoted", r"`[^`\n]{1,80}`|\"[^\"\n]{1,80}\"|(?<!\w)'[^'\n]{2,60}'(?!\w)"),
     ("name", r"\b[A-Z][a-z]*[A-Z0-9][\w]*(?:-[\w]+)*\b|\b[A-Za-z]+-\d+[\w-]*\b|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b"),
@@ -380,7 +386,7 @@ _KNOWN_UNIT = re.compile(rf"(?:{_UNITS})", re.IGNORECASE)
 
 def counted(v: Value) -> bool:
     """A count of things that are no unit of measure ("3 matches", "48 samples"; not "90 seconds", "5 GB")."""
-    unit = re.sub(r"^[\d.,\s]+", "", v.text) if v.kind == "number" and v.text[:1].isdigit() else ""
+    unit = re.sub(r"^[\d.,\s]+(?:[–—-]\s?[\d.,]+\s?)?", "", v.text) if v.kind == "number" and v.text[:1].isdigit() else ""
     return bool(unit) and not _KNOWN_UNIT.fullmatch(unit)
 
 

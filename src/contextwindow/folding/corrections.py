@@ -73,6 +73,30 @@ _SAID_WRONG = re.compile(
 )
 
 
+# Kind: the old value negated between the thing and the new value — "The invoice retention: not 30 days — 45 days",
+# "Correction on the mirror host, not rook-db4.lan, kite-app7.int", "The standup slot, not 9:30 but 10:15". Restated
+# "the X is V, not U": U is named as replaced, V is the value (before, both were read as the thing's values, or the
+# correction lead took the subject with it). Only when U and V are values and nothing else.
+_NEGATED_OLD = re.compile(
+    r"^(?:(?:a\s+|one\s+)?correction\s+(?:on|to|about|for)\s+)?(?P<x>(?:the|our|my|your|this|a|an)\s+[^,:;<]{2,60}?|[^,:;<\s]+(?:\s+[^,:;<\s]+){0,5})"
+    r"\s*[:,]\s*not\s+(?P<old>[^,;—–]{1,60}?)\s*(?:[—–]|--|,|;|\s+but)\s*(?:(?:it(?:'s|\s+is)|rather|instead)\s+)?(?P<r>[^,;]{1,80}?)\s*(?P<end>[.!]?)$",
+    re.IGNORECASE,
+)
+# Kind: a lead that names the thing it had wrong, then the value — "I gave you the wrong figure for the cache size earlier:
+# 6 GB", "Wrong date for the board meeting: May 9". Restated "the X is V" (before, the lead went and took the thing with it:
+# the value was guessed onto another entry)
+_WRONG_FOR = re.compile(
+    r"^(?:i\s+(?:gave|told|sent)\s+you\s+)?(?:the\s+)?wrong\s+[a-z]+\s+(?:for|on|about)\s+(?P<x>[^,:<]{2,60}?)"
+    r"(?:\s+(?:earlier|before|previously|above|last time))?\s*:\s*(?P<r>\S.*)$",
+    re.IGNORECASE,
+)
+
+
+def _only_values(text: str) -> bool:
+    vals = find_values(text)
+    return bool(vals) and not re.search(r"[A-Za-z]{2,}", frame(text, vals).replace("<v>", " "))
+
+
 def restate(clause: str) -> str:
     """A correction that names what it had wrong, restated as what is right ("I had the X wrong, it's V and not U"
     → "The X is V and not U"; "I wrote U for X before, that's wrong: V" → "X is V, not U"); any other clause as it is."""
@@ -85,6 +109,14 @@ def restate(clause: str) -> str:
         x = m.group("x")
         end = m.group("r").rstrip()[-1:] if m.group("r").rstrip()[-1:] in ".!" else ""
         return f"{x[:1].upper()}{x[1:]} is {m.group('r').rstrip(' .!')}, not {m.group('old')}{end}"
+    m = _NEGATED_OLD.match(clause.strip())
+    if m and _only_values(m.group("old")) and _only_values(m.group("r")):
+        x = m.group("x")
+        return f"{x[:1].upper()}{x[1:]} is {m.group('r')}, not {m.group('old')}{m.group('end')}"
+    m = _WRONG_FOR.match(clause.strip())
+    if m and find_values(m.group("r")):
+        x = m.group("x")
+        return f"{x[:1].upper()}{x[1:]} is {m.group('r')}"
     return _judged(clause.strip()) or clause
 
 

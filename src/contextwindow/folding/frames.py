@@ -17,14 +17,50 @@ from .vocabulary import CHANGE_VERB, DELTA_LEAD, RESULT_WORDS
 # only after a verb of change ("Finish X by May 3" is a deadline), and V must be said as the result (a result word, not a
 # bare comma: "Deploy by 5pm, then page Dana at 6pm" states two things)
 _CHANGE_VERB = rf"(?:{CHANGE_VERB}|went\s+(?:up|down)|go(?:es)?\s+(?:up|down)|come\s+down|came\s+down)"  # vocabulary.py
+# Kind: the amount right after a verb of change, without "by": "the quota drops 20 GB, to 180 GB", "the review
+# slides 3 days later, landing on June 9" (before, both values were the new one and the subject kept the verb)
 _DELTA_BEFORE = re.compile(
-    rf"(?:\b{_CHANGE_VERB}\b[^,;.:!?<]{{0,60}}?\bby|\b(?:{DELTA_LEAD}))"
+    rf"(?:\b{_CHANGE_VERB}\b[^,;.:!?<]{{0,60}}?\bby|\b(?:{DELTA_LEAD})|\b{_CHANGE_VERB}(?:\s+(?:up|down|back|forward|out))?)"
     r"\s+(?:(?:a|an)\s+)?(?:extra\s+|more\s+|further\s+)?$",
     re.IGNORECASE,
 )
-_DELTA_AFTER = re.compile(r"^\s*(?:of\s+(?:extension|extra|slack|headroom|room|more)|extra|more)\b", re.IGNORECASE)
+# "D more", "D of extension", and a range moved at both ends ("Move the window down by 2 at each end: V")
+_DELTA_AFTER = re.compile(r"^\s*(?:of\s+(?:extension|extra|slack|headroom|room|more)|extra|more|(?:on|at)\s+(?:both|each)\s+ends?)\b", re.IGNORECASE)
 _RESULT = re.compile(rf"\b(?:{RESULT_WORDS}|"
                      r"(?:it|that|this)\s+(?:now\s+)?(?:starts|begins|ends|opens|closes|lands|becomes|comes to|sits at|stands at))\b", re.IGNORECASE)
+
+
+# what is left of a relative change once its delta and result are known: the verb before the delta, the result words
+# before the result ("Bump X up by D, making V" → "Bump X up by D to V"; "X moves D later, so V" → "X D later to V")
+_RESULT_BEFORE = re.compile(rf"(?:[,;:]?\s*\b(?:{RESULT_WORDS}|landing on)\s+(?:on\s+|at\s+)?|\s*(?:(?:on|at)\s+(?:both|each)\s+ends?\s*)?:\s*)$", re.IGNORECASE)
+_VERB_BEFORE = re.compile(rf"\b{_CHANGE_VERB}(?:\s+(?:up|down|back|forward|out))?\s+$", re.IGNORECASE)
+
+
+def without_change_words(fr: str, vals: Sequence[Value], found: Sequence[Value]) -> str:
+    """``fr`` (the frame of ``vals``) with the words that say how a value moved set aside: the verb of change right before
+    a delta in ``found`` (when it is not the clause's first word, an order such as "Raise X by D"), and the result words
+    before the value that follows it. What is left names the thing."""
+    if not found:
+        return fr
+    parts = fr.split("<v>")
+    if len(parts) != len(vals) + 1:
+        return fr
+    for i, v in enumerate(vals):
+        if v in found:
+            verb = _VERB_BEFORE.search(parts[i])
+            if verb and parts[i][: verb.start()].strip():
+                parts[i] = parts[i][: verb.start()] + " "
+        elif i and vals[i - 1] in found:
+            parts[i] = _RESULT_BEFORE.sub(" to ", parts[i])
+    # an order to move it ("Shift the X down by D: V", "Push the X back by D, so V"): the verb is no word of the thing
+    parts[0] = _LEADING_VERB.sub("", parts[0])
+    return "<v>".join(parts)
+
+
+_LEADING_VERB = re.compile(rf"^\s*(?:please\s+)?{_CHANGE_VERB}\s+(?=(?:the|our|my|this|that|its|their)\b)", re.IGNORECASE)
+
+
+_COLON_RESULT = re.compile(r"^\s*(?:(?:on|at)\s+(?:both|each)\s+ends?\s*)?:\s*$", re.IGNORECASE)  # "by D on both ends: V"
 
 
 def deltas(body: str, vals: Sequence[Value]) -> list[Value]:
@@ -33,7 +69,7 @@ def deltas(body: str, vals: Sequence[Value]) -> list[Value]:
     for i, v in enumerate(vals[:-1]):
         if not (_DELTA_BEFORE.search(body[max(0, v.start - 90) : v.start]) or _DELTA_AFTER.match(body[v.end :])):
             continue
-        if any(_RESULT.search(body[v.end : w.start]) for w in vals[i + 1 :]):
+        if any(_RESULT.search(body[v.end : w.start]) or _COLON_RESULT.search(body[v.end : w.start]) for w in vals[i + 1 :]):
             out.append(v)
     return out
 

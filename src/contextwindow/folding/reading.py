@@ -125,7 +125,7 @@ def signature(vals: Sequence[Value]) -> str:
     out = set()
     for v in vals:
         if v.kind == "number":
-            unit = re.sub(r"^[\d.\s]+", "", v.norm).strip()
+            unit = re.sub(r"^[\d.\s]+(?:[–—-]\s?[\d.]+)?", "", v.norm).strip()  # a range's unit is after both ends
             out.add(f"number:{unit}")
         elif v.kind == "name" and re.search(r"\d", v.text):
             out.add("codename")  # "Orion-65" names a thing, "Xavi" a person
@@ -236,6 +236,8 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
     if vals and vals[0].kind == "name" and vals[0].start == 0 and any(v.kind != "date" for v in vals[1:]):
         vals = vals[1:]
         fr = frame(body, vals).lower().rstrip(".! ")
+    fr = frames.without_change_words(fr, vals, deltas)
+    fr = re.sub(r"(?<=[a-z])(?<!\bgo)(?<!\bgoes)(?<!\bgoing)(?<!\bwent)(?<!\bget)(?<!\bcome)\s+back\s+(?=to\s+<v>)", " ", fr)  # "Put X back to V": a return names no other thing
     fr = re.sub(r"^(?:from now on|going forward|from here on|in future|for now)\s*,?\s*", "", fr)
     fr = re.sub(r"^(?:(?:the\s+)?(?:team|squad|crew)\s+(<v>)|the\s+(<v>)\s+(?:team|squad|crew))(?=\s)", r"\1\2", fr)  # "Team Kestrel picks up X": the team
     fr = re.sub(r"(<v>[^,<]*),\s*(?:[a-z'-]+\s*){1,6}$", r"\1", fr).rstrip()  # an aside after the value: ", one more delay"

@@ -118,7 +118,7 @@ DELTA_LEAD = r"add|added|adding|gained|got|get|give|gave|another|extra|trimmed|c
 #: words between a change ("drops by 2", "Take 5 minutes off X") and the value it leaves ("to 42", "; that leaves 40")
 RESULT_WORDS = (
     r"so|to|making it|making|which makes it|bringing it to|leaving it at|leaving|that leaves|which leaves|leaves|i\.e\.|meaning|"
-    r"it's|it is|in total|total|for a total of|that gives|which gives|landing at|ending up at|for a new total of|"
+    r"it's|it is|in total|total|for a total of|that gives|which gives|landing at|landing on|ending up at|for a new total of|"
     r"(?:which|that|this)\s+(?:puts|brings|takes|sets)\s+(?:it|us|them)\s+(?:at|to)|that makes|which makes|that's|that is|now at"
 )
 
