@@ -76,3 +76,30 @@ def test_a_wrong_value_lead_keeps_the_thing_it_names() -> None:
     assert live_values(ledger) == {"6 GB", "3 GB"} and stale_values(ledger) == {"4 GB"}
     ledger = ledger_of("The board meeting is on May 2.", "Wrong date for the board meeting: May 9.")
     assert live_values(ledger) == {"May 9"}
+
+
+def _kind_of(text: str) -> list[str]:
+    return [e.kind for e in ledger_of(text)]
+
+
+def test_a_policy_that_lets_one_channel_alone_act_is_a_safety_rule() -> None:
+    assert _kind_of("Payroll exports go out through the finance share and nowhere else.") == ["safety"]
+    assert _kind_of("Only Rasmus Holt rotates the VPN certificates.") == ["safety"]
+    assert _kind_of("Schema changes are applied by the migration runner alone.") == ["safety"]
+    assert _kind_of("Backups are restored from vault-7.lan and from no other host.") == ["safety"]
+    assert _kind_of("Pushes to ops-git3.lan happen only through the release bot.") == ["safety"]
+    # a bound or a style rule with "only" is no fence
+    assert "safety" not in _kind_of("Only 3 retries are allowed per job.")
+    assert "safety" not in _kind_of("Use only tabs for indentation.")
+    assert "safety" not in _kind_of("The migration alone took 3 hours.")
+
+
+def test_a_thing_not_to_be_acted_on_said_in_the_passive_is_a_safety_rule() -> None:
+    assert _kind_of("Anything in /srv/legal/holds is never shared outside the team.") == ["safety"]
+    assert _kind_of("Logs on ops-vault2.lan are not copied off the box.") == ["safety"]
+    assert "safety" not in _kind_of("The report on 12 May was not finished in time.")
+
+
+def test_ask_first_said_of_the_thing_is_a_safety_rule() -> None:
+    assert _kind_of("Payouts over $900 come to me first.") == ["safety"]
+    assert _kind_of("Any schema change needs my sign-off.") == ["safety"]

@@ -260,7 +260,7 @@ _VALUE_RE = re.compile("|".join(f"(?P<{kind}{i}>{p})" for i, (kind, p) in enumer
 _CASE_SENSITIVE = {"name", "id"}
 _NOT_NAMES = {
     "i", "we", "you", "it", "they", "he", "she", "the", "a", "an", "this", "that", "these", "those", "please", "never", "always",
-    "some", "few", "quick", "several", "most",
+    "some", "few", "quick", "several", "most", "only",
     "from", "also", "and", "but", "so", "ok", "okay", "actually", "update", "correction", "note", "change", "instead", "now",
     "going", "for", "in", "on", "at", "by", "to", "our", "my", "your", "their", "its", "one", "no", "yes", "do", "don't", "let's",
     "keep", "use", "make", "write", "if", "when", "all", "every", "each", "any", "sorry", "thanks", "hi", "hello", "hey", "there",

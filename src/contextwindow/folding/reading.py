@@ -94,6 +94,22 @@ _BOUND_VERB = re.compile(r"\b(?:drop\w*|cut\w*|remov\w*)\s+(?=(?:below|under|ben
 _POLITE = re.compile(r"^(?:could|can|would|will)\s+(?:you|we)\s+(?:please\s+)?(?:help\s+(?:me|us)\s+(?:to\s+)?)?", re.IGNORECASE)
 
 
+# Kind: a policy that lets one channel alone act on a thing, without always/never — "Payroll exports go out through
+# the finance share and nowhere else", "Only Rasmus rotates the VPN certificates", "Schema changes are applied by the
+# migration runner alone", "Backups are restored from vault-7 and from no other host". It fences everything else
+# off: a safety rule (before, a hard constraint or nothing, given up before the rules it stands beside). A bound is
+# not one ("only 3 retries"), nor an order about style ("use only tabs").
+_EXCLUSIVE = re.compile(
+    r"\b(?:and|but)\s+(?:(?:from|through|via|by|in|on|to)\s+)?(?:no other|nowhere else|nowhere outside|nothing else|no one else|nobody else)\b"
+    r"|\bnowhere (?:else|outside)\b|\b(?:by|through|via)\s+[^,;.<]{1,60}?\balone\b|\bonly\s+(?:through|via|by|from|inside|within)\b"
+    r"|^only\s+(?:<v>\s+)+[a-z]+s\b|\bis\s+for\s+(?:the\s+)?[a-z][\w\s-]{1,40}?\s+only\b",
+    re.IGNORECASE,
+)
+# Kind: a thing under a path, host or id that is not to be acted on, said in the passive — "Anything in /srv/legal is
+# never shared outside the team", "Logs on ops-vault2.lan are not copied off the box" (the active form is _NEG_VERB_ON)
+_PASSIVE_FENCE = re.compile(r"<v>\s+(?:is|are|gets?|will be)\s+(?:not|never)\s+(?:be\s+)?[a-z]+(?:ed|en|wn|ad|pt|ut|de|nt)\b", re.IGNORECASE)
+
+
 def _kind(clause: str, relation: str | None, subject: list[str], values: Sequence[Value] = ()) -> str | None:
     masked = frame(clause, find_values(clause))  # "May 2" is a date, not the modal "may"
     neg = bool(_NEG.search(masked) or _NO.search(masked) or _GUARDED.search(masked) or _READ_ONLY.search(_LEAD.sub("", clause)))
@@ -102,6 +118,8 @@ def _kind(clause: str, relation: str | None, subject: list[str], values: Sequenc
     found = find_values(clause)
     bound = _BOUND_WORDS.search(masked) is not None and any(v.kind in ("number", "money", "time") for v in found)
     if (_FENCE.search(masked) or _READ_ONLY.search(_LEAD.sub("", clause)) or (neg and (_WRITE_TO.search(masked) or _NEG_VERB_ON.search(masked)) and any(v.kind in _IDENTITY for v in found))) and not bound:
+        return "safety"
+    if not bound and (_EXCLUSIVE.search(masked) or (_PASSIVE_FENCE.search(masked) and any(v.kind in _IDENTITY for v in found))):
         return "safety"
     head = subject[-1] if subject else ""
     if relation == "goal" or (relation and set(subject) & _GOAL_HEAD and not any(_typed(v) for v in values)):

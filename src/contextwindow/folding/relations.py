@@ -22,7 +22,7 @@ _NEG = re.compile(r"\b(never|not|no longer|avoid|stop|without|nobody|no one|noth
 _NO = re.compile(r"\bno\s+[a-z]", re.IGNORECASE)
 _SAFETY_WORDS = re.compile(
     r"\b(delet\w*|remov\w*|drop\w*|wip\w*|truncat\w*|destroy\w*|rm\b|rm -rf|force[- ]?push\w*|--force|push\w* to (?:main|master|prod\w*)|"
-    r"prod\b|production|secret\w*|credential\w*|password\w*|api keys?|tokens?|private keys?|\.env\b|customer data|pii|personal data|"
+    r"prod\b|production|secret\w*|credential\w*|password\w*|api keys?|tokens?|private keys?|signing keys?|ssh keys?|keystores?|\.env\b|customer data|pii|personal data|"
     r"deploy\w*|migrat\w*|database|reset --hard|rewrite history|billing|payment\w*|money|charge\w*|email\w* (?:customers|users)|"
     r"disable\w* (?:tests|ci|auth)|sudo|chmod|permissions?)",
     re.IGNORECASE,
@@ -31,7 +31,10 @@ _SAFETY_POS = re.compile(
     r"\b(always|must)\s+(ask|confirm|check with|get approval|get sign-?off)\b|\bwithout (asking|approval|confirmation|sign-?off)\b|\bsafety\b|\bdestructive\b"
     # ask first: "Check with me before you modify …", "Get my OK before …", "Ask me before any write to …"
     r"|^(?:please\s+)?(?:always\s+)?(?:ask|check with|confirm with|clear it with|run it by|talk to|ping)\s+(?:me|us|the team|someone)\b(?:\s+first)?\s+before\b"
-    r"|^(?:please\s+)?(?:always\s+)?get\s+(?:my|our|an?)\s+(?:ok|okay|approval|sign-?off|go-?ahead|green light)\s+(?:first\s+)?before\b",
+    r"|^(?:please\s+)?(?:always\s+)?get\s+(?:my|our|an?)\s+(?:ok|okay|approval|sign-?off|go-?ahead|green light)\s+(?:first\s+)?before\b"
+    # ask first, said of the thing: "Payouts over V come to me first", "Any schema change needs my sign-off"
+    r"|\b(?:go|goes|come|comes|pass|passes|run|runs|get sent|are sent|is sent)\s+(?:to|through|past|by)\s+(?:me|us)\s+first\b"
+    r"|\bneeds?\s+(?:my|our)\s+(?:ok|okay|approval|sign-?off|go-?ahead|green light)\b",
     re.IGNORECASE,
 )
 _PREF = re.compile(
