@@ -207,7 +207,7 @@ def relax(rng: random.Random, noun: str, case: str) -> str:
 # --- around the statements ----------------------------------------------------------------------
 
 def echo(rng: random.Random, noun: str, v: str) -> str:
-    return rng.choice((f"Got it: {v} for {noun}.", f"Understood, {v} for {noun}.", f"I'll keep {noun} at {v} in mind."))
+    return rng.choice((f"Got it: {v} for {noun}.", f"Understood, {v} for {noun}.", f"I'll keep that in mind: {noun}, {v}."))
 
 
 def misquote(noun: str, w: str) -> str:
