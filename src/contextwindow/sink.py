@@ -28,12 +28,14 @@ class ConversationSink:
             return self._span(ref)
         if isinstance(ref, str) and ref.startswith(MESSAGE_REF_PREFIX):
             key = ref[len(MESSAGE_REF_PREFIX) :]
+            by_seq = key.isdigit()  # msg-<seq> (compaction/markers.ref_for); an id is never all digits
             for sm in self.store.list(self.conversation_id):
-                if sm.id == key:
+                if (sm.seq == int(key)) if by_seq else (sm.id == key):
                     m = sm.message
                     text = m.text if m.role == "tool" else render_flat([m])
                     return Offload(ref=ref, content=text, meta={"message_id": sm.id, "seq": sm.seq, "role": m.role})
-            raise NotFoundError(f"unknown message ref {ref!r}: no message with that id in conversation {self.conversation_id}")
+            what = "sequence number" if by_seq else "id"
+            raise NotFoundError(f"unknown message ref {ref!r}: no message with that {what} in conversation {self.conversation_id}")
         return self.store.get_offload(ref)
 
     def _span(self, ref: str) -> Offload:

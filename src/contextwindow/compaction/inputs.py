@@ -113,7 +113,7 @@ def _chars(m: Message) -> int:
 def cleared_inputs(item: ViewItem, count: Count) -> Message:
     """``item``'s message with the long string values of its tool calls' arguments cleared."""
     m = item.message
-    ref = markers.ref_for(item.key)
+    ref = markers.ref_for(item.key, item.seq)
     parts: list[Part] = []
     for p in m.parts:
         if isinstance(p, ToolCallPart):

@@ -8,9 +8,13 @@ from collections.abc import Iterable
 MESSAGE_REF_PREFIX = "msg-"
 
 
-def ref_for(key: str) -> str:
-    """The retrieve ref of a stored message (the store keeps every original)."""
-    return f"{MESSAGE_REF_PREFIX}{key}"
+def ref_for(key: str, seq: int | None = None) -> str:
+    """The retrieve ref of a stored message (the store keeps every original): ``msg-<seq>``, its
+    sequence number in the conversation, when known (``msg-24``: ~4 tokens), else ``msg-<id>``
+    (``msg-m_1f2e3d4c5b6a7988``: ~17 tokens). A stub is read again on every later call, and the
+    ref was most of it (docs/replay.md, "the short ref"); :class:`~contextwindow.sink.ConversationSink`
+    reads both forms (an id is never all digits)."""
+    return f"{MESSAGE_REF_PREFIX}{key if seq is None else seq}"
 
 
 SPAN_REF_PREFIX = "span-"
@@ -57,9 +61,9 @@ def folded_span(first_key: str, last_key: str, messages: int) -> str:
 # each, before 2026-11-24) cost ~20 tokens more per cleared item per call (docs/replay.md, "the stub").
 
 
-def masked_result(tool: str | None, tokens: int, key: str) -> str:
+def masked_result(tool: str | None, tokens: int, key: str, seq: int | None = None) -> str:
     name = tool or "tool"
-    return f'[{name} result cleared, ~{tokens} tokens: retrieve(ref="{ref_for(key)}") or re-run it]'
+    return f'[{name} result cleared, ~{tokens} tokens: retrieve(ref="{ref_for(key, seq)}") or re-run it]'
 
 
 def cleared_input(chars: int, ref: str) -> str:
@@ -67,10 +71,10 @@ def cleared_input(chars: int, ref: str) -> str:
     return f'[{chars} chars cleared: retrieve(ref="{ref}")]'
 
 
-def truncated(dropped_tokens: int, dropped_lines: int, key: str) -> str:
+def truncated(dropped_tokens: int, dropped_lines: int, key: str, seq: int | None = None) -> str:
     return (
         f"\n[... {dropped_tokens} tokens ({dropped_lines} lines) cut from the middle of this message to save context; "
-        f'retrieve(ref="{ref_for(key)}", offset=N, limit=N) reads the original ...]\n'
+        f'retrieve(ref="{ref_for(key, seq)}", offset=N, limit=N) reads the original ...]\n'
     )
 
 

@@ -62,7 +62,7 @@ def masked_message(item: ViewItem, names: dict[str, str], count: Count) -> Messa
     for p in m.parts:
         if isinstance(p, ToolResultPart):
             tool = p.name or names.get(p.call_id)
-            parts.append(replace(p, content=(TextPart(markers.masked_result(tool, item.tokens, item.key)),)))
+            parts.append(replace(p, content=(TextPart(markers.masked_result(tool, item.tokens, item.key, item.seq)),)))
         else:
             parts.append(p)
     return replace(m, parts=tuple(parts), meta={**m.meta, "cw_masked": True})

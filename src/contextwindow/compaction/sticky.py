@@ -64,9 +64,9 @@ def sticky_view(
             continue
         if sm.id in repl:
             msg, k = made(sm.id, repl[sm.id])
-            items.append(ViewItem(sm.id, msg, k, original=sm.message))
+            items.append(ViewItem(sm.id, msg, k, original=sm.message, seq=sm.seq))
         else:
-            items.append(ViewItem(sm.id, sm.message, count_stored(sm)))
+            items.append(ViewItem(sm.id, sm.message, count_stored(sm), seq=sm.seq))
         if sm.id in ins:
             inserted(sm.id)
     return items

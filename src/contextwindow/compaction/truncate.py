@@ -60,7 +60,7 @@ def _chars(m: Message) -> int:
     return n
 
 
-def head_tail(text: str, keep_chars: int, key: str, tokens_per_char: float, head_share: float = 0.6) -> str:
+def head_tail(text: str, keep_chars: int, key: str, tokens_per_char: float, head_share: float = 0.6, seq: int | None = None) -> str:
     """Keep about ``keep_chars`` of ``text`` (head + tail, snapped to line ends) with a marker between."""
     if keep_chars >= len(text):
         return text
@@ -74,7 +74,7 @@ def head_tail(text: str, keep_chars: int, key: str, tokens_per_char: float, head
     tail_start = max(tail_start, head_end)
     middle = text[head_end:tail_start]
     dropped_tokens = max(1, int(len(middle) * tokens_per_char))
-    return text[:head_end] + markers.truncated(dropped_tokens, middle.count("\n"), key) + text[tail_start:]
+    return text[:head_end] + markers.truncated(dropped_tokens, middle.count("\n"), key, seq) + text[tail_start:]
 
 
 def _shorten_json(value: Any, limit: int) -> Any:
@@ -94,7 +94,7 @@ def truncate_message(item: ViewItem, ratio: float, config: TruncateConfig) -> Me
 
     def cut(text: str) -> str:
         keep = max(config.floor_chars, int(len(text) * ratio))
-        return head_tail(text, keep, item.key, tpc, config.head_share) if len(text) > keep else text
+        return head_tail(text, keep, item.key, tpc, config.head_share, item.seq) if len(text) > keep else text
 
     parts: list[Any] = []
     for p in m.parts:

@@ -21,6 +21,7 @@ class ViewItem:
     message: Message
     tokens: int
     original: Message | None = None
+    seq: int | None = None  # the stored message's sequence number in its conversation (None: not a stored row)
 
     @property
     def source(self) -> Message:
