@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from contextwindow.tokens.textclass import BLOB_BYTES, BLOB_MIN, blob_spans, stats
@@ -74,4 +74,5 @@ _word = st.text(alphabet="ab09Z_é7", min_size=0, max_size=20)
 def test_digit_runs_are_counted_by_their_ends(words: list[tuple[str, str]]) -> None:
     """``digit_runs`` counts maximal runs of ASCII digits (texts here hold no blob: words < 32)."""
     text = "".join(w + sep for w, sep in words).rstrip(" ") + (words[-1][0] if words else "")
+    assume(not blob_spans(text.encode()))  # the last word repeated can make a 32-character run (a blob, not digits)
     assert stats(text).digit_runs == len(re.findall(rb"[0-9]+", text.encode()))
