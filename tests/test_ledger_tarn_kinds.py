@@ -103,3 +103,31 @@ def test_a_thing_not_to_be_acted_on_said_in_the_passive_is_a_safety_rule() -> No
 def test_ask_first_said_of_the_thing_is_a_safety_rule() -> None:
     assert _kind_of("Payouts over $900 come to me first.") == ["safety"]
     assert _kind_of("Any schema change needs my sign-off.") == ["safety"]
+
+
+def test_a_liking_said_as_how_a_thing_is_for_the_speaker_is_a_preference() -> None:
+    assert _kind_of("Dark mode reads better for me in the editor.") == ["preference"]
+    assert _kind_of("Short answers with one example suit us best.") == ["preference"]
+    assert _kind_of("A plain CSV export would be lovely.") == ["preference"]
+    assert _kind_of("I'm happiest when tests run on the ci-fast2.lan runner.") == ["preference"]
+    assert _kind_of("For diffs I'd reach for delta if you have it.") == ["preference"]
+
+
+def _goal(*messages: str) -> str:
+    return next((e.text for e in ledger_of(*messages) if e.kind == "goal" and e.active), "")
+
+
+def test_an_opening_request_in_other_forms_is_the_goal() -> None:
+    assert _goal("First thing this morning: the flaky login test in the auth suite. It fails one run in five.") == \
+        "First thing this morning: the flaky login test in the auth suite."
+    assert "mailer rewrite" in _goal("I'm off for the week; please pick up the mailer rewrite from here.")
+    assert "Q3 invoice import" in _goal("Today is all about the Q3 invoice import, so bear with me.")
+    assert _goal("I maintain a few small libraries. Help me with the changelog generator?") == "Help me with the changelog generator?"
+    assert _goal("I maintain a few small libraries. Can you tell me what time it is?") == ""
+
+
+def test_a_restated_goal_puts_off_a_whole_noun_phrase() -> None:
+    ledger = ledger_of("Could you help me with the invoice export for the shop?",
+                       "Change of plans: forget the invoice export; what I need now is the refund report.")
+    assert _goal(*[]) == "" and stale_values(ledger) >= {"the invoice export"}
+    assert "refund report" in next(e.value for e in ledger if e.kind == "goal" and e.active)

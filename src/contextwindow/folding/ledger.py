@@ -69,7 +69,10 @@ _RESTATE = re.compile(r"\b(?:plan|goal|focus|priority|objective|instead|first|ra
 
 
 # what a restated goal puts off: "U can wait", "instead of U", "not U", "drop U"
-_PUT_OFF = re.compile(r"\b([\w-]+)\s+(?:can|will have to|has to|must)\s+wait\b|\b(?:instead of|rather than|not|drop|scrap|park)\s+([\w-]+)(?=[,;.]|\s+(?:for now|first|today))", re.IGNORECASE)
+# (Kind: what it puts off may be a whole noun phrase — "forget the invoice export; what I need now is …", "park the
+# docs rewrite for now", "not the login bug, the signup one")
+_PUT_OFF = re.compile(r"\b([\w-]+)\s+(?:can|will have to|has to|must)\s+wait\b|\b(?:instead of|rather than|not|drop|scrap|park|forget|shelve|skip)\s+"
+                      r"((?:the|our|my|that|this)\s+[^,;.:]{2,60}?|[\w-]+)(?=[,;.]|\s+(?:for now|first|today))", re.IGNORECASE)
 _PLAN_CHANGE = re.compile(r"(?:change of (?:plan|plans|focus|priorit\w*)|new (?:plan|priority|focus)|scrap (?:the|that|our)\b[^;:.]*\bplan|forget (?:the|that) (?:earlier |old )?plan)\b", re.IGNORECASE)
 
 

@@ -378,8 +378,12 @@ def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]
             said = _LEAD.sub("", part)
             lead = _LEAD_TIME.match(said)
             said = lead.group("r") if lead else said  # "Today we want the X service on the new scheduler."
+            # a request after a remark about the speaker ("I'm off for the week; please pick up the X from here")
+            said = said.split("; ", 1)[1] if "; " in said and _REQUEST.match(said.split("; ", 1)[1]) else said
+            # "Help me with the X?": asked as a question, still the request (a question that only asks is not)
+            asks_help = re.match(r"(?:please\s+)?help\s+(?:me|us)\b", said, re.IGNORECASE) is not None
             polite = _POLITE.match(said)  # "Could you help me move the X …?" asks for what it names
-            if opening and not request and not binds and ((_REQUEST.match(said) and not part.rstrip().endswith("?")) or (polite and ("help" in polite.group(0).lower() or _REQUEST.match(said[polite.end() :])))):
+            if opening and not request and not binds and ((_REQUEST.match(said) and (asks_help or not part.rstrip().endswith("?"))) or (polite and ("help" in polite.group(0).lower() or _REQUEST.match(said[polite.end() :])))):
                 request = part
             prev = part
     if request and not any(e.kind == "goal" for e in out) and len(request) <= MAX_CLAUSE_CHARS:

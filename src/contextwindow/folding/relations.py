@@ -41,7 +41,11 @@ _PREF = re.compile(
     r"\b(i(?:'d| would)(?:\s+(?:much|really|still|now))? rather|i(?:'d| would)?(?:\s+(?:now|still|really|also|actually|much|strongly|generally|usually))*\s+"
     r"(?:prefer|like|love|want|favou?r|appreciate|be (?:glad|happy|grateful|pleased|content|fine|ok|okay) (?:to|if|for|with))|prefer(?:ably)?|my preference|rather than|i'm partial to|ideally|"
     # what suits the speaker: "X would be ideal for me", "X suits me better", "X works best for me"
-    r"(?:would be|is|are|sounds?)\s+(?:\w+\s+)?(?:ideal|perfect|preferable|best|nicer|better|great)\s+(?:for|to)\s+me|suits? me|works? (?:best|better) for me)\b",
+    r"(?:would be|is|are|sounds?)\s+(?:\w+\s+)?(?:ideal|perfect|preferable|best|nicer|better|great)\s+(?:for|to)\s+me|suits? me|works? (?:best|better) for me|"
+    # Kind: the speaker's liking said as how a thing is for them — "Dark mode reads better for me", "Short answers suit us
+    # best", "A plain CSV would be lovely", "I'm happiest when tests run in parallel", "I'd reach for ripgrep first"
+    r"[a-z]+\s+(?:best|better)\s+for\s+(?:me|us)|suits?\s+us|(?:would|'d)\s+be\s+(?:really\s+|very\s+)?(?:lovely|nice|ideal|perfect|wonderful|handy|great)(?=\s*[.!]?$)|"
+    r"i(?:'m|\s+am)\s+(?:happiest|most comfortable|happier)\b|i(?:'d|\s+would)\s+(?:go with|reach for|opt for|pick|choose))\b",
     re.IGNORECASE,
 )
 _RULE = re.compile(
@@ -179,7 +183,7 @@ _ATTRIBUTE = re.compile(
 _META_SUBJECT = {"preference", "choice", "pick", "default", "setting", "rule", "request", "plan", "idea", "suggestion", "swap", "call", "that", "it", "this", "update"}
 _FOR_PHRASE = re.compile(r"<v>[^<]*?\b(?:for|on|of)\s+(?P<p>[^<]+)$")
 _LEAD_TIME = re.compile(r"^(?P<d>these days|nowadays|currently|at the moment|right now|(?:(?:from|starting|as of|beginning|effective)\s+)?(?:(?:this|next|coming) (?:week|month|sprint|quarter|monday|tuesday|wednesday|thursday|friday|weekend)|today|tomorrow|tonight|"
-                        r"(?:this|tomorrow|yesterday) (?:morning|afternoon|evening)|(?<=\s)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|immediately))\s*,?\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
+                        r"(?:this|tomorrow|yesterday) (?:morning|afternoon|evening)|(?<=\s)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|immediately))\s*,?\s+(?!(?:is|was|will be)\s)(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)  # "Today is …": the time is the subject
 _LEAD_WHEN = re.compile(r"^(?P<d>(?:when|while|whenever)\s+[^,<]{2,40}?),\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
 _LEAD_FOR = re.compile(r"^(?:for|on|in) (?P<p>(?:the )?[^,<]{2,40}?),\s+(?P<r>.+?)(?P<e>[.!]?)$", re.IGNORECASE)
 _LEAD_COLON = re.compile(r"^(?P<h>[^:<]{2,40}):\s+(?P<r>\S.*)$")
@@ -225,13 +229,18 @@ _UNCHANGED = re.compile(r"\s*[;,]\s*(?:but\s+|while\s+)?(?:the\s+)?[\w-]+(?:\s+[
 _REQUEST = re.compile(
     r"^(?:please\s+)?(?:(?:i|we)\s+(?:really\s+|urgently\s+)?(?:need|want|would like|'d like|have to|must)\b(?!\s+(?:answers|replies|you to answer))"
     r"|(?:help me|let's|let us)\b"
-    r"|(?:get|make|move|migrate|port|fix|build|implement|set up|deploy|refactor|bring|finish|upgrade|ship|investigate|debug)\s+(?:the|our|my|this|a|an)\b)",
+    r"|(?:get|make|move|migrate|port|fix|build|implement|set up|deploy|refactor|bring|finish|upgrade|ship|investigate|debug|"
+    r"pick up|take over|look into|sort out|clean up|tidy up|work on|carry on with|continue with)\s+(?:the|our|my|this|a|an)\b)",
     re.IGNORECASE,
 )
 _GOAL_RE = re.compile(r"^(?P<s>(?:[\w'-]+\s+){0,4}(?:goal|objective|aim|mission|main task|task|priority|focus)(?:\s+[\w'-]+){0,4}?)\s*(?:\bis\b|:|=|\bwill be\b|\bfor (?:this|the|today)\b[^:]*?\bis\b)\s+(?P<v>.{6,})$", re.IGNORECASE)
 # goals said without the word "goal": "This session is about …", "What we're doing today: …"
 _GOAL_ABOUT = re.compile(
-    r"^(?:(?:this|the|today's|our)\s+(?:session|conversation|chat|work(?:ing session)?)(?:\s+today)?\s+is\s+(?:all\s+|mainly\s+|mostly\s+)?(?:about|for)"
+    r"^(?:(?:this|the|today's|our)\s+(?:session|conversation|chat|work(?:ing session)?|week|morning|afternoon|sprint|day)(?:\s+today)?\s+is\s+(?:all\s+|mainly\s+|mostly\s+)?(?:about|for)"
+    # Kind: the time or the main item named as what the work is about — "Today is all about the Q3 invoice import",
+    # "First thing this morning: the flaky login test", "The one job for today is the mailer rewrite"
+    r"|(?:today|tonight)\s+is\s+(?:all\s+|mainly\s+|mostly\s+)?about"
+    r"|(?:the\s+)?(?:main|first|one|big|key|only)\s+(?:thing|item|job|topic)(?:\s+(?:today|for today|this week|this morning|on my list))?\s*(?::|\bis\b)"
     r"|what (?:we|i)(?:'re| are| will be| want to be)\s+(?:doing|working on|after|here for|trying to do)(?:\s+(?:in|during|for) (?:this|the) (?:session|conversation|chat))?(?:\s+today)?\s*(?:\bis\b|:)"
     r"|(?:today|in this session|this session),?\s+(?:we(?:'re| are| will be| will)?|i(?:'m| am))\s+(?:going to|here to|trying to|working on|focus(?:ing|ed)? on)"
     r"|(?:we|i)(?:'re| are| am|'m) here to"
