@@ -5,6 +5,7 @@ the subject once a change's words are set aside."""
 
 from __future__ import annotations
 
+from contextwindow.folding import ledger as L
 from contextwindow.folding.clauses import find_values
 from ledger_helpers import ledger_of, live_values, stale_values
 
@@ -131,3 +132,29 @@ def test_a_restated_goal_puts_off_a_whole_noun_phrase() -> None:
                        "Change of plans: forget the invoice export; what I need now is the refund report.")
     assert _goal(*[]) == "" and stale_values(ledger) >= {"the invoice export"}
     assert "refund report" in next(e.value for e in ledger if e.kind == "goal" and e.active)
+
+
+def test_a_list_of_one_kind_of_value_states_what_it_is_of() -> None:
+    [e] = ledger_of("The tour covers Lyon, Porto, Gdansk and Riga.")
+    assert e.kind == "fact" and e.subject == "tour cover"
+    assert ledger_of("Integrate AddWidget, WidgetList, and Footer components") == []  # an order on the list: a task
+
+
+def test_one_item_of_a_list_changes_and_the_others_stay() -> None:
+    ledger = ledger_of("The tour covers Lyon, Porto, Gdansk and Riga.", "Porto drops out of the tour and Bergen joins.")
+    assert live_values(ledger) == {"Lyon", "Bergen", "Gdansk", "Riga"} and stale_values(ledger) == {"Porto"}
+    ledger = ledger_of("The browsers we test on are Firefox, Safari, Edge and Opera.",
+                       "Replace Safari with Chrome in the browsers we test on; the rest stay.")
+    assert live_values(ledger) == {"Firefox", "Chrome", "Edge", "Opera"} and stale_values(ledger) == {"Safari"}
+    # items of several words; the list's statement in force says every item
+    ledger = ledger_of("The vendors on the shortlist are Acme Freight, Polar Post and Nova Cargo.",
+                       "On the shortlist Delta Lines takes the place of Polar Post.")
+    assert stale_values(ledger) == {"Polar Post"}
+    assert [e.text for e in ledger if e.active] == ["The vendors on the shortlist are Acme Freight, Delta Lines and Nova Cargo."]
+    assert "Polar Post" not in L.scrub("We emailed Acme Freight and Polar Post.", ledger)
+    assert "Acme Freight" in L.scrub("We emailed Acme Freight and Polar Post.", ledger)
+
+
+def test_a_new_name_beside_a_list_item_changes_nothing_without_a_word_of_the_list() -> None:
+    ledger = ledger_of("The tour covers Lyon, Porto, Gdansk and Riga.", "Bergen and Porto both have rain today.")
+    assert {"Porto"} <= live_values(ledger) and stale_values(ledger) == set()

@@ -37,6 +37,7 @@ from functools import lru_cache, partial
 
 from .clauses import find_values, sentences, split_environment
 from .entries import DROP_ORDER, KINDS, MAX_CLAUSE_CHARS, Entry
+from .lists import swapped
 from .reading import _parse_with_pronoun, detect, parse, signature
 from .subjects import same_subject, subject_words
 from .supersession import add
@@ -54,6 +55,13 @@ def update(ledger: Sequence[Entry], text: str, source: str = "") -> list[Entry]:
     out = list(ledger)
     # the opening message, even when a compacted conversation carries superseded entries in its first message's meta
     found = detect(text, source, opening=all(e.source == "superseded" for e in ledger))
+    for clause in sentences(split_environment(text)[0]):
+        swap = swapped(out, clause)  # one item of a list in force changed: the list with that item changed, the old item stale
+        if swap is not None:
+            at, gone, now = swap
+            out[at] = replace(out[at], active=False, updated_to=", ".join(now.values), values=(gone,))
+            out.append(now)
+            found = [e for e in found if e.text.strip() not in clause]
     goal = next((e for e in reversed(out) if e.active and e.kind == "goal"), None)
     if goal is not None and not any(e.kind == "goal" for e in found):
         found = _restated_goal(found, text, goal, source)

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from . import corrections, frames, pronouns, typos
+from . import corrections, frames, lists, pronouns, typos
 from .clauses import Value, asides, counted, find_values, frame, sentences, split_environment
 from .entries import MAX_CLAUSE_CHARS, Entry
 from .relations import (
@@ -214,6 +214,8 @@ def parse(clause: str, source: str = "") -> Entry | None:
         # a statement with a date, amount, version or measure in it informs, whatever its verb (a count of things in a
         # line that opens what follows it does not: "Found 3 matches for X in Y:" heads a tool's listing)
         kind = "fact"
+    if kind is None and relation is None and not s.endswith(":") and lists.is_list(body, val_list):
+        kind = "fact"  # "The tour covers Lyon, Porto, Gdansk and Riga": a list of one kind of value states what it is of
     if kind is None or not subject:
         return None
     if kind not in ("safety", "goal") and len(subject) == 1 and subject[0] in _GENERIC_SUBJECT:
