@@ -86,10 +86,11 @@ COST_WINDOWS = (100_000, 200_000)
 
 def cost_table(root: Path, clear_rule: str | None = None) -> int:
     """The held-out goal check (module docstring); ``clear_rule``: ``default`` with that rule of
-    when to clear (compaction/clearing.py) instead of its own."""
+    when to clear (benchmarks/clear_rules.py) instead of its own."""
+    from clear_rules import RULES
     from contextwindow.compaction.cache import CacheConfig
 
-    cache = None if clear_rule is None else CacheConfig(clear_rule=clear_rule)
+    cache = None if clear_rule is None else CacheConfig(clear_rule=RULES[clear_rule])
     long = [(s, m, fx) for s, m, fx in sessions_with_models(root) if len(s.calls) >= LONG_CALLS]
     print("| window | session | calls | floor | claude-code billed (with summaries) | above floor | default billed (with summaries) | above floor "
           "| default/cc above floor | default/cc billed | cc $ | default $ | over win | invalid | constraints (default, cc) |")
@@ -231,7 +232,7 @@ def main() -> int:
     ap.add_argument("--transcripts", type=Path, default=FIXTURES)
     ap.add_argument("--room", type=int, action="append", default=None)
     ap.add_argument("--cost", action="store_true", help="print the held-out cost table instead")
-    ap.add_argument("--clear-rule", choices=("horizon", "eoq", "balance"), help="--cost with default clearing by this rule (compaction/clearing.py)")
+    ap.add_argument("--clear-rule", choices=("horizon", "eoq", "balance"), help="--cost with default clearing by this rule (benchmarks/clear_rules.py)")
     ap.add_argument("--speed", action="store_true", help="print each policy's CPU time per long session and its multiple of the fastest")
     ap.add_argument("--all-sessions", action="store_true", help="--speed on every session, not only the long ones")
     ap.add_argument("--repeats", type=int, default=3, help="--speed: replays per session")

@@ -22,7 +22,7 @@ Knobs, in two stages (each a grid; the other stage's knobs at their current defa
    score and the prose mean (the medians at 40k/60k/80k, averaged), each divided by its value with
    no prior (None: the summary budget); on a tie the larger value (the prior that moves least from
    the budget). ``--stage 3`` runs this stage alone at the defaults.
-4. the rule of WHEN to clear (``CacheConfig.clear_rule``, compaction/clearing.py): ``horizon``
+4. the rule of WHEN to clear (``CacheConfig.clear_rule``; benchmarks/clear_rules.py): ``horizon``
    (clear once the reads saved over ``horizon_calls`` beat the rewrite), ``eoq`` (once the
    uncleared candidates reach the square-root size) and ``balance`` (once what waiting has cost
    reaches the rewrite), each with ``clear_at_least`` over its grid, at the other defaults, on the
@@ -40,16 +40,18 @@ import argparse
 import itertools
 import statistics
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from contextwindow.compaction.cache import CacheConfig
-from contextwindow.compaction.clearing import RULES
 from contextwindow.importers import ImportedSession
 from contextwindow.replay import replay
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_replay import FIXTURES, LONG_CALLS, sessions_with_models
+from clear_rules import RULES
 
 DEEP_TARGETS = (0.05, 0.1, 0.2, 0.35, 0.5)  # (0.6 and 0.7 score as 0.5: capped at the budget's target)
 MIN_TRIGGERS = (0.0, 0.1, 0.3)
@@ -71,6 +73,21 @@ def score(fit: Fit, cfg: CacheConfig, cc_above: float) -> tuple[float, int]:
             above += max(0.0, p.billed_with_summaries - p.floor_input_tokens)
             bad += p.over_window_calls + p.invalid_payloads + p.constraints_total - p.constraints_kept
     return (above / cc_above if cc_above else 0.0), bad
+
+
+def grid(fit: Fit, base: CacheConfig, cc_above: float, title: str, **axes: Sequence[Any]) -> CacheConfig:
+    """Score ``base`` with every combination of ``axes`` (CacheConfig field -> values; a clear rule
+    given by name) on the FIT replays, print each row, and return the best setting that breaks
+    nothing (the best of all if every one breaks something)."""
+    print(title)
+    rows: list[tuple[float, int, CacheConfig]] = []
+    for values in itertools.product(*axes.values()):
+        setting = dict(zip(axes, values, strict=True))
+        cfg = replace(base, **{k: RULES[v] if k == "clear_rule" else v for k, v in setting.items()})
+        ratio, bad = score(fit, cfg, cc_above)
+        rows.append((ratio, bad, cfg))
+        print("  " + "  ".join(f"{k} {v}" for k, v in setting.items()) + f"  above floor vs claude-code {ratio:.4f}  broken {bad}", flush=True)
+    return min((r for r in rows if r[1] == 0), key=lambda r: r[0], default=min(rows, key=lambda r: r[0]))[2]
 
 
 def prose_mean(cfg: CacheConfig, seeds: range = range(50)) -> float:
@@ -120,36 +137,15 @@ def main() -> int:
             cc_above += max(0.0, p.billed_with_summaries - p.floor_input_tokens)
     base = CacheConfig()
     if args.stage == 4:
-        print("stage 4: the rule of when to clear (clear_rule, clear_at_least), FIT sessions")
-        rows4 = []
-        for rule, least in itertools.product(RULES, CLEAR_AT_LEAST):
-            cfg = replace(base, clear_rule=rule, clear_at_least=least)
-            ratio, bad = score(fit, cfg, cc_above)
-            rows4.append((ratio, bad, cfg))
-            print(f"  clear_rule {rule:8}  clear_at_least {least:6,}  above floor vs claude-code {ratio:.4f}  broken {bad}", flush=True)
-        b = min((r for r in rows4 if r[1] == 0), key=lambda r: r[0], default=min(rows4, key=lambda r: r[0]))[2]
-        print(f"\nbest clear_rule {b.clear_rule}, clear_at_least {b.clear_at_least}")
+        b = grid(fit, base, cc_above, "stage 4: the rule of when to clear (clear_rule, clear_at_least), FIT sessions", clear_rule=list(RULES), clear_at_least=CLEAR_AT_LEAST)
+        print(f"\nbest clear_rule {getattr(b.clear_rule, '__name__', b.clear_rule)}, clear_at_least {b.clear_at_least}")
         return 0
     if args.stage == 3:
         b = stage3(fit, base, cc_above)
         print(f"\nbest first_summary_tokens {b.first_summary_tokens}")
         return 0
-    print("stage 1: compaction (deep_target, min_trigger, max_trigger)")
-    rows: list[tuple[float, int, CacheConfig]] = []
-    for deep, low, high in itertools.product(DEEP_TARGETS, MIN_TRIGGERS, MAX_TRIGGERS):
-        cfg = replace(base, deep_target=deep, min_trigger=low, max_trigger=high)
-        ratio, bad = score(fit, cfg, cc_above)
-        rows.append((ratio, bad, cfg))
-        print(f"  deep_target {deep:.2f}  min_trigger {low:.2f}  max_trigger {high:.2f}  above floor vs claude-code {ratio:.3f}  broken {bad}", flush=True)
-    best = min((r for r in rows if r[1] == 0), key=lambda r: r[0], default=min(rows, key=lambda r: r[0]))[2]
-    print("stage 2: clearing (horizon_calls, clear_at_least)")
-    rows = []
-    for horizon, least in itertools.product(HORIZONS, CLEAR_AT_LEAST):
-        cfg = replace(best, horizon_calls=horizon, clear_at_least=least)
-        ratio, bad = score(fit, cfg, cc_above)
-        rows.append((ratio, bad, cfg))
-        print(f"  horizon {horizon:5.1f}  clear_at_least {least:6,}  above floor vs claude-code {ratio:.3f}  broken {bad}", flush=True)
-    ratio, _, b = min((r for r in rows if r[1] == 0), key=lambda r: r[0], default=min(rows, key=lambda r: r[0]))
+    best = grid(fit, base, cc_above, "stage 1: compaction (deep_target, min_trigger, max_trigger)", deep_target=DEEP_TARGETS, min_trigger=MIN_TRIGGERS, max_trigger=MAX_TRIGGERS)
+    b = grid(fit, best, cc_above, "stage 2: clearing (horizon_calls, clear_at_least)", horizon_calls=HORIZONS, clear_at_least=CLEAR_AT_LEAST)
     b = stage3(fit, b, cc_above)
     ratio = score(fit, b, cc_above)[0]
     print(

@@ -1,24 +1,22 @@
-"""The rules of WHEN a cache-aware clear comes (compaction/clearing.py): their arithmetic, and a
-seeded session on which the rules that wait clear later and less often than ``horizon``."""
+"""The rules of WHEN a cache-aware clear comes: ``horizon`` (compaction/clearing.py) and the two tried
+against it, ``eoq`` and ``balance`` (benchmarks/clear_rules.py, plugged in as ``ClearRule`` functions):
+their arithmetic, and a seeded session on which the rules that wait clear later and less often."""
 
 from __future__ import annotations
 
 import math
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
 from contextwindow.compaction.cache import CacheConfig, clear_for_cache
-from contextwindow.compaction.clearing import (
-    ClearHistory,
-    balance_start,
-    candidate_ages,
-    eoq_start,
-    eoq_threshold,
-    horizon_start,
-    suffix_sums,
-)
+from contextwindow.compaction.clearing import ClearHistory, horizon_start, suffix_sums
 from contextwindow.errors import ConfigError
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from clear_rules import RULES, balance_start, candidate_ages, eoq_start, eoq_threshold
 from contextwindow.messages import user
 from test_cache_clear import _session, call, cleared, count, result, view
 
@@ -88,21 +86,23 @@ def test_candidate_ages_count_the_calls_since_a_result_fell_out_of_the_newest_th
     assert candidate_ages(items, [1, 3], 3) == [2, 1]
 
 
-def test_an_unknown_rule_is_a_config_error_naming_the_rules() -> None:
-    with pytest.raises(ConfigError, match=r"clear_rule='soon'.*horizon, eoq, balance"):
-        CacheConfig(clear_rule="soon")
+def test_an_unknown_rule_is_a_config_error_naming_what_it_takes() -> None:
+    with pytest.raises(ConfigError, match=r"clear_rule='eoq'.*'horizon' or a ClearRule function.*benchmarks/clear_rules.py"):
+        CacheConfig(clear_rule="eoq")  # by name: the tried rules left the library
+    with pytest.raises(ConfigError, match=r"clear_rule=3"):
+        CacheConfig(clear_rule=3)  # type: ignore[arg-type]
 
 
 def test_the_rules_that_wait_read_the_calls_from_the_view_when_no_history_is_given() -> None:
     items = view([400] * 20)
     for rule in ("eoq", "balance"):
-        got = clear_for_cache(items, count, 0, CacheConfig(clear_rule=rule, clear_at_least=500))
+        got = clear_for_cache(items, count, 0, CacheConfig(clear_rule=RULES[rule], clear_at_least=500))
         assert got is not None and 2 in cleared(got[0])
         assert not set(cleared(got[0])) & {len(items) - 1, len(items) - 3, len(items) - 5}  # the newest 3 results stay
 
 
 def _clears(rule: str, seed: int, calls: int = 40) -> list[int]:
-    s, steps = _session(CacheConfig(clear_rule=rule))
+    s, steps = _session(CacheConfig(clear_rule=RULES[rule]))
     s.add(user("Port the parser; never change the public API."))
     rng = random.Random(seed)
     at = []

@@ -35,7 +35,7 @@ from typing import Any
 
 from ..models import ModelSpec
 from .candidates import GrowingCandidates
-from .clearing import RULES, ClearHistory, balance_start, candidate_ages, eoq_start, horizon_start, suffix_sums
+from .clearing import ClearHistory, ClearRule, horizon_start, suffix_sums
 from .inputs import cleared_inputs, input_candidates
 from .mask import MaskConfig, mask_candidates, masked_message, tool_names
 from .view import Count, ViewItem, total
@@ -49,9 +49,9 @@ class CacheConfig:
     write_weight: float = 1.25  # cache write / input; 1.0 where the provider charges no writes
     horizon_calls: float = 12.0  # calls a cleared token would still have been read (fitted; the "horizon" rule)
     # WHEN a clear comes (compaction/clearing.py): "horizon" clears as soon as the reads it saves over
-    # horizon_calls beat its rewrite; "eoq" and "balance" (tried against it, not the default:
-    # docs/replay.md) wait for the square-root size or the part-period balance
-    clear_rule: str = "horizon"
+    # horizon_calls beat its rewrite; or a ClearRule function (benchmarks/clear_rules.py has two,
+    # tried against it and not adopted: docs/replay.md)
+    clear_rule: str | ClearRule = "horizon"
     clear_at_least: int = 2_000  # the fewest tokens one clear removes (fitted)
     keep_last: int = 3  # newest results never cleared
     min_result_tokens: int = 200
@@ -75,10 +75,13 @@ class CacheConfig:
     first_summary_tokens: int | None = 1_500
 
     def __post_init__(self) -> None:
-        if self.clear_rule not in RULES:
+        if self.clear_rule != "horizon" and (isinstance(self.clear_rule, str) or not callable(self.clear_rule)):
             from ..errors import ConfigError
 
-            raise ConfigError(f"CacheConfig(clear_rule={self.clear_rule!r}): expected one of {', '.join(RULES)}")
+            raise ConfigError(
+                f"CacheConfig(clear_rule={self.clear_rule!r}): expected 'horizon' or a ClearRule function "
+                "(compaction/clearing.py; the rules tried against it, eoq and balance, are in benchmarks/clear_rules.py)"
+            )
 
     @classmethod
     def for_model(cls, spec: ModelSpec | None, base: CacheConfig | None = None) -> CacheConfig:
@@ -131,16 +134,13 @@ def clear_for_cache(
     rewrite_price = max(0.0, config.write_weight - config.read_weight)
     rewrites = [max(0, after[i] - c - new_tail) for i, c in zip(cands, suffix_sums(gains), strict=True)]  # a clear from each
     read, least = config.read_weight, config.clear_at_least
-    if config.clear_rule == "horizon":
+    rule = config.clear_rule
+    if isinstance(rule, str):  # "horizon" (__post_init__ allows no other name)
         best = horizon_start(gains, rewrites, read=read, rewrite=rewrite_price, horizon=config.horizon_calls, at_least=least)
     else:
         history = history or ClearHistory(sum(1 for it in items if it.message.role == "assistant"))
         tail = max(0, after[cands[-1] + 1] - new_tail)  # rewritten by every clear (clearing.py)
-        if config.clear_rule == "eoq":
-            best = eoq_start(gains, rewrites, tail, history, read=read, rewrite=rewrite_price, at_least=least)
-        else:
-            ages = candidate_ages(items, cands, config.keep_last)
-            best = balance_start(gains, rewrites, ages, tail, history, read=read, rewrite=rewrite_price, at_least=least)
+        best = rule(items, cands, gains, rewrites, tail, history, read=read, rewrite=rewrite_price, at_least=least, keep_last=config.keep_last)
     if best is None:
         return None
     _, start, saved = best
