@@ -89,8 +89,8 @@ async def serve_runner(runner: Any) -> int:
     return int(site._server.sockets[0].getsockname()[1])  # type: ignore[union-attr]
 
 
-def start(cmd: list[str], pattern: str) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def start(cmd: list[str], pattern: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     stream = proc.stdout if "port" in pattern else proc.stderr
     assert stream is not None
     line = stream.readline()

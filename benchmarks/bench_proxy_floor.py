@@ -34,6 +34,13 @@ shared machine, where one disturbed round decides a pooled p99).
 
     python benchmarks/bench_proxy_floor.py                # 4 rounds, every proxy
     python benchmarks/bench_proxy_floor.py --rounds 2 --only lean-min,ctxw --json
+
+``--variant LABEL=SRC[:VAR=VALUE...]`` adds ``ctxw`` and ``ctxw-lean`` rows of another version (its
+``src`` folder on ``PYTHONPATH``, e.g. ``git archive main src | tar -x -C /tmp/ref``) or of this one
+under other environment variables, named ``KIND@LABEL`` (run them with ``--only``), interleaved
+with the rest in the same run:
+
+    python benchmarks/bench_proxy_floor.py --rounds 6 --variant main=/tmp/ref/src --only lean-min,ctxw-lean,ctxw-lean@main
 """
 
 from __future__ import annotations
@@ -180,12 +187,22 @@ def main() -> None:
     ap.add_argument("--turns", type=int, default=20)
     ap.add_argument("--only", default=",".join(PROXIES), help="comma-separated proxies to run")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--variant", action="append", default=[], metavar="LABEL=SRC[:VAR=VALUE...]",
+                    help="another version (its src folder) or environment for the ctxw rows, named KIND@LABEL")
     args = ap.parse_args()
     if args.serve:
         serve(*args.serve)
         return
     kinds = [k for k in args.only.split(",") if k]
-    unknown = set(kinds) - set(PROXIES)
+    envs: dict[str, dict[str, str]] = {}  # label → the environment its ctxw rows run in
+    for v in args.variant:
+        label, _, spec = v.partition("=")
+        src, *pairs = spec.split(":")
+        envs[label] = {**os.environ, **dict(p.split("=", 1) for p in pairs)}
+        if src:
+            envs[label]["PYTHONPATH"] = str(Path(src).resolve())
+    known = {*PROXIES, *(f"{k}@{label}" for k in ("ctxw", "ctxw-lean") for label in envs)}
+    unknown = set(kinds) - known
     if unknown:
         raise SystemExit(f"unknown proxies {sorted(unknown)}; choose from {', '.join(PROXIES)}")
     loads = [round(os.getloadavg()[0], 1)]
@@ -202,10 +219,11 @@ def main() -> None:
         upstream = f"http://127.0.0.1:{port}"
         urls: dict[str, tuple[int, str]] = {}
         for kind in kinds:
-            if kind in ("ctxw", "ctxw-lean"):
+            base, _, label = kind.partition("@")
+            if base in ("ctxw", "ctxw-lean"):
                 p, url = bp.start([sys.executable, "-m", "contextwindow.cli.main", "proxy", "--upstream", upstream, "--port", "0",
-                                   "--store", f"sqlite:///{tmp / f'{kind}.db'}", "--front", "lean" if kind == "ctxw-lean" else "aiohttp"],
-                                  r"listening on (http://127\.0\.0\.1:\d+)")
+                                   "--store", f"sqlite:///{tmp / f'{kind}.db'}", "--front", "lean" if base == "ctxw-lean" else "aiohttp"],
+                                  r"listening on (http://127\.0\.0\.1:\d+)", env=envs.get(label))
             else:
                 p, rport = bp.start([sys.executable, __file__, "--serve", kind, upstream], r"port (\d+)")
                 url = f"http://127.0.0.1:{rport}"

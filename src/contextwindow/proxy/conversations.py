@@ -411,6 +411,22 @@ class Conversations:
         b = session.budget()
         return max(-1, math.ceil(0.9 * b.trigger_tokens - session.gauge().used + b.tools) - 1), per
 
+    def front_limit(self, conversation_id: str) -> tuple[int, float] | None:
+        """For a conversation whose next request :meth:`front_room` cannot speak of only because no
+        prompt size was reported yet (its first answer is still being recorded): the tokens that a
+        whole request's bytes, times the tokens per byte of :func:`bound.per_byte`, must stay under
+        to go as sent (under 90% of the trigger however the provider's report comes out: it counts
+        no more tokens than the body has bytes, as a byte-level tokenizer does, nor this counter by
+        the bound), and that bound. The lean front's (proxy/fastpath.py); None otherwise."""
+        with self._guard:
+            session = self._live.get(conversation_id)
+        if session is None or conversation_id not in self._pristine or conversation_id in self._reported:
+            return None
+        per = bound.per_byte(session.counter)
+        if per is None:
+            return None
+        return max(-1, math.ceil(0.9 * session.budget().trigger_tokens) - 1), per
+
     def commit(self, q: Quick) -> Prepared:
         """Store what :meth:`quick` found new (one transaction); the request went upstream as sent."""
         parsed, session = q.parsed, q.session

@@ -24,7 +24,7 @@ Anything else goes to the worker, which decides on the Session as ``ctxw proxy``
 from __future__ import annotations
 
 import hashlib
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,6 +52,70 @@ class Conv:
     call_ids: set[str] = field(default_factory=set)
     alias: bytes | None = None  # the byte key (:func:`byte_key`) its last request had, which finds it without a parse
     pending: deque[float] = field(default_factory=deque)  # bytes of requests sent as sent whose hand-over the worker has not answered
+
+
+class Table:
+    """The conversations the front keeps (their last bodies: at most ``kept`` of them and
+    ``kept_bytes`` in all, the least recently used leaving first), found by their key or by the
+    byte key (:func:`byte_key`) of their last request."""
+
+    def __init__(self, kept: int, kept_bytes: int) -> None:
+        self.kept, self.kept_bytes = kept, kept_bytes
+        self.convs: OrderedDict[bytes, Conv] = OrderedDict()
+        self.alias: dict[bytes, bytes] = {}  # byte key → the conversation's key (:func:`key_of`)
+        self.bytes = 0
+
+    def __len__(self) -> int:
+        return len(self.convs)
+
+    def get(self, key: bytes | None) -> Conv | None:
+        return self.convs.get(key) if key is not None else None
+
+    def by_bytes(self, bkey: bytes | None) -> bytes | None:
+        """The key of the conversation whose last request had byte key ``bkey``."""
+        return self.alias.get(bkey) if bkey is not None else None
+
+    def remember(self, key: bytes, conv: Conv, bkey: bytes | None = None) -> None:
+        self.forget(key)
+        self.convs[key] = conv
+        self.bytes += len(conv.sent.raw)
+        while self.convs and (len(self.convs) > self.kept or self.bytes > self.kept_bytes):
+            _, gone = self.convs.popitem(last=False)
+            self.bytes -= len(gone.sent.raw)
+            self._unalias(gone)
+        if key in self.convs:
+            self.alias_to(bkey, key, conv)
+
+    def sent(self, key: bytes, conv: Conv, sent: resend.Sent) -> None:
+        """``conv`` (under ``key``) forwarded ``sent`` now."""
+        self.bytes += len(sent.raw) - len(conv.sent.raw)
+        conv.sent = sent
+        self.convs.move_to_end(key)
+
+    def forget(self, key: bytes) -> None:
+        old = self.convs.pop(key, None)
+        if old is not None:
+            self.bytes -= len(old.sent.raw)
+            self._unalias(old)
+
+    def clear(self) -> None:
+        self.convs.clear()
+        self.alias.clear()
+        self.bytes = 0
+
+    def alias_to(self, bkey: bytes | None, key: bytes, conv: Conv) -> None:
+        """``bkey`` (a request's byte key) finds ``conv`` (under ``key``) from now on."""
+        if bkey == conv.alias:
+            return
+        self._unalias(conv)
+        if bkey is not None:
+            self.alias[bkey] = key
+            conv.alias = bkey
+
+    def _unalias(self, conv: Conv) -> None:
+        if conv.alias is not None:
+            self.alias.pop(conv.alias, None)
+            conv.alias = None
 
 
 def key_of(path: str, headers: Mapping[str, str], body: Mapping[str, Any]) -> bytes | None:

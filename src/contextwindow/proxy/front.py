@@ -63,6 +63,7 @@ import httptools
 from ..llm.overflow import describe_error
 from . import fastpath
 from .config import TOKEN_HEADER, ProxyConfig, authorized, join_url
+from .handover import Handovers
 from .pool import Pool, UpstreamBroken, UpstreamTimeout, pool_for
 from .protocols import BY_PATH, Protocol, shape_for
 from .wire import LAST_CHUNK, Head, chunk, encoded, request_headers, response_head, whole_response
@@ -79,7 +80,6 @@ RETRY_STATUSES = frozenset({400, 413, 422})
 KEPT = 4096  # conversations whose last body the front keeps
 KEPT_BYTES = 64 << 20  # and their bytes in all
 HANDOVER_BYTES = 64 << 20  # hand-overs not yet taken by the worker, above which requests go to the worker
-HOLD_S = 0.5  # an answer waits this long at most for its conversation's next request to ride with
 
 
 def _error(shape: Protocol, status: int, message: str, *, kind: str = "invalid_request_error", close: bool = False) -> bytes:
@@ -94,10 +94,14 @@ def _parsed(body: bytes) -> Any:
         return None
 
 
-def _room(value: str) -> tuple[float, float]:
-    """The worker's ``x-ctxw-room``: tokens left, and tokens per byte that bound its count."""
-    tokens, _, per = value.partition("/")
-    return float(tokens), float(per or 1.0)
+def _room(value: str, body: bytes) -> tuple[float, float]:
+    """The worker's ``x-ctxw-room`` (proxy/worker.py: ``room_headers``): the tokens the
+    conversation's next request may add, and tokens per byte that bound its count. ``body``: the
+    last one the front sent of it; a room for the whole request (``/whole``, before the
+    conversation's first report) is what that body's bytes leave of it."""
+    tokens, per, whole = (value.split("/") + ["", ""])[:3]
+    room, by = float(tokens), float(per or 1.0)
+    return (room - by * len(body) if whole == "whole" else room), by
 
 
 class _Client(asyncio.Protocol):
@@ -278,16 +282,11 @@ class FrontServer:
         self.worker_url = worker_url
         self._worker = self._worker_pool(worker_url)
         self._pools: dict[str, Pool] = {}
-        self.convs: collections.OrderedDict[bytes, fastpath.Conv] = collections.OrderedDict()
-        self._alias: dict[bytes, bytes] = {}  # byte key (fastpath.byte_key) → the conversation's key (fastpath.key_of)
-        self._conv_bytes = 0
-        self._chains: dict[bytes, asyncio.Future[None]] = {}
-        self._records: set[asyncio.Future[None]] = set()
+        self.convs = fastpath.Table(KEPT, KEPT_BYTES)
         self._ids = 0  # requests forwarded as sent, numbered for the worker
-        self._held: dict[bytes, tuple[list[tuple[str, str]], bytes]] = {}  # conversation → its last answer, not handed over yet
+        self.handovers = Handovers(self._post, ANSWER_PATH)
         self.stats = {"requests": 0, "front_fast": 0, "delegated": 0, "records_lost": 0, "cancelled": 0,
                       "read_ahead_peak": 0, "read_paused": 0, "handover_capped": 0}
-        self._handing = 0  # bytes of hand-overs not yet taken by the worker
         self.port = config.port
         self._server: asyncio.AbstractServer | None = None
         self._inflight = 0
@@ -305,9 +304,8 @@ class FrontServer:
         to the worker, and the worker is idle with its writes committed (the tests' barrier)."""
         while True:
             await self._idle.wait()
-            self._flush_all()
-            if self._records:
-                await asyncio.gather(*list(self._records), return_exceptions=True)
+            if self.handovers.held or self.handovers.tasks:
+                await self.handovers.settle()
                 continue
             break
         conn, head = await self._worker.send("POST", IDLE_PATH, [(SECRET_HEADER, self.secret)], b"")
@@ -328,9 +326,7 @@ class FrontServer:
                 await asyncio.wait_for(self._idle.wait(), grace)
             except TimeoutError:
                 log.error("the front stopped with %d requests still in flight after %g s", self._inflight, grace)
-        self._flush_all()
-        if self._records:
-            await asyncio.gather(*list(self._records), return_exceptions=True)
+        await self.handovers.settle()
         self._worker.close()
         for pool in self._pools.values():
             pool.close()
@@ -344,17 +340,15 @@ class FrontServer:
     def retarget(self, worker_url: str) -> None:
         """The worker listens elsewhere now (it was started again): what the front kept is
         forgotten, and the conversations' next requests go to the new worker."""
-        lost = len(self._held)  # answers the old worker would have recorded; the new one knows not their requests
+        lost = self.handovers.drop_held()  # answers the old worker would have recorded; the new one knows not their requests
         if lost:
             self.stats["records_lost"] += lost
             log.error("the proxy's worker was started again: %d answers not handed over are lost (their usage is not recorded)", lost)
-        self._held.clear()  # (hand-overs under way to the old worker fail, and are counted, as their connections close)
+        # (hand-overs under way to the old worker fail, and are counted, as their connections close)
         self._worker.close()
         self.worker_url = worker_url
         self._worker = self._worker_pool(worker_url)
         self.convs.clear()
-        self._alias.clear()
-        self._conv_bytes = 0
 
     # --- a request ------------------------------------------------------------------------------
     async def serve(self, client: _Client, head: Head, body: bytes, keep: bool) -> None:
@@ -383,57 +377,26 @@ class FrontServer:
         key: bytes | None = None
         bkey: bytes | None = None
         doc: Any = None
-        capped = self._handing > HANDOVER_BYTES  # the worker is behind: requests go to it (back-pressure)
+        capped = self.handovers.bytes > HANDOVER_BYTES  # the worker is behind: requests go to it (back-pressure)
         self.stats["handover_capped"] += capped
         if proto is not None and proto.name in fastpath.DECIDED and orjson is not None and not encoded(head.headers) and not capped:
             bkey = fastpath.byte_key(path, hmap, body)
-            key = self._alias.get(bkey) if bkey is not None else None
-            conv = self.convs.get(key) if key is not None else None
+            key = self.convs.by_bytes(bkey)
+            conv = self.convs.get(key)
             got = None
             if conv is not None:  # found by its bytes: the new bytes alone decide, where they can
                 got = fastpath.decide(conv, proto.name, body, None, self.clip)
             if conv is None or got is fastpath.NEED_BODY:
                 doc = _parsed(body)
                 key = fastpath.key_of(path, hmap, doc) if isinstance(doc, dict) else None
-                conv = self.convs.get(key) if key is not None else None
+                conv = self.convs.get(key)
                 got = fastpath.decide(conv, proto.name, body, doc, self.clip) if conv is not None else None
             if got is not None and got is not fastpath.NEED_BODY and conv is not None and key is not None:
-                self._alias_to(bkey, key, conv)
+                self.convs.alias_to(bkey, key, conv)
                 await self._fast(client, head, body, keep, key, conv, got, proto, hmap, started)
                 return
             bkey = None if key is None else bkey
         await self._delegate(client, head, body, keep, key, proto, doc, bkey=bkey)
-
-    def _remember(self, key: bytes, conv: fastpath.Conv) -> None:
-        old = self.convs.pop(key, None)
-        if old is not None:
-            self._conv_bytes -= len(old.sent.raw)
-        self.convs[key] = conv
-        self._conv_bytes += len(conv.sent.raw)
-        while self.convs and (len(self.convs) > KEPT or self._conv_bytes > KEPT_BYTES):
-            _, gone = self.convs.popitem(last=False)
-            self._conv_bytes -= len(gone.sent.raw)
-            self._unalias(gone)
-
-    def _forget(self, key: bytes) -> None:
-        old = self.convs.pop(key, None)
-        if old is not None:
-            self._conv_bytes -= len(old.sent.raw)
-            self._unalias(old)
-
-    def _alias_to(self, bkey: bytes | None, key: bytes, conv: fastpath.Conv) -> None:
-        """``bkey`` (the request's byte key) finds ``conv`` (under ``key``) from now on."""
-        if bkey == conv.alias:
-            return
-        self._unalias(conv)
-        if bkey is not None:
-            self._alias[bkey] = key
-            conv.alias = bkey
-
-    def _unalias(self, conv: fastpath.Conv) -> None:
-        if conv.alias is not None:
-            self._alias.pop(conv.alias, None)
-            conv.alias = None
 
     def _pool(self, path: str) -> tuple[Pool, str]:
         base = self.config.upstream_for(path)
@@ -446,23 +409,21 @@ class FrontServer:
                     got: tuple[Any, float, list[Any]], proto: Protocol, hmap: dict[str, str], started: float) -> None:
         sent, cost, new = got
         path = head.target.split("?", 1)[0]
-        previous = conv.sent
-        conv.sent, conv.room = sent, conv.room - cost
+        self.convs.sent(key, conv, sent)
+        conv.room -= cost
         conv.call_ids |= fastpath.call_ids(proto.name, new)
         conv.pending.append(cost)
-        self._conv_bytes += len(sent.raw) - len(previous.raw)
-        self.convs.move_to_end(key)
         self.stats["front_fast"] += 1
         self._ids += 1
         rid = str(self._ids)
         assert orjson is not None
         meta = orjson.dumps(hmap)
         headers = [("x-ctxw-id", rid), ("x-ctxw-path", path)]
-        held = self._held.pop(key, None)
+        held = self.handovers.take(key)
         if held is None:
-            self._hand_over(key, STORE_PATH, [*headers, ("x-ctxw-split", f"{len(meta)},{len(meta) + len(body)}")], meta + body)
+            self.handovers.post(key, STORE_PATH, [*headers, ("x-ctxw-split", f"{len(meta)},{len(meta) + len(body)}")], meta + body)
         else:  # the previous answer first, in the same hand-over
-            self._hand_over(key, STORE_PATH, [*headers, *held[0], ("x-ctxw-split", f"{len(meta)},{len(meta) + len(body)}")], meta + body + held[1])
+            self.handovers.post(key, STORE_PATH, [*headers, *held[0], ("x-ctxw-split", f"{len(meta)},{len(meta) + len(body)}")], meta + body + held[1])
         pool, base = self._pool(path)
         url = join_url(base, head.target)
         target = url[len(pool.name):]
@@ -487,9 +448,9 @@ class FrontServer:
                         return
                     pool.release(conn)
                     if describe_error(rh.status, err, None).kind == "context_overflow":  # the worker compacts and retries
-                        self._forget(key)
+                        self.convs.forget(key)
                         handed = True
-                        self._answered(key, rid, 0, "", "", b"", started)
+                        self.handovers.answered(key, rid, 0, "", "", b"", started)
                         log.info("the provider said the context is too long; the request goes to the worker, which compacts and retries")
                         await self._delegate(client, head, body, keep, key, proto, None, overflowed=True)
                         return
@@ -498,7 +459,7 @@ class FrontServer:
                 def whole() -> None:  # queued for the worker before the last drain: the client's next request comes after it
                     nonlocal handed
                     handed = True
-                    self._answered(key, rid, rh.status, rh.get("content-type"), rh.get("content-encoding"), b"".join(pieces), started)
+                    self.handovers.answered(key, rid, rh.status, rh.get("content-type"), rh.get("content-encoding"), b"".join(pieces), started)
 
                 await self._relay(client, head, conn, rh, keep, pieces, whole)
                 pool.release(conn)
@@ -507,7 +468,7 @@ class FrontServer:
                 raise
         finally:  # its messages are stored whatever happened; its answer is recorded when the client had it whole
             if not handed:
-                self._answered(key, rid, status, ctype, encoding, b"".join(pieces), started)
+                self.handovers.answered(key, rid, status, ctype, encoding, b"".join(pieces), started)
 
     async def _relay(self, client: _Client, req: Head, conn: Any, rh: Head, keep: bool, pieces: list[bytes] | None,
                      whole: Any = None) -> None:
@@ -541,8 +502,8 @@ class FrontServer:
         ``doc``: its parsed body, when parsed already; ``overflowed``: the front kept nothing of it."""
         self.stats["delegated"] += 1
         if key is not None:
-            self._flush(key)
-            chain = self._chains.get(key)
+            self.handovers.flush(key)
+            chain = self.handovers.chains.get(key)
             if chain is not None:  # the worker serves it after the requests the front sent before it
                 await asyncio.wait([chain])
         path = head.target.split("?", 1)[0]
@@ -577,59 +538,18 @@ class FrontServer:
             doc = _parsed(body) if doc is None else doc
             msgs = doc.get("messages") if isinstance(doc, dict) else None
             if not isinstance(msgs, list):
-                self._forget(key)
+                self.convs.forget(key)
                 return
             sent = fastpath.resend.Sent(raw=body, count=len(msgs), fingerprints=(), clean=True)
-            tokens, per = _room(room)
+            tokens, per = _room(room, body)
             conv = fastpath.Conv(sent, tokens, per, fastpath.call_ids(proto.name, msgs))
-            self._remember(key, conv)
-            self._alias_to(bkey, key, conv)
+            self.convs.remember(key, conv, bkey)
         else:
-            self._forget(key)
+            self.convs.forget(key)
 
     # --- hand-over to the worker ----------------------------------------------------------------
-    def _answered(self, key: bytes, rid: str, status: int, ctype: str, encoding: str, answer: bytes, started: float) -> None:
-        """The answer to a request forwarded as sent (status 0: the client had none), held to ride
-        to the worker with the conversation's next request (one hand-over per request, not two);
-        handed over alone after ``HOLD_S``, before a request the worker serves, and on a drain."""
-        self._flush(key)
-        headers = [("x-ctxw-prev-id", rid), ("x-ctxw-status", str(status)), ("x-ctxw-type", ctype), ("x-ctxw-encoding", encoding),
-                   ("x-ctxw-latency", f"{time.monotonic() - started:.6f}")]
-        self._held[key] = (headers, answer)
-        asyncio.get_running_loop().call_later(HOLD_S, self._flush, key, rid)
-
-    def _flush(self, key: bytes, rid: str | None = None) -> None:
-        """Hand a held answer over on its own (``rid``: only if it is still that one)."""
-        held = self._held.get(key)
-        if held is None or (rid is not None and held[0][0][1] != rid):
-            return
-        del self._held[key]
-        self._hand_over(key, ANSWER_PATH, held[0], held[1])
-
-    def _flush_all(self) -> None:
-        for key in list(self._held):
-            self._flush(key)
-
-    def _hand_over(self, key: bytes, path: str, headers: list[tuple[str, str]], body: bytes) -> asyncio.Future[None]:
-        """Post to the worker after the conversation's earlier hand-overs."""
-        prev = self._chains.get(key)
-        task = asyncio.ensure_future(self._post(prev, key, path, headers, body))
-        self._chains[key] = task
-        self._records.add(task)
-        self._handing += len(body)
-
-        def done(t: asyncio.Future[None]) -> None:
-            self._handing -= len(body)
-            self._records.discard(t)
-            if self._chains.get(key) is t:
-                del self._chains[key]
-
-        task.add_done_callback(done)
-        return task
-
-    async def _post(self, prev: asyncio.Future[None] | None, key: bytes, path: str, headers: list[tuple[str, str]], body: bytes) -> None:
-        if prev is not None:
-            await asyncio.wait([prev])
+    async def _post(self, key: bytes, path: str, headers: list[tuple[str, str]], body: bytes) -> None:
+        """One hand-over (:mod:`.handover` orders them), and what the worker's answer says of the room."""
         try:
             conn, rh = await self._worker.send("POST", path, [(SECRET_HEADER, self.secret), *headers], body)
             async for _ in conn.chunks():
@@ -637,7 +557,7 @@ class FrontServer:
             self._worker.release(conn)
         except (UpstreamBroken, UpstreamTimeout) as exc:
             self.stats["records_lost"] += 1
-            self._forget(key)  # the conversation's next request goes to the worker, which stores what the client re-sends
+            self.convs.forget(key)  # the conversation's next request goes to the worker, which stores what the client re-sends
             log.error("a request forwarded as sent could not be handed to the proxy's worker at %s (%s): %s", self.worker_url, exc,
                       "its messages are stored with the conversation's next request" if path == STORE_PATH else "its usage is lost")
             return
@@ -648,7 +568,8 @@ class FrontServer:
             conv.pending.popleft()  # its messages are in the worker's room now
         room = rh.get(ROOM_HEADER)
         if rh.status != 200 or not room:
-            self._forget(key)  # the worker decides the next one (a build is due, or it saw a change)
+            self.convs.forget(key)  # the worker decides the next one (a build is due, or it saw a change)
             return
-        tokens, conv.per_byte = _room(room)
-        conv.room = tokens - sum(conv.pending)  # the worker's room after this one, less what was sent since
+        tokens, conv.per_byte = _room(room, conv.sent.raw)
+        # the worker's room after this one, less what was sent since (a whole-request room: the last body sent is in it)
+        conv.room = tokens - (0 if room.endswith("/whole") else sum(conv.pending))

@@ -26,6 +26,7 @@ from .config import ProxyConfig
 from .conversations import Conversations
 from .front import FrontServer
 from .server import ProxyServer
+from .worker import NICE_ENV, WORKER_NICE
 
 log = logging.getLogger("contextwindow.proxy")
 
@@ -84,7 +85,7 @@ class LeanProxy:
 
 
 async def _spawn(argv: list[str], secret: str) -> tuple[asyncio.subprocess.Process, int]:
-    env = {**os.environ, SECRET_ENV: secret, "CTXW_PROXY_FRONT": "aiohttp"}
+    env = {NICE_ENV: str(WORKER_NICE), **os.environ, SECRET_ENV: secret, "CTXW_PROXY_FRONT": "aiohttp"}
     # its stdin is a pipe from here: when this process ends, however it ends, the worker sees it close and stops
     proc = await asyncio.create_subprocess_exec(*argv, env=env, stdin=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     assert proc.stderr is not None

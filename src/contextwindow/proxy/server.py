@@ -318,6 +318,8 @@ def run(config: ProxyConfig, conversations: Conversations, ready: Mapping[str, A
     """Serve in the foreground until interrupted (``ctxw proxy``)."""
 
     async def main() -> None:
+        if config.worker_secret:  # a lean front's worker: below the front, the upstream and the clients (proxy/worker.py)
+            worker.lower_priority()
         server = ProxyServer(config, conversations)
         await server.start()
         calm_gc()

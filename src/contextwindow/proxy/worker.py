@@ -46,6 +46,24 @@ STORE_PATH = "/_ctxw/store"
 ANSWER_PATH = "/_ctxw/answer"
 IDLE_PATH = "/_ctxw/idle"
 PENDING_KEPT = 10_000  # requests stored whose answers the front has not handed over
+NICE_ENV = "CTXW_PROXY_WORKER_NICE"
+#: the worker process's niceness under ``ctxw proxy --front lean`` (its front sets the variable;
+#: docs/proxy.md, "the worker off the burst"): no fast-path answer waits for the worker, so at a
+#: burst the cores go to the front, the upstream and the clients, and the worker catches up between
+WORKER_NICE = 10
+
+
+def lower_priority() -> int:
+    """Lower this process's CPU priority by ``$CTXW_PROXY_WORKER_NICE`` (a lean front's worker; run
+    before any thread starts, as threads inherit it); the niceness now. 0 or unset: unchanged."""
+    import os
+
+    try:
+        by = int(os.environ.get(NICE_ENV, "0"))
+    except ValueError:
+        log.error("%s must be a whole number, got %r: the worker's priority is left as it is", NICE_ENV, os.environ.get(NICE_ENV))
+        return os.nice(0)
+    return os.nice(by) if by > 0 else os.nice(0)
 
 
 def is_internal(server: ProxyServer, request: web.Request) -> bool:
@@ -72,8 +90,16 @@ async def idle(server: ProxyServer) -> web.Response:
 
 
 def room_headers(conversations: Conversations, conversation_id: str | None) -> dict[str, str]:
-    room = conversations.front_room(conversation_id) if conversation_id else None
-    return {ROOM_HEADER: f"{room[0]}/{room[1]!r}"} if room is not None else {}
+    """``x-ctxw-room: TOKENS/PER``: the tokens the conversation's next request may add (its new
+    messages' bytes times PER); ``TOKENS/PER/whole``: before its first report, the tokens its whole
+    next request's bytes times PER must stay under (:meth:`Conversations.front_limit`)."""
+    if not conversation_id:
+        return {}
+    room = conversations.front_room(conversation_id)
+    if room is not None:
+        return {ROOM_HEADER: f"{room[0]}/{room[1]!r}"}
+    limit = conversations.front_limit(conversation_id)
+    return {ROOM_HEADER: f"{limit[0]}/{limit[1]!r}/whole"} if limit is not None else {}
 
 
 def _latency(h: Any) -> float:

@@ -1,0 +1,98 @@
+"""The lean front's hand-overs to its worker (:mod:`.front`, :mod:`.worker`): what the front
+forwarded as sent, and the answers to it, posted to the worker in order per conversation.
+
+- :meth:`Handovers.post` queues one hand-over after the conversation's earlier ones (a chain of
+  tasks per conversation: the worker stores request N before N+1, and records N's answer after
+  storing N). The bytes queued and not yet taken by the worker are counted (:attr:`Handovers.bytes`:
+  the front's back-pressure, ``front.HANDOVER_BYTES``).
+- :meth:`Handovers.answered` holds the answer to a request forwarded as sent, to ride to the worker
+  with the conversation's next request (one hand-over per request, not two: :meth:`take`); it goes
+  alone after ``HOLD_S`` seconds (:meth:`flush`), before a request the worker serves, and on a drain.
+
+The posting itself (the worker's connection, what its answer says) is the front's: ``send``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
+HOLD_S = 0.5  # an answer waits this long at most for its conversation's next request to ride with
+
+Headers = list[tuple[str, str]]
+Send = Callable[[bytes, str, Headers, bytes], Awaitable[None]]
+
+
+class Handovers:
+    """Hand-overs per conversation key, in order (module docstring); ``send(key, path, headers,
+    body)`` posts one to the worker (it handles its own failures)."""
+
+    def __init__(self, send: Send, answer_path: str) -> None:
+        self._send = send
+        self._answer_path = answer_path
+        self.chains: dict[bytes, asyncio.Future[None]] = {}  # conversation → its last hand-over
+        self.tasks: set[asyncio.Future[None]] = set()  # every hand-over not done
+        self.held: dict[bytes, tuple[Headers, bytes]] = {}  # conversation → its last answer, not handed over yet
+        self.bytes = 0  # bytes of hand-overs not yet taken by the worker
+
+    def post(self, key: bytes, path: str, headers: Headers, body: bytes) -> asyncio.Future[None]:
+        """Post to the worker after the conversation's earlier hand-overs."""
+        prev = self.chains.get(key)
+        task = asyncio.ensure_future(self._after(prev, key, path, headers, body))
+        self.chains[key] = task
+        self.tasks.add(task)
+        self.bytes += len(body)
+
+        def done(t: asyncio.Future[None]) -> None:
+            self.bytes -= len(body)
+            self.tasks.discard(t)
+            if self.chains.get(key) is t:
+                del self.chains[key]
+
+        task.add_done_callback(done)
+        return task
+
+    async def _after(self, prev: asyncio.Future[None] | None, key: bytes, path: str, headers: Headers, body: bytes) -> None:
+        if prev is not None:
+            await asyncio.wait([prev])
+        await self._send(key, path, headers, body)
+
+    def take(self, key: bytes) -> tuple[Headers, bytes] | None:
+        """The conversation's held answer, to ride with its next request (None: none held)."""
+        return self.held.pop(key, None)
+
+    def answered(self, key: bytes, rid: str, status: int, ctype: str, encoding: str, answer: bytes, started: float) -> None:
+        """The answer to request ``rid``, forwarded as sent (status 0: the client had none), held
+        (module docstring)."""
+        self.flush(key)
+        headers = [("x-ctxw-prev-id", rid), ("x-ctxw-status", str(status)), ("x-ctxw-type", ctype), ("x-ctxw-encoding", encoding),
+                   ("x-ctxw-latency", f"{time.monotonic() - started:.6f}")]
+        self.held[key] = (headers, answer)
+        asyncio.get_running_loop().call_later(HOLD_S, self.flush, key, rid)
+
+    def flush(self, key: bytes, rid: str | None = None) -> None:
+        """Hand a held answer over on its own (``rid``: only if it is still that one)."""
+        held = self.held.get(key)
+        if held is None or (rid is not None and held[0][0][1] != rid):
+            return
+        del self.held[key]
+        self.post(key, self._answer_path, held[0], held[1])
+
+    def flush_all(self) -> None:
+        for key in list(self.held):
+            self.flush(key)
+
+    async def settle(self) -> None:
+        """Hand over every held answer and wait until every hand-over is done."""
+        while True:
+            self.flush_all()
+            if not self.tasks:
+                return
+            await asyncio.gather(*list(self.tasks), return_exceptions=True)
+
+    def drop_held(self) -> int:
+        """Forget the held answers (the worker that would have recorded them is gone); how many."""
+        n = len(self.held)
+        self.held.clear()
+        return n
