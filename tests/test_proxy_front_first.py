@@ -13,6 +13,7 @@ openai = pytest.importorskip("openai")
 pytest.importorskip("aiohttp")
 pytest.importorskip("httptools")
 
+from contextwindow.curation import segments  # noqa: E402
 from contextwindow.llm.localserver import LocalProviderServer, Reply, ToolCallSpec  # noqa: E402
 from contextwindow.proxy import Conversations  # noqa: E402
 from contextwindow.proxy.front import _room  # noqa: E402
@@ -68,3 +69,46 @@ def test_a_whole_request_room_is_what_the_last_body_leaves_of_it() -> None:
     assert _room("1000/1.0/whole", b"x" * 300) == (700.0, 1.0)
     assert _room("1000/2.5/whole", b"x" * 300) == (250.0, 2.5)
     assert _room("1000/2.5", b"x" * 300) == (1000.0, 2.5)  # a room for the new messages: the body is not in it
+
+
+def agents(tasks: list[str], tools: list[list[dict[str, Any]]], turns: int = 2) -> tuple[dict[str, int], list[bytes], list[bytes], Any]:
+    """One conversation per task, one after the other, through one embedded lean proxy."""
+    import httpx
+
+    sent: list[bytes] = []
+    store = open_store("memory://")
+    with LocalProviderServer(script) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0, front="lean"),
+                                                           Conversations(store, window=WINDOW)) as px:
+        http = httpx.Client(event_hooks={"request": [lambda r: sent.append(r.read())]})
+        c = openai.OpenAI(base_url=f"{px.url}/v1", api_key="sk-test", max_retries=0, http_client=http)
+        for task, specs in zip(tasks, tools, strict=True):
+            history: list[dict[str, Any]] = [{"role": "system", "content": "You are a careful coding agent."}, {"role": "user", "content": task}]
+            for _ in range(turns):
+                r = c.chat.completions.create(model="gpt-4o-mini", messages=history, max_tokens=256, tools=specs)  # type: ignore[arg-type]
+                msg = r.choices[0].message
+                history.append(msg.model_dump(exclude_none=True, exclude={"refusal", "annotations", "audio", "function_call"}))
+                history += [{"role": "tool", "tool_call_id": call.id, "content": "ok"} for call in msg.tool_calls or []]
+            px.wait_idle()
+        return px.server.status(), sent, [r.raw for r in up.requests], store
+
+
+def test_a_first_request_of_a_known_shape_goes_from_the_front_and_is_stored() -> None:
+    st, sent, upstream, store = agents(["Find the retry logic.", "Fix the flaky test.", "Rename the module."], [TOOLS] * 3)
+    # the first conversation teaches the front its shape's room; the next two open from the front
+    assert st["front_first"] == 2 and st["delegated"] == 1 and st["front_fast"] == 5, st
+    assert upstream == sent and st.get("misjudged", 0) == 0 and st["records_lost"] == 0
+    convs = store.list_conversations()
+    assert len(convs) == 3
+    for conv in convs:  # each stored whole, as the first (served by the worker): what was sent, the last reply, the usage rows
+        shown = [sm.message.role for seg in segments(store, conv.id) for t in seg.turns for sm in t.messages]
+        assert shown == ["system", "user", "assistant", "tool", "assistant"]
+        assert len(store.list_usage(conv.id)) == 2
+
+
+def test_a_first_request_of_another_shape_or_not_plain_goes_to_the_worker() -> None:
+    other = [{"type": "function", "function": {"name": "edit", "parameters": {"type": "object"}}}]
+    st, sent, upstream, _ = agents(["Find the retry logic.", "Fix the flaky test."], [TOOLS, other])
+    assert st["front_first"] == 0 and st["delegated"] == 2, st  # other tools: another budget, not known yet
+    big = "Find the retry logic. " + "retry " * 6_500  # under the trigger by its tokens, not by its bytes
+    st, sent, upstream, _ = agents(["Find the retry logic.", big], [TOOLS, TOOLS])
+    assert st["front_first"] == 0 and upstream == sent and st.get("misjudged", 0) == 0, st

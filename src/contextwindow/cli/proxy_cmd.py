@@ -119,6 +119,7 @@ def _serve_lean(config: Any, store_url: str, window: int | None, clip_budget: in
         if served:
             st = served[0].status()
             click.echo(f"ctxw proxy: front stopped; {st['requests']} requests ({st['front_fast']} forwarded as sent by the front, "
+                       f"{st['front_first']} of them first requests, "
                        f"{st['delegated']} served by the worker, {st['cancelled']} cancelled by their client); records lost {st['records_lost']}",
                        err=True)
 

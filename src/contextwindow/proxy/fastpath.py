@@ -251,5 +251,56 @@ def decide(conv: Conv, proto: str, raw: bytes, body: Mapping[str, Any] | None, c
     return resend.Sent(raw=raw, count=conv.sent.count + len(new), fingerprints=(), clean=True, anchor=sp.at), cost, new
 
 
+def shape_of(path: str, body: Mapping[str, Any]) -> bytes | None:
+    """What a conversation's budget depends on, beyond the counter: the path, the model, the
+    output reserve, the tools, every other setting and the system prompt (the body but its
+    messages from the first user message on, and the identity keys). Conversations of one agent
+    share it: the room a first request's bytes must stay under (the worker's ``/whole`` room,
+    proxy/worker.py) learned from one holds for the next one's first request. None: no history."""
+    msgs = body.get("messages")
+    if orjson is None or not isinstance(msgs, list):
+        return None
+    first = next((i for i, m in enumerate(msgs) if isinstance(m, dict) and m.get("role") == "user"), len(msgs))
+    rest = {k: v for k, v in body.items() if k != "messages" and k not in BODY_KEYS and k != "metadata"}
+    try:
+        return hashlib.blake2b(orjson.dumps([path, rest, msgs[:first]], option=orjson.OPT_SORT_KEYS), digest_size=16).digest()
+    except TypeError:
+        return None
+
+
+def opening(messages: list[Any]) -> bool:
+    """A conversation's first request: the system prompt and the user's first words, no answer yet."""
+    return not any(isinstance(m, dict) and m.get("role") in ("assistant", "tool") for m in messages)
+
+
+def _system(proto: str, m: Any) -> bool:
+    """A system message of plain text (Chat's ``system`` / ``developer`` roles)."""
+    if proto != "openai" or not isinstance(m, dict) or m.get("role") not in ("system", "developer") or m.get("name"):
+        return False
+    content = m.get("content")
+    return isinstance(content, str) or (isinstance(content, list) and all(isinstance(p, dict) and p.get("type") == "text" for p in content))
+
+
+def first(limit: tuple[float, float] | None, proto: str, raw: bytes, body: Mapping[str, Any],
+          clip: int | None) -> tuple[Conv, tuple[resend.Sent, float, list[Any]]] | None:
+    """A conversation's first request (:func:`opening`) that may go as sent: the state to keep for
+    its next one, and :func:`decide`'s answer. ``limit``: the whole-request room (tokens, and the
+    tokens per byte that bound the count) learned for its :func:`shape_of`; it goes when its plain
+    messages' bytes times that bound are within the room, and it passes the provider rules."""
+    from ..formats.rules import check
+
+    msgs = body.get("messages")
+    if limit is None or proto not in DECIDED or not isinstance(msgs, list) or not msgs or not opening(msgs):
+        return None
+    tokens, per = limit
+    cost = len(raw) * per
+    if cost > tokens or not all(_system(proto, m) or _plain(proto, m, clip / per if clip else None) for m in msgs):
+        return None
+    if check(proto, dict(body)):
+        return None
+    sent = resend.Sent(raw=raw, count=len(msgs), fingerprints=(), clean=True)
+    return Conv(sent, tokens - cost, per), (sent, 0.0, msgs)
+
+
 #: :func:`decide`'s answer when it needs the parsed body
 NEED_BODY: Any = ("need the parsed body",)

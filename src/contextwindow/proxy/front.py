@@ -99,7 +99,7 @@ def _room(value: str, body: bytes) -> tuple[float, float]:
     conversation's next request may add, and tokens per byte that bound its count. ``body``: the
     last one the front sent of it; a room for the whole request (``/whole``, before the
     conversation's first report) is what that body's bytes leave of it."""
-    tokens, per, whole = (value.split("/") + ["", ""])[:3]
+    tokens, per, whole = [*value.split("/"), "", ""][:3]
     room, by = float(tokens), float(per or 1.0)
     return (room - by * len(body) if whole == "whole" else room), by
 
@@ -283,10 +283,12 @@ class FrontServer:
         self._worker = self._worker_pool(worker_url)
         self._pools: dict[str, Pool] = {}
         self.convs = fastpath.Table(KEPT, KEPT_BYTES)
+        #: the whole-request room of a conversation's first request, by its shape (fastpath.shape_of), learned from the worker
+        self.limits: collections.OrderedDict[bytes, tuple[float, float]] = collections.OrderedDict()
         self._ids = 0  # requests forwarded as sent, numbered for the worker
         self.handovers = Handovers(self._post, ANSWER_PATH)
         self.stats = {"requests": 0, "front_fast": 0, "delegated": 0, "records_lost": 0, "cancelled": 0,
-                      "read_ahead_peak": 0, "read_paused": 0, "handover_capped": 0}
+                      "read_ahead_peak": 0, "read_paused": 0, "handover_capped": 0, "front_first": 0}
         self.port = config.port
         self._server: asyncio.AbstractServer | None = None
         self._inflight = 0
@@ -391,6 +393,12 @@ class FrontServer:
                 key = fastpath.key_of(path, hmap, doc) if isinstance(doc, dict) else None
                 conv = self.convs.get(key)
                 got = fastpath.decide(conv, proto.name, body, doc, self.clip) if conv is not None else None
+                if conv is None and key is not None and isinstance(doc, dict):  # a conversation's first request
+                    opened = fastpath.first(self.limits.get(fastpath.shape_of(path, doc) or b""), proto.name, body, doc, self.clip)
+                    if opened is not None:
+                        conv, got = opened
+                        self.convs.remember(key, conv)
+                        self.stats["front_first"] += 1
             if got is not None and got is not fastpath.NEED_BODY and conv is not None and key is not None:
                 self.convs.alias_to(bkey, key, conv)
                 await self._fast(client, head, body, keep, key, conv, got, proto, hmap, started)
@@ -542,10 +550,22 @@ class FrontServer:
                 return
             sent = fastpath.resend.Sent(raw=body, count=len(msgs), fingerprints=(), clean=True)
             tokens, per = _room(room, body)
+            if room.endswith("/whole") and fastpath.opening(msgs):
+                self._learn(fastpath.shape_of(path, doc), room)
             conv = fastpath.Conv(sent, tokens, per, fastpath.call_ids(proto.name, msgs))
             self.convs.remember(key, conv, bkey)
         else:
             self.convs.forget(key)
+
+    def _learn(self, shape: bytes | None, room: str) -> None:
+        """The worker's whole-request room for a first request of this shape (the next ones of the
+        shape go from the front: :func:`fastpath.first`)."""
+        if shape is None:
+            return
+        self.limits[shape] = _room(room, b"")
+        self.limits.move_to_end(shape)
+        while len(self.limits) > KEPT:
+            self.limits.popitem(last=False)
 
     # --- hand-over to the worker ----------------------------------------------------------------
     async def _post(self, key: bytes, path: str, headers: list[tuple[str, str]], body: bytes) -> None:

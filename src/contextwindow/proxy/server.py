@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import signal
 import sys
 import threading
@@ -330,8 +331,11 @@ def run(config: ProxyConfig, conversations: Conversations, ready: Mapping[str, A
             loop = asyncio.get_running_loop()
 
             def watch_front() -> None:
+                # the raw descriptor, not sys.stdin's buffered reader: a daemon thread blocked inside
+                # that reader's lock made the interpreter's shutdown a fatal error (_enter_buffered_busy)
                 with contextlib.suppress(OSError, ValueError):
-                    sys.stdin.buffer.read()
+                    while os.read(sys.stdin.fileno(), 65536):
+                        pass
                 loop.call_soon_threadsafe(stop.set)
 
             threading.Thread(target=watch_front, daemon=True, name="ctxw-front-watch").start()
