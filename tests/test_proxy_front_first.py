@@ -60,7 +60,7 @@ def test_a_second_request_whose_bytes_do_not_bound_it_under_the_trigger_goes_to_
     # ~40 kB of text, ~7,000 tokens: under 90% of the trigger by its tokens (the worker sends it as
     # it is), over it by its bytes (the front cannot tell, before the first report)
     task = "Find the retry logic. " + "retry " * 6_500
-    st, sent, upstream, convs = run(task, 3)
+    st, sent, upstream, _ = run(task, 3)
     assert st["delegated"] >= 2 and st["front_fast"] <= 1, st
     assert upstream == sent and st.get("misjudged", 0) == 0  # nothing needed changing, and the front claimed nothing it could not bound
 
