@@ -55,6 +55,8 @@ def line_chunks(text: str, chunk_chars: int = CHUNK_CHARS, max_line: int = MAX_L
 
 
 def _capped(lines: list[str], max_line: int) -> list[str]:
+    if not lines or max(map(len, lines)) <= max_line:  # the common case, settled in C
+        return lines
     for i, ln in enumerate(lines):
         if len(ln) > max_line:
             lines[i] = long_line(ln, 0, len(ln), max_line)

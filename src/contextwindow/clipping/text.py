@@ -70,16 +70,21 @@ class _Scan:
                     self.outline_chars += len(lines[k]) + 1
                 else:
                     self.outline_dropped += 1
-            for ln in lines:
-                if head_chars >= cap_chars:
-                    break
-                self.head.append(ln)
-                head_chars += len(ln) + 1
+            if head_chars < cap_chars:
+                chars = sum(map(len, lines)) + len(lines)
+                if head_chars + chars - len(lines[-1]) - 1 < cap_chars:  # every line goes in (the loop's answer)
+                    self.head.extend(lines)
+                    head_chars += chars
+                else:
+                    for ln in lines:
+                        if head_chars >= cap_chars:
+                            break
+                        self.head.append(ln)
+                        head_chars += len(ln) + 1
             take = lines[-2000:]
             base = first + len(lines) - len(take)
-            for q, ln in enumerate(take):
-                self.tail.append((base + q, ln))
-                self.tail_chars += len(ln) + 1
+            self.tail.extend(zip(range(base, base + len(take)), take))
+            self.tail_chars += sum(map(len, take)) + len(take)
             while self.tail_chars > cap_chars and len(self.tail) > 1:
                 self.tail_chars -= len(self.tail.popleft()[1]) + 1
             self.total = first + len(lines)
@@ -115,15 +120,15 @@ class _Lines:
         index = self.index = sorted(lines)
         tw = 2.0 if numbered else 1.5
 
-        def key(e: int) -> tuple[float, ...]:
-            i = index[e]
+        def key(i: int) -> tuple[float, ...]:
             hit = sc.outline.get(i) if source else None
             if hit is not None:
                 # definitions before imports, outer before inner, then in file order
                 return (0.0, float(hit[0] == IMPORT), float(sc.indent[i]), float(i))
             return (1.0, min(float(i), (n - 1 - i) * tw))
 
-        self.order = sorted(range(len(index)), key=key)
+        keys = [key(i) for i in index] if source else [(1.0, min(float(i), (n - 1 - i) * tw)) for i in index]
+        self.order = sorted(range(len(index)), key=keys.__getitem__)
         defs = self.defs = sorted(i for i, (k, _) in sc.outline.items() if k == DEF) if source else []
 
         def defs_in(start: int, end: int) -> int:
