@@ -71,20 +71,20 @@ def test_capped_is_the_loop() -> None:
         assert _capped(list(lines), 50) == _reference_capped(lines, 50)
 
 
+def _reference_key(lines: T._Lines, tw: float, e: int) -> tuple[float, ...]:
+    sc, n, i = lines.sc, lines.n, lines.index[e]
+    hit = sc.outline.get(i) if lines.source else None
+    if hit is not None:
+        return (0.0, float(hit[0] == IMPORT), float(sc.indent[i]), float(i))
+    return (1.0, min(float(i), (n - 1 - i) * tw))
+
+
 @pytest.mark.parametrize("numbered", [False, True])
 def test_ranking_is_the_keys_order(numbered: bool) -> None:
     for text in _texts()[:-1]:
         lines = T._Lines(text, 200_000, numbered)
-        sc, n, tw = lines.sc, lines.n, 2.0 if numbered else 1.5
-
-        def key(e: int) -> tuple[float, ...]:
-            i = lines.index[e]
-            hit = sc.outline.get(i) if lines.source else None
-            if hit is not None:
-                return (0.0, float(hit[0] == IMPORT), float(sc.indent[i]), float(i))
-            return (1.0, min(float(i), (n - 1 - i) * tw))
-
-        assert lines.order == sorted(range(len(lines.index)), key=key)
+        tw = 2.0 if numbered else 1.5
+        assert lines.order == sorted(range(len(lines.index)), key=lambda e, lines=lines: _reference_key(lines, tw, e))
 
 
 @pytest.mark.parametrize("before_last", [99, 100, 101])

@@ -83,7 +83,7 @@ class _Scan:
                         head_chars += len(ln) + 1
             take = lines[-2000:]
             base = first + len(lines) - len(take)
-            self.tail.extend(zip(range(base, base + len(take)), take))
+            self.tail.extend(zip(range(base, base + len(take)), take, strict=True))
             self.tail_chars += sum(map(len, take)) + len(take)
             while self.tail_chars > cap_chars and len(self.tail) > 1:
                 self.tail_chars -= len(self.tail.popleft()[1]) + 1

@@ -15,6 +15,7 @@ import base64
 import gzip
 import hashlib
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -220,6 +221,7 @@ def _encode_len(enc: tiktoken.Encoding, text: str) -> int:
 
 # --- the counter ----------------------------------------------------------------------------
 
+from .bpe_cuts import last_line_cut  # noqa: E402
 from .counting import OPENAI, MessageCounter, Profile  # noqa: E402
 
 MEMO_SIZE = 4  # texts whose count ExactCounter keeps (by identity: a str is immutable)
@@ -252,6 +254,24 @@ class ExactCounter(MessageCounter):
         if len(text) >= MEMO_MIN_CHARS:
             self._memo = ((text, n), *memo[: MEMO_SIZE - 1])
         return n
+
+    def count_joined(self, text: str, pieces: Sequence[str]) -> int:
+        """``count_text_memo(text)`` where ``text == left + right`` (a clip's body counted while it
+        was fitted, then a newline and its marker): when the start of ``left``'s last line is a cut
+        of the BPE split (:mod:`.bpe_cuts`, and the line is short) only that line is read again, with
+        and without ``right``; else the text is read whole. The same answer either way."""
+        n = self._texts.get(text)
+        if n is not None:
+            return n
+        if len(pieces) == 2 and len(text) <= CHUNK_CHARS:
+            left, right = pieces
+            p = last_line_cut(left)
+            if p is not None and len(left) - p <= len(left) // 4 and len(left) + len(right) == len(text) and text.endswith(right):
+                line = left[p:]
+                n = self.count_text_memo(left) - self.count_text(line) + self.count_text(line + right)
+                self.remember(text, n)
+                return n
+        return self.count_text_memo(text)
 
     def encode(self, text: str) -> list[int]:
         """Token ids of ``text`` (special-token strings encoded as ordinary text)."""

@@ -1,0 +1,58 @@
+"""tokens/bpe_cuts.py: at a cut (a newline, then an ASCII character that is neither whitespace nor
+"/") the exact count of a text is the sum of its sides', for both bundled vocabularies; and the
+exact counter's joined count (a clip's body + newline + marker) equals the whole count."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from contextwindow.tokens.bpe_cuts import is_cut, last_line_cut
+from contextwindow.tokens.exact import ExactCounter, count_tokens
+
+ENCODINGS = ["o200k_base", "cl100k_base"]
+# what could join pieces across a newline: newlines, CR, "/", spaces and tabs, Unicode whitespace
+# (NBSP, NEL, line separator, file separator), apostrophes (contractions), punctuation, digits,
+# letters of both cases, a combining mark, CJK
+_ALPHABET = "\n\n\n\r/ /  \t\u00a0\u0085\u2028\x1c's'll'd.,;:})]{[(-_=+*#\"!?<>|\\`~^%$@&aZqé5079\u0301漢"
+_FRAGMENTS = ["\n", "\n", "\r\n", "/", "//", " ", "  ", "\t", ")", "};", ".", "'s", "'", "x", "Yz", "12", "1234", "é", "\u0301", "漢", "\u00a0", "\u0085", "\x1c", "-"]
+texts = st.text(alphabet=_ALPHABET, max_size=60) | st.lists(st.sampled_from(_FRAGMENTS), max_size=25).map("".join)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@settings(max_examples=400, deadline=None)
+@given(left=texts, first=st.sampled_from(")}/.'x7-/#\"/:"), rest=texts)
+def test_a_cut_adds_up(encoding: str, left: str, first: str, rest: str) -> None:
+    left, right = left + "\n", first + rest  # the joint a clip's marker makes, and any character after it
+    text = left + right
+    p = len(left)
+    if is_cut(text, p):
+        assert count_tokens(encoding, text) == count_tokens(encoding, left) + count_tokens(encoding, right)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@settings(max_examples=300, deadline=None)
+@given(body=texts, marker=texts)
+def test_joined_count_is_the_whole_count(encoding: str, body: str, marker: str) -> None:
+    body = "w" * 200 + "\n" + body  # long enough that its last line is a small part of it
+    right = "\n" + marker
+    counter = ExactCounter(encoding)
+    counter.count_text_memo(body)  # as the clip counted the body while fitting it
+    assert counter.count_joined(body + right, (body, right)) == count_tokens(encoding, body + right)
+
+
+def test_what_is_a_cut() -> None:
+    assert is_cut("a\nb", 2) and is_cut("}\n{", 2) and is_cut("x\n'", 2)
+    assert not is_cut("a\n/b", 2)  # o200k: punctuation + newlines + "/" is one piece
+    assert not is_cut("a\n b", 2) and not is_cut("a\n\nb", 2) and not is_cut("a\n\u00a0", 2) and not is_cut("a\n漢", 2)
+    assert not is_cut("ab", 1) and not is_cut("a\n", 2) and not is_cut("\nb", 0)
+    assert last_line_cut("one\ntwo") == 4 and last_line_cut("one\n two") is None and last_line_cut("one") is None
+
+
+def test_the_rule_matters() -> None:
+    """Without it the sum is wrong for o200k: a slash after punctuation and a newline joins them."""
+    text = "x)\n/"
+    assert count_tokens("o200k_base", text) == 2 != count_tokens("o200k_base", text[:3]) + count_tokens("o200k_base", text[3:])
+    text = "x\n\ny"  # and a newline after a newline
+    assert count_tokens("cl100k_base", text) == 3 != count_tokens("cl100k_base", text[:2]) + count_tokens("cl100k_base", text[2:])
