@@ -145,6 +145,7 @@ class _Client(asyncio.Protocol):
     def _refuse(self, status: int, message: str, shape: Protocol | None = None, kind: str = "invalid_request_error") -> None:
         """Answer and close, once the answers before it are out (nothing more is read)."""
         self.gone = True
+        self.front.stats["requests"] += 1  # answered (413, 400): counted as ctxw proxy counts it
         if self.transport is None:
             return
         self.transport.pause_reading()
