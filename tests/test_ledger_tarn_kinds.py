@@ -158,3 +158,18 @@ def test_one_item_of_a_list_changes_and_the_others_stay() -> None:
 def test_a_new_name_beside_a_list_item_changes_nothing_without_a_word_of_the_list() -> None:
     ledger = ledger_of("The tour covers Lyon, Porto, Gdansk and Riga.", "Bergen and Porto both have rain today.")
     assert {"Porto"} <= live_values(ledger) and stale_values(ledger) == set()
+
+
+def test_a_choice_named_by_the_speaker_s_pick_or_preference_is_the_same_choice() -> None:
+    """The 5b3098e kind (a subject split once the shared change words read the correction): a correction names the
+    choice in other words than the first statement ("the X framework"), the next update names it as the speaker's pick
+    or preference ("my pick for X"); the words a choice is named by are set aside like a bound noun."""
+    ledger = ledger_of("For the desktop UI tests I prefer Sikuli.", "I had the desktop UI framework wrong, it's Squish and not Sikuli.",
+                       "Switch my pick for desktop UI to Ranorex.")
+    assert live_values(ledger) == {"Ranorex"} and stale_values(ledger) == {"Sikuli", "Squish"}
+    ledger = ledger_of("Charts in the reports look best in Vega, if you can.", "I had the chart tool for reports wrong, it's Plotly and not Vega.",
+                       "On my reports chart preference: Bokeh, please.")
+    assert live_values(ledger) == {"Bokeh"}
+    # another thing's choice stays: a word on each side the other lacks
+    ledger = ledger_of("For the desktop UI tests I prefer Sikuli.", "Switch my pick for mobile UI to Ranorex.")
+    assert live_values(ledger) == {"Sikuli", "Ranorex"}

@@ -202,7 +202,12 @@ def _core(e: Entry) -> set[str]:
     # a compound of two words is the two words here ("first-response" / "first response"; not in the subject itself,
     # where "parcel-router" names one service that "parcel router …" must not match by two words alone)
     words = {p for w in e.subject.split() for p in (w.split("-") if re.fullmatch(r"[a-z]{3,}-[a-z]{3,}", w) else [w])}
-    return words - BOUND_NOUNS - {"number"} - units
+    return words - BOUND_NOUNS - {"number"} - units - _CHOICE_WORDS
+
+
+# the words a choice among tools or styles is named by, not what it is for ("the mobile e2e framework", "my pick for
+# mobile e2e", "my docs diagram preference"): set aside like a bound noun (the 5b3098e kind, see docs/memory.md)
+_CHOICE_WORDS = {"tool", "choice", "library", "framework", "pick", "preference", "default"}
 
 
 def _bounds(e: Entry) -> set[str]:
