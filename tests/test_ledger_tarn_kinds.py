@@ -173,3 +173,13 @@ def test_a_choice_named_by_the_speaker_s_pick_or_preference_is_the_same_choice()
     # another thing's choice stays: a word on each side the other lacks
     ledger = ledger_of("For the desktop UI tests I prefer Sikuli.", "Switch my pick for mobile UI to Ranorex.")
     assert live_values(ledger) == {"Sikuli", "Ranorex"}
+
+
+def test_a_setting_written_as_a_config_line_is_the_same_subject_as_prose() -> None:
+    ledger = ledger_of("The build host is owl-ci3.lan.", "Updated:\nbuild_host: kite-ci9.lan")
+    assert live_values(ledger) == {"kite-ci9.lan"} and stale_values(ledger) == {"owl-ci3.lan"}
+    ledger = ledger_of("report_length: 300 words", "The report length is 450 words now.")
+    assert live_values(ledger) == {"450 words"}
+    [e] = ledger_of("report_style: terse bullets")
+    assert (e.kind, e.subject, e.values) == ("fact", "report style", ("terse bullets",))
+    assert ledger_of("see notes_v2: draft") == []  # not a config line: words before the key

@@ -160,6 +160,11 @@ _ASKED_SET = re.compile(
 _GIVEN = re.compile(r"^(?:now that|since|given that)\s+(?P<r>[^,?]{6,}?),\s+[^?]*\?$", re.IGNORECASE)
 
 
+# Kind: a setting written as a config line, its key in snake case and its value a few plain words — "report_style: terse
+# bullets", "merge_strategy: squash and rebase" (before, no entry: no typed value and a one-word subject)
+_SETTING = re.compile(r"^(?P<k>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*[:=]\s*(?P<v>[\w][\w ,./'-]{0,60})$")
+
+
 def parse(clause: str, source: str = "") -> Entry | None:
     """The ledger entry a clause states, or None (a question, a task, chatter, code)."""
     s = clause.strip().strip("*_").strip()
@@ -170,6 +175,12 @@ def parse(clause: str, source: str = "") -> Entry | None:
     if (s.startswith("(") and s.endswith(")")) or s.endswith((",", "{", "[")) or re.match(r"^[\w.-]+:\s*[\"'{\[`]|^\d+:\s", s):
         return None  # a data, status or listing line ("(Open file: …)", 'description: "…",', "12:  code"), not a statement
     written = s
+    setting = _SETTING.match(s)
+    if setting and not find_values(setting.group("v")):
+        # a setting written as a config line whose value is plain words ("report_style: terse bullets"): the key is its subject
+        words = subject_words(setting.group("k"))
+        value = setting.group("v").strip().rstrip(".")
+        return Entry(text=written, kind="fact", subject=" ".join(words), value="+" + value.lower(), values=(value,), source=source, signature="quoted") if words else None
     s = typos.mend(s)  # "teh X shoudl be V" is "the X should be V" (same length: values keep their places)
     # a question that carries a statement: a request to set something ("Could you switch X to V and rerun …?"), or
     # what it takes as given ("Now that X is V, does …?"): the statement is read, the clause kept as written

@@ -79,6 +79,9 @@ def subject_words(text: str) -> list[str]:
     t = re.sub(r"\bpinned\s+(?=(?:to|at|on)\b)", " ", t)  # "we're pinned to lib V": how it is held (but "the pinned tab")
     t = re.sub(r"\bfree to\b", " ", t)  # "you're free to …" (but "the free tier" names a tier)
     t = re.sub(r"\b(?:be|am|'m|are|'re|is|feel)\s+content\b", " ", t)  # "I'd be content with …" (but "the content delivery network")
+    # Kind: a setting's key in snake case names the same words as prose ("retry_limit: 5" is the retry limit; before, one
+    # word no prose subject shares): letters only on both sides of each underscore (a name with digits keeps its form)
+    t = re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", lambda m: m.group(0).replace("_", " "), t)
     words = [w.strip("'-") for w in re.findall(r"[a-z0-9][a-z0-9'_.-]*", t)]
     out = []
     for w in words:
