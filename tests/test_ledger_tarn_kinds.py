@@ -183,3 +183,31 @@ def test_a_setting_written_as_a_config_line_is_the_same_subject_as_prose() -> No
     [e] = ledger_of("report_style: terse bullets")
     assert (e.kind, e.subject, e.values) == ("fact", "report style", ("terse bullets",))
     assert ledger_of("see notes_v2: draft") == []  # not a config line: words before the key
+
+
+def test_an_answer_of_only_a_value_is_about_what_the_question_names() -> None:
+    from contextwindow.folding import constraints
+
+    ledger = constraints.update([], "The batch size is 500 rows.")
+    ledger = constraints.update(ledger, "no, 800 rows now. Also check the logs.", asked="Done. Is the batch size still 500 rows?")
+    assert live_values(ledger) == {"800 rows"} and stale_values(ledger) == {"500 rows"}
+    ledger = constraints.update([], "use elm-st2.lan.", asked="Noted. What's your staging host?")
+    assert [(e.subject, e.values) for e in ledger] == [("staging host", ("elm-st2.lan",))]
+    ledger = constraints.update([], "go with short bullet lists, thanks.", asked="Before I start: what should I use for status reports?")
+    assert [(e.subject, e.values) for e in ledger] == [("status report", ("short bullet lists",))]
+    ledger = constraints.update([], "The review window is 2 days.")
+    ledger = constraints.update(ledger, "it changed, 3 days.", asked="Should the review window stay at 2 days?")
+    assert live_values(ledger) == {"3 days"}
+    # no question, or a question that names nothing: the value alone says nothing about a subject
+    assert all("staging" not in e.subject for e in constraints.update([], "use elm-st2.lan.", asked="Done, the tests pass."))
+    assert constraints.update([], "it's 6380.", asked="Anything else?") == []
+
+
+def test_a_session_reads_the_answer_through_the_question_before_it(tmp_path) -> None:
+    from contextwindow.messages import assistant, user
+    from contextwindow.session import Session
+    from contextwindow.store.sqlite import SQLiteStore
+
+    s = Session(SQLiteStore(tmp_path / "s.db"), window=8000, max_output=100)
+    s.add(user("The batch size is 500 rows."), assistant("Done. Is the batch size still 500 rows?"), user("no, 800 rows now."))
+    assert live_values(s.constraints()) == {"800 rows"}

@@ -230,6 +230,7 @@ class Session:
         ready: list[Message] = []
         ledger: list[ledger_mod.Constraint] | None = None  # read from the store only when a user message comes
         ledger_changed = False
+        asked = ""
         for m in messages:
             m = unmap_ids(m, self._renderer.sent_ids)
             if m.role == "user" and not m.is_tool_result and len(self._steering):
@@ -240,9 +241,11 @@ class Session:
             if said:  # tool results alone say nothing: the ledger is not read for them
                 if ledger is None:
                     ledger = self.constraints()
-                new = ledger_mod.update(ledger, said, source=str(len(ledger)))
+                new = ledger_mod.update(ledger, said, source=str(len(ledger)), asked=asked)
                 ledger_changed = ledger_changed or new != ledger
                 ledger = new
+            # the assistant's question an answer of only a value is about (folding/answers.py; within one add() call)
+            asked = m.text if m.role == "assistant" and m.text.strip() else asked if m.role != "user" else ""
             self._intake.remember_calls(m)
             ready.append(m)
         tokens = [self._count(m) for m in ready]

@@ -49,11 +49,12 @@ def user_words(m: Message) -> str | None:
     return m.text if not m.is_tool_result else "\n".join(p.text for p in m.parts if isinstance(p, TextPart))
 
 
-def update(ledger: Sequence[Constraint], text: str, source: str = "") -> list[Constraint]:
+def update(ledger: Sequence[Constraint], text: str, source: str = "", asked: str = "") -> list[Constraint]:
     """The ledger after a user message with ``text``: new entries added, superseded ones retired
-    (each clause's values typed once for the whole update: folding/scoped.py)."""
+    (each clause's values typed once for the whole update: folding/scoped.py). ``asked``: the assistant's message
+    before it, whose question an answer of only a value is about (folding/answers.py)."""
     with reading_scope():
-        return _ledger.update(ledger, text, source)
+        return _ledger.update(ledger, text, source, asked)
 
 
 def texts(ledger: Iterable[Constraint]) -> list[str]:

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache, partial
 
+from .answers import answered
 from .clauses import find_values, sentences, split_environment
 from .entries import DROP_ORDER, KINDS, MAX_CLAUSE_CHARS, Entry
 from .lists import swapped
@@ -49,12 +50,24 @@ __all__ = [
 
 
 # --- the ledger over time -------------------------------------------------------------------------
-def update(ledger: Sequence[Entry], text: str, source: str = "") -> list[Entry]:
+def update(ledger: Sequence[Entry], text: str, source: str = "", asked: str = "") -> list[Entry]:
     """``ledger`` with what ``text`` (a user message) states; the first message that states
-    anything may make its opening request the goal (``reading.detect``)."""
+    anything may make its opening request the goal (``reading.detect``). ``asked``: the assistant's message before it,
+    whose closing question names what an answer of only a value is about (``answers.py``)."""
     out = list(ledger)
     # the opening message, even when a compacted conversation carries superseded entries in its first message's meta
     found = detect(text, source, opening=all(e.source == "superseded" for e in ledger))
+    first = sentences(split_environment(text)[0])[:1]
+    answer = answered(asked, first[0]) if asked and first else None
+    if answer is not None:
+        read = parse(answer[0], source)
+        if read is None and not find_values(answer[0]):  # plain words ("go with short bullet lists"): the value as written
+            thing, said = answer[0].rstrip(".").split(" is ", 1)
+            words = subject_words(thing)
+            read = Entry(text=answer[0], kind="fact", subject=" ".join(words), value="+" + said.lower(), values=(said,), source=source, signature="quoted") if words else None
+        if read is not None:
+            read = replace(read, text=first[0].strip(), replaces=answer[1], correction=bool(answer[1]))
+            found = [read, *(e for e in found if e.text.strip() != first[0].strip())]
     for clause in sentences(split_environment(text)[0]):
         swap = swapped(out, clause)  # one item of a list in force changed: the list with that item changed, the old item stale
         if swap is not None:

@@ -82,13 +82,15 @@ MAX_ROUNDS = 32  # folds in a row; past a few, each round only re-summarizes a s
 def memory_ledger(messages: Sequence[Message]) -> list[ledger_mod.Entry]:
     """The ledger of a history: entries carried by fold summaries, then the user's own messages."""
     out: list[ledger_mod.Entry] = []
+    asked = ""  # the assistant's last words before a user message: an answer of only a value is about its question
     for i, m in enumerate(messages):
         out += [e for e in recall_superseded(m) if (e.text, e.updated_to) not in {(o.text, o.updated_to) for o in out}]
         if _is_fold(m):
             for e in ledger_mod.from_text(summary_text(m)):
                 out = ledger_mod.add(out, e)
         elif (said := user_words(m)) is not None:
-            out = ledger_mod.update(out, said, source=str(i))
+            out = ledger_mod.update(out, said, source=str(i), asked=asked)
+        asked = m.text if m.role == "assistant" and m.text.strip() else asked if m.role != "user" else ""
     return out
 
 

@@ -164,10 +164,12 @@ def resolve_model(name: str | None, window: int | None) -> ModelSpec:
 def user_constraints(messages: Iterable[Message]) -> list[ledger_mod.Constraint]:
     """The ledger over the user's own messages (superseded rules replaced), as the Session keeps it."""
     ledger: list[ledger_mod.Constraint] = []
+    asked = ""  # the assistant's last words before a user message (folding/answers.py)
     for m in messages:
         said = ledger_mod.user_words(m)
         if said is not None:
-            ledger = ledger_mod.update(ledger, said, source=str(len(ledger)))
+            ledger = ledger_mod.update(ledger, said, source=str(len(ledger)), asked=asked)
+        asked = m.text if m.role == "assistant" and m.text.strip() else asked if m.role != "user" else ""
     return [c for c in ledger if c.active]
 
 

@@ -1,0 +1,65 @@
+"""Answers to the assistant's question: a user message that opens with only a value ("no, 12 now.", "it's Vega.") says
+it about what the assistant's question before it named. Pure.
+
+Kind: the subject is in the question, the value in the answer — "Which port does the cache listen on?" → "6380.";
+"Is the batch size still 500?" → "no, 800 now." (the old value named by the question is replaced); "Should the review
+window stay at 2 days?" → "it changed, 3 days."; "What's our staging host?" → "use elm-st2.lan.". Before, such an answer
+was a value with no subject: it made no entry, or was guessed onto the newest entry of its kind. The question gives
+only the subject (and the value it asks about); every value of the entry is the user's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .clauses import find_values, frame, sentences
+
+# a question that names one thing: what it is, which it is, whether it still has a value (the value asked about: ``u``)
+_ASKS = (
+    re.compile(r"^(?:what(?:'s| is| are)|do you know|which(?:'s| is))\s+(?P<x>(?:the|our|my|your)\s+[^?]{2,80}?)\s*\?$", re.IGNORECASE),
+    re.compile(r"^(?:what|which)\s+(?:[\w-]+\s+){0,3}(?:should|do|would|shall|will)\s+(?:i|we)\s+use\s+for\s+(?P<x>[^?]{2,80}?)\s*\?$", re.IGNORECASE),
+    re.compile(r"^(?:is|are)\s+(?P<x>(?:the|our|my|your)\s+.+?)\s+still\s+(?:at\s+|on\s+)?(?P<u>[^?]+?)\s*\?$", re.IGNORECASE),
+    re.compile(r"^(?:should|does|do|will)\s+(?P<x>(?:the|our|my|your)\s+.+?)\s+(?:stay|remain|keep)\s+(?:at|on|as)?\s*(?P<u>[^?]+?)\s*\?$", re.IGNORECASE),
+    re.compile(r"^(?:am i right|is it right|is it true|correct me if i'm wrong)(?:\s+that|,)?\s+(?P<x>(?:the|our|my|your)\s+.+?)\s+(?:is|are)\s+(?P<u>[^?]+?)\s*\?$", re.IGNORECASE),
+)
+# what opens an answer: a no, a change said, then "it's" / "use" / "go with"
+_OPENS = re.compile(r"^(?:(?:no|nope|nah|not any ?more|not anymore|it changed|that changed|changed|yes|yeah|sure)\b\s*[,:;.!—–-]*\s*)?"
+                    r"(?:(?:it's|it is|that's|use|go with|we use|we're on|make it)\s+)?", re.IGNORECASE)
+_CLOSES = re.compile(r"[\s,]*(?:now|these days|instead|thanks|thank you|please|for now)?[\s,]*(?:thanks|thank you|please)?\s*[.!]?\s*$", re.IGNORECASE)
+_NEGATIVE = re.compile(r"^(?:no|nope|nah|not any ?more|not anymore|it changed|that changed|changed)\b", re.IGNORECASE)
+
+
+def question(asked: str) -> str:
+    """The last sentence of the assistant's message when it is a question, else ""."""
+    said = sentences(asked.strip())
+    last = said[-1].strip() if said else ""
+    return last if last.endswith("?") else ""
+
+
+def answered(asked: str, clause: str) -> tuple[str, tuple[str, ...]] | None:
+    """(the statement ``clause`` makes about what the question ``asked`` names, the old values the question named when
+    the answer says no) — "The batch size is 800." and ("500",) for "Is the batch size still 500?" / "no, 800 now." —
+    or None when ``clause`` is not only a value answering a question that names one thing."""
+    q = re.sub(r"^[^,:?]{1,30}[,:]\s+", "", question(asked))  # a lead before it: "Quick question, …", "Before I go on: …"
+    if not q:
+        return None
+    for pat in _ASKS:
+        m = pat.match(q)
+        if m:
+            break
+    else:
+        return None
+    body = _CLOSES.sub("", _OPENS.sub("", clause.strip(), count=1))
+    if not body or len(body.split()) > 6 or body.endswith("?"):
+        return None
+    vals = find_values(body)
+    # (a name's first word is typed as one only before a verb: here every capitalised word is part of the value)
+    plain = not re.search(r"[A-Za-z]{2,}", re.sub(r"\b[A-Z][\w-]*", " ", frame(body, vals).replace("<v>", " "))) if vals else bool(re.fullmatch(r"[a-z][\w' -]{1,40}", body))
+    if not plain:
+        return None  # more than a value: a statement of its own
+    x = re.sub(r"^your\b", "my", m.group("x").strip(), flags=re.IGNORECASE)
+    olds: tuple[str, ...] = ()
+    if "u" in m.groupdict() and m.group("u") and _NEGATIVE.match(clause.strip()):
+        typed = [v.text for v in find_values(m.group("u")) if v.kind != "name"]
+        olds = tuple(typed) or (m.group("u").strip(),)  # a name of several words as one value
+    return f"{x[:1].upper()}{x[1:]} is {body}.", olds
