@@ -185,7 +185,7 @@ def test_the_policy_prices_the_summary_input_at_the_read_price_unless_told() -> 
 
     budget = Budget(200_000, 20_000, 0, 0, 0, 0, 100_000, 0, 90_000, 50_000, None)
     growth = Growth(calls=10, grown=30_000)
-    cfg = CacheConfig(deep_target=0.2, min_trigger=0.1)  # the numbers above; the defaults are fitted (docs/replay.md)
+    cfg = CacheConfig(deep_target=0.2, min_trigger=0.1, max_trigger=0.9)  # the numbers above; the defaults are fitted (docs/replay.md)
     assert cfg.summary_input_weight is None  # follows the read weight: the request rides the cache
     riding, why = cost_budget(budget, growth, cfg, summary_tokens=4_000)
     assert cost_budget(budget, growth, replace(cfg, summary_input_weight=cfg.read_weight), summary_tokens=4_000)[0] == riding

@@ -62,7 +62,7 @@ class CacheConfig:
     # when and how deep a compaction pass goes (compaction/economics.py; fitted, docs/replay.md)
     deep_target: float = 0.5  # a pass aims at this share of the history budget (0.2 before the fold kind; refit docs/replay.md)
     min_trigger: float = 0.3  # no pass for cost alone below this share of the history budget
-    max_trigger: float = 0.9  # nor later than this share (or the budget's own trigger, if later)
+    max_trigger: float = 1.0  # nor later than this share (or the budget's own trigger, if later); 0.9 until the refit of docs/replay.md
     # what a pass's summary call costs (compaction/economics.py), as weights of the input price: the
     # summary request rides the conversation's cached prefix (folding/cached.py), so what it folds is
     # read at the read price (None: read_weight; 1.0 prices a flat transcript no cache holds), and it
