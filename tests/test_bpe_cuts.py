@@ -56,3 +56,13 @@ def test_the_rule_matters() -> None:
     assert count_tokens("o200k_base", text) == 2 != count_tokens("o200k_base", text[:3]) + count_tokens("o200k_base", text[3:])
     text = "x\n\ny"  # and a newline after a newline
     assert count_tokens("cl100k_base", text) == 3 != count_tokens("cl100k_base", text[:2]) + count_tokens("cl100k_base", text[2:])
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_long_texts_are_cut_where_the_count_adds_up(encoding: str) -> None:
+    """``count_tokens`` of a text longer than its chunk sums spans cut by ``split_for_bpe``: never at
+    a newline before "/" after punctuation (o200k's one piece), so the sum is the whole count."""
+    text = "\n".join(f"/srv/{i}/f(x) and y)" for i in range(1_500))  # each newline after ")" and before "/"
+    whole = count_tokens(encoding, text)
+    for chunk in (200, 333, 1_000, 4_097):
+        assert count_tokens(encoding, text, chunk) == whole

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigError, TokenizeError
+from .bpe_cuts import is_cut, last_line_cut
 
 if TYPE_CHECKING:  # pragma: no cover
     import tiktoken
@@ -170,10 +171,10 @@ CHUNK_CHARS = 1 << 20
 
 def split_for_bpe(text: str, chunk_chars: int = CHUNK_CHARS) -> list[tuple[int, int]]:
     """Cut ``text`` into spans of about ``chunk_chars`` at places where both OpenAI split
-    patterns start a new piece anyway (right after a newline that precedes a non-space, or
-    before a single space that follows a non-space and precedes a letter), so per-span
-    counts add up to the whole count. Text with no such place is cut hard (off by a token or
-    two at most per cut)."""
+    patterns start a new piece anyway (right after a newline that precedes an ASCII character
+    that is neither whitespace nor "/": :func:`.bpe_cuts.is_cut`; or before a single space that
+    follows a non-space and precedes a letter), so per-span counts add up to the whole count.
+    Text with no such place is cut hard (off by a token or two at most per cut)."""
     n = len(text)
     spans: list[tuple[int, int]] = []
     start = 0
@@ -190,8 +191,7 @@ def split_for_bpe(text: str, chunk_chars: int = CHUNK_CHARS) -> list[tuple[int, 
 def _safe_cut(text: str, lo: int, hi: int) -> int:
     p = text.rfind("\n", lo, hi)
     while p != -1:
-        nxt = text[p + 1 : p + 2]
-        if nxt and not nxt.isspace():
+        if is_cut(text, p + 1):  # not "\n/" after punctuation: o200k keeps ")\n/" in one piece
             return p + 1
         p = text.rfind("\n", lo, p)
     p = text.rfind(" ", lo, hi)
@@ -221,7 +221,6 @@ def _encode_len(enc: tiktoken.Encoding, text: str) -> int:
 
 # --- the counter ----------------------------------------------------------------------------
 
-from .bpe_cuts import last_line_cut  # noqa: E402
 from .counting import OPENAI, MessageCounter, Profile  # noqa: E402
 
 MEMO_SIZE = 4  # texts whose count ExactCounter keeps (by identity: a str is immutable)
