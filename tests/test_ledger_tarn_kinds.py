@@ -211,3 +211,13 @@ def test_a_session_reads_the_answer_through_the_question_before_it(tmp_path) -> 
     s = Session(SQLiteStore(tmp_path / "s.db"), window=8000, max_output=100)
     s.add(user("The batch size is 500 rows."), assistant("Done. Is the batch size still 500 rows?"), user("no, 800 rows now."))
     assert live_values(s.constraints()) == {"800 rows"}
+
+
+def test_a_verdict_label_or_the_speaker_s_position_before_a_value_names_no_subject() -> None:
+    ledger = ledger_of("The cache size is 4 GB.", "We went over the cache size at lunch. Result: 6 GB.")
+    assert live_values(ledger) == {"6 GB"} and stale_values(ledger) == {"4 GB"}
+    ledger = ledger_of("The standup is at 9:30.", "The standup moved again. We're at 10:15.")
+    assert live_values(ledger) == {"10:15"} and stale_values(ledger) == {"9:30"}
+    # a value the ledger can find no subject for is read as written, not dropped
+    ledger = ledger_of("The board meets on Fridays.", "We argued about the kickoff slot all morning. Verdict: 14:30.")
+    assert "14:30" in live_values(ledger)

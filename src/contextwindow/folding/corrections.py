@@ -49,7 +49,11 @@ _CONTRAST = re.compile(r"(?:\s*[,;]\s*(?:and\s+|but\s+)?not|\s+(?:and|but)\s+not
 _FILLER = re.compile(
     r"\b(?:from now on|going forward|from here on|for now|now|then|instead|please|it is|it's|that's|that is|is|are|correct|right|confirmed|final|no|"
     r"the (?:right|correct|real|actual) (?:one|value|number)|actually|really|also|again|ok|okay|fine|was meant|went|goes|"
-    rf"rather|{CHANGE_PAST_VERB}|to|on|at|for|by|a|an|the|yes|here)\b",
+    rf"rather|{CHANGE_PAST_VERB}|to|on|at|for|by|a|an|the|yes|here|"
+    # Kind: a verdict that labels the value, or the speaker's position, after a sentence naming the thing — "We went over
+    # the cache size at lunch. Result: 6 GB.", "The standup moved again. We're at 10:15." (before, "result" / "we"
+    # made a subject of their own, beside the thing's entry)
+    r"we(?:'re| are) (?:at|on|now at)|landed on)\b|\b(?:outcome|answer|result|verdict|decision|conclusion|upshot|bottom line)\s*:",
     re.IGNORECASE,
 )
 

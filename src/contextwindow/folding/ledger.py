@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache, partial
 
+from . import corrections
 from .answers import answered
 from .clauses import find_values, sentences, split_environment
 from .entries import DROP_ORDER, KINDS, MAX_CLAUSE_CHARS, Entry
@@ -79,6 +80,8 @@ def update(ledger: Sequence[Entry], text: str, source: str = "", asked: str = ""
     if goal is not None and not any(e.kind == "goal" for e in found):
         found = _restated_goal(found, text, goal, source)
     for e in found:
+        if not e.subject and corrections.resolve(out, e) is None and (alone := parse(e.text, source)) is not None and alone.subject:
+            e = alone  # a value with no subject the ledger can find ("Outcome: V"): read as written rather than dropped
         out = add(out, e)
         if e.kind == "goal" and e.replaces:
             # what a restated goal puts off ("U can wait") is a value of the goal it replaced: scrubbed like one
