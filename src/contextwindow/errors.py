@@ -13,6 +13,7 @@ budget that cannot be met), so callers can catch one family and let the other su
     │   └── TokenizeError            text that cannot be counted (too large, not text)
     ├── StoreError                   the conversation store
     │   ├── NotFoundError            unknown conversation id, message id or offload ref
+    │   │   └── AmbiguousRefError    a msg-<seq> ref that names different messages across a fork's lineage
     │   ├── StoreBusyError           the database stayed locked past the bound
     │   ├── StoreCorruptError        a file that is not (or no longer) a contextwindow store
     │   └── SelectionError           an invalid curation selection (fold + its own turns, ...)
@@ -84,6 +85,11 @@ class StoreError(ContextWindowError):
 
 class NotFoundError(StoreError):
     """An unknown conversation id, message id or offload ref."""
+
+
+class AmbiguousRefError(NotFoundError):
+    """A ``msg-<seq>`` ref whose number holds different messages in a fork and its sources
+    (contextwindow/fork_refs.py): the message it named cannot be told, so none is read."""
 
 
 class StoreBusyError(StoreError):

@@ -63,6 +63,7 @@ from .folding.base import CachedPrefix, Summarizer, SummaryRequest
 from .folding.extractive import ExtractiveSummarizer
 from .folding.guard import GuardedSummarizer
 from .folding.scrubbing import scrub_message
+from .fork_refs import short_ref_seqs
 from .formats import cache_marks, get_format
 from .formats.memo import RenderMemo
 from .formats.prepare import unmap_ids
@@ -136,6 +137,8 @@ class Session:
             for ev in self.admission.events():
                 self.events.emit(ev.name, **ev.data)
         self.sink = ConversationSink(store, self.id)
+        self._short_seqs: frozenset[int] | None = None  # the rows a stub may name by msg-<seq>; None: all (read at the first view)
+        self._short_seqs_read = False
         self._counts: dict[str, int] = {}  # message id -> tokens (kept in the store with the rows too)
         self._counts_loaded = False
         self._unsaved_counts: dict[str, int] = {}
@@ -380,7 +383,12 @@ class Session:
             self._sticky_views.clear()
         items = make(cp.id if cp else None, cp.summary if cp else None, active, self._state(), self._count, self._count_stored, self._sticky_memo)
         if cp is not None:  # pinned means pinned: leading system messages a fold covered stay first
-            items = [ViewItem(sm.id, sm.message, self._count_stored(sm)) for sm in self._pinned() if sm.seq <= cp.upto_seq] + items
+            items = [ViewItem(sm.id, sm.message, self._count_stored(sm), seq=sm.seq) for sm in self._pinned() if sm.seq <= cp.upto_seq] + items
+        if not self._short_seqs_read:  # in a fork, rows whose number names another message in a source get msg-<id> (fork_refs.py)
+            self._short_seqs, self._short_seqs_read = short_ref_seqs(self.store, self.id), True
+        if self._short_seqs is not None:
+            short = self._short_seqs
+            items = [replace(it, seq=None) if it.seq is not None and it.seq not in short else it for it in items]
         self._save_counts()
         if transient:  # a compaction's replacement of a trimmed row is cut the same way
             items = resync.cut_items(items, transient, self._count)
