@@ -82,3 +82,27 @@ def test_clip_counts_the_budget_in_the_models_tokens(tmp_path: Path) -> None:
         assert data["tokens_after"] == o200k(data["text"]) <= budget
         assert data["tokens_after"] >= 0.9 * budget
         assert all(f"key_{k}" in data["text"] for k in range(9))
+
+
+def test_retrieve_reads_a_compaction_marker_s_message_ref_with_its_conversation(tmp_path: Path) -> None:
+    from contextwindow.messages import user
+    from contextwindow.store import open_store
+
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    store = open_store(url)
+    try:
+        cid = store.create_conversation("t")
+        rows = store.append(cid, [user("first"), user("the second message\nwith FAILED on its second line"), user("third")])
+    finally:
+        store.close()
+    runner = CliRunner()
+    alone = runner.invoke(cli, ["retrieve", f"msg-{rows[1].seq}", "--store", url])
+    assert alone.exit_code == 1 and "ConfigError" in alone.stderr and "--conversation ID" in alone.stderr, alone.output
+    got = runner.invoke(cli, ["retrieve", f"msg-{rows[1].seq}", "--conversation", cid, "--grep", "FAILED", "--store", url])
+    assert got.exit_code == 0 and "with FAILED on its second line" in got.stdout and "first" not in got.stdout, got.output
+    by_id = runner.invoke(cli, ["retrieve", f"msg-{rows[2].id}", "--conversation", cid, "--store", url, "--json"])
+    assert by_id.exit_code == 0 and "third" in json.loads(by_id.stdout)["text"] and json.loads(by_id.stdout)["conversation"] == cid
+    missing = runner.invoke(cli, ["retrieve", "msg-9", "--conversation", cid, "--store", url])
+    assert missing.exit_code == 1 and "NotFoundError" in missing.stderr and "sequence number" in missing.stderr
+    nobody = runner.invoke(cli, ["retrieve", "msg-2", "--conversation", "c_nope", "--store", url])
+    assert nobody.exit_code == 1 and "NotFoundError" in nobody.stderr and "c_nope" in nobody.stderr

@@ -95,30 +95,45 @@ def clip_command(
 @click.option("--grep", "pattern", default=None, metavar="PAT", help="Only lines matching this regular expression.")
 @click.option("--column", type=click.IntRange(min=0), default=0, show_default=True, help="Character position in the first line (continues a cut long line).")
 @click.option("--budget-tokens", type=click.IntRange(min=1), default=4000, show_default=True, help="Token bound of the output.")
+@click.option("--conversation", "conversation_id", default=None, metavar="ID",
+              help="The conversation a msg-<seq>/msg-<id>/span-… ref of a compaction marker belongs to (needed for those refs).")
 @store_option
 @json_option
 @handle_errors
 def retrieve_command(
-    ref: str, offset: int, limit: int | None, pattern: str | None, column: int, budget_tokens: int, store_url: str | None,
-    as_json: bool,
+    ref: str, offset: int, limit: int | None, pattern: str | None, column: int, budget_tokens: int, conversation_id: str | None,
+    store_url: str | None, as_json: bool,
 ) -> None:
-    """Print a slice of the original offloaded under REF (as printed in a clip marker)."""
+    """Print a slice of the original under REF: an offloaded output (ofl_…, as printed in a clip
+    marker) or, with --conversation ID, a stored message a compaction marker names (msg-…, span-…)."""
     from ..clipping.retrieve import check_ref
+    from ..compaction.markers import MESSAGE_REF_PREFIX, SPAN_REF_PREFIX
+    from ..errors import ConfigError
+    from ..sink import ConversationSink
 
     check_ref(ref)  # a forged ref is refused before any store is opened
+    by_message = ref.startswith((MESSAGE_REF_PREFIX, SPAN_REF_PREFIX))
+    if by_message and conversation_id is None:
+        raise ConfigError(
+            f"ref {ref!r} names a stored message of one conversation (a compaction marker's ref): "
+            "pass --conversation ID (ctxw sessions list shows the ids); nothing was read"
+        )
     url = store_url or default_store_url()
     try:
         store = open_existing_store(url)
     except NotFoundError as exc:
         raise NotFoundError(f"unknown offload ref {ref!r}: {exc}; nothing was read") from None
     try:
-        text = retrieve(store, ref, offset=offset, limit=limit, grep=pattern, budget_tokens=budget_tokens, column=column)
+        if conversation_id is not None:
+            store.get_conversation(conversation_id)  # an unknown conversation is said as such
+        sink = ConversationSink(store, conversation_id) if conversation_id is not None else store
+        text = retrieve(sink, ref, offset=offset, limit=limit, grep=pattern, budget_tokens=budget_tokens, column=column)
     except NotFoundError as exc:
         raise NotFoundError(f"{exc} in store {url}") from None
     finally:
         store.close()
     if as_json:
-        emit_json({"ref": ref, "offset": offset, "limit": limit, "grep": pattern, "column": column, "text": text})
+        emit_json({"ref": ref, "conversation": conversation_id, "offset": offset, "limit": limit, "grep": pattern, "column": column, "text": text})
     else:
         click.echo(text)
 
