@@ -130,7 +130,7 @@ def test_an_opening_request_in_other_forms_is_the_goal() -> None:
 def test_a_restated_goal_puts_off_a_whole_noun_phrase() -> None:
     ledger = ledger_of("Could you help me with the invoice export for the shop?",
                        "Change of plans: forget the invoice export; what I need now is the refund report.")
-    assert _goal(*[]) == "" and stale_values(ledger) >= {"the invoice export"}
+    assert stale_values(ledger) >= {"the invoice export"}
     assert "refund report" in next(e.value for e in ledger if e.kind == "goal" and e.active)
 
 

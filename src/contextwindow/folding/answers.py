@@ -22,11 +22,21 @@ _ASKS = (
     re.compile(r"^(?:should|does|do|will)\s+(?P<x>(?:the|our|my|your)\s+.+?)\s+(?:stay|remain|keep)\s+(?:at|on|as)?\s*(?P<u>[^?]+?)\s*\?$", re.IGNORECASE),
     re.compile(r"^(?:am i right|is it right|is it true|correct me if i'm wrong)(?:\s+that|,)?\s+(?P<x>(?:the|our|my|your)\s+.+?)\s+(?:is|are)\s+(?P<u>[^?]+?)\s*\?$", re.IGNORECASE),
 )
-# what opens an answer: a no, a change said, then "it's" / "use" / "go with"
-_OPENS = re.compile(r"^(?:(?:no|nope|nah|not any ?more|not anymore|it changed|that changed|changed|yes|yeah|sure)\b\s*[,:;.!—–-]*\s*)?"
+# what opens an answer: a no (only with a separator after it: "no idea" is no "no"), a change said, then "it's" / "use" / "go with"
+_OPENS = re.compile(r"^(?:(?:(?:no|nope|nah|not any ?more|not anymore|yes|yeah|sure)\s*[,:;.!—–-]+|nope|nah|it changed|that changed|changed)\s*[,:;.!—–-]*\s*)?"
                     r"(?:(?:it's|it is|that's|use|go with|we use|we're on|make it)\s+)?", re.IGNORECASE)
-_CLOSES = re.compile(r"[\s,]*(?:now|these days|instead|thanks|thank you|please|for now)?[\s,]*(?:thanks|thank you|please)?\s*[.!]?\s*$", re.IGNORECASE)
-_NEGATIVE = re.compile(r"^(?:no|nope|nah|not any ?more|not anymore|it changed|that changed|changed)\b", re.IGNORECASE)
+# what closes it: "now", "instead", "thanks", "please" (stripped one word at a time from the end: no backtracking)
+_CLOSE = re.compile(r"(?:^|[\s,])(?:now|these days|instead|thanks|thank you|please|for now)$", re.IGNORECASE)
+MAX_ANSWER_CHARS = 120  # an answer of only a value is short; a longer clause is a statement of its own
+_NEGATIVE = re.compile(r"^(?:(?:no|not any ?more|not anymore)\s*[,:;.!—–-]|nope\b|nah\b|it changed\b|that changed\b|changed\b)", re.IGNORECASE)
+
+
+def _closed(body: str) -> str:
+    """``body`` without its closing words ("800 now, thanks." → "800")."""
+    body = body.rstrip(" \t,.!")
+    while (m := _CLOSE.search(body)) is not None:
+        body = body[: m.start()].rstrip(" \t,.!")
+    return body
 
 
 def question(asked: str) -> str:
@@ -40,6 +50,8 @@ def answered(asked: str, clause: str) -> tuple[str, tuple[str, ...]] | None:
     """(the statement ``clause`` makes about what the question ``asked`` names, the old values the question named when
     the answer says no) — "The batch size is 800." and ("500",) for "Is the batch size still 500?" / "no, 800 now." —
     or None when ``clause`` is not only a value answering a question that names one thing."""
+    if len(clause) > MAX_ANSWER_CHARS:
+        return None
     q = re.sub(r"^[^,:?]{1,30}[,:]\s+", "", question(asked))  # a lead before it: "Quick question, …", "Before I go on: …"
     if not q:
         return None
@@ -49,10 +61,12 @@ def answered(asked: str, clause: str) -> tuple[str, tuple[str, ...]] | None:
             break
     else:
         return None
-    body = _CLOSES.sub("", _OPENS.sub("", clause.strip(), count=1))
+    body = _closed(_OPENS.sub("", clause.strip(), count=1))
     if not body or len(body.split()) > 6 or body.endswith("?"):
         return None
     vals = find_values(body)
+    if not vals and pat is not _ASKS[1]:
+        return None  # plain words answer only "what should I use for X?" ("go with short bullet lists"); "hello." names nothing
     # (a name's first word is typed as one only before a verb: here every capitalised word is part of the value)
     plain = not re.search(r"[A-Za-z]{2,}", re.sub(r"\b[A-Z][\w-]*", " ", frame(body, vals).replace("<v>", " "))) if vals else bool(re.fullmatch(r"[a-z][\w' -]{1,40}", body))
     if not plain:
@@ -60,6 +74,10 @@ def answered(asked: str, clause: str) -> tuple[str, tuple[str, ...]] | None:
     x = re.sub(r"^your\b", "my", m.group("x").strip(), flags=re.IGNORECASE)
     olds: tuple[str, ...] = ()
     if "u" in m.groupdict() and m.group("u") and _NEGATIVE.match(clause.strip()):
-        typed = [v.text for v in find_values(m.group("u")) if v.kind != "name"]
+        was = find_values(m.group("u"))
+        typed = [v.text for v in was if v.kind != "name"]
+        # a "no" answers with a new value of the kind asked about: "no, maybe later" / "no, it's fine as is" say no value
+        if not vals or (was and not {v.kind for v in was} & {v.kind for v in vals}):
+            return None
         olds = tuple(typed) or (m.group("u").strip(),)  # a name of several words as one value
     return f"{x[:1].upper()}{x[1:]} is {body}.", olds

@@ -67,7 +67,10 @@ def update(ledger: Sequence[Entry], text: str, source: str = "", asked: str = ""
             words = subject_words(thing)
             read = Entry(text=answer[0], kind="fact", subject=" ".join(words), value="+" + said.lower(), values=(said,), source=source, signature="quoted") if words else None
         if read is not None:
-            read = replace(read, text=first[0].strip(), replaces=answer[1], correction=bool(answer[1]))
+            # the old value it names is replaced only in an entry about the question's subject ("Is the worker count still
+            # 500?" / "no, 800 now." leaves the batch size of 500 alone)
+            olds = answer[1] if any(e.active and same_subject(e.subject, read.subject) and set(answer[1]) & set(e.values) for e in out) else ()
+            read = replace(read, text=first[0].strip(), replaces=olds, correction=bool(olds))
             found = [read, *(e for e in found if e.text.strip() != first[0].strip())]
     for clause in sentences(split_environment(text)[0]):
         swap = swapped(out, clause)  # one item of a list in force changed: the list with that item changed, the old item stale
