@@ -395,6 +395,25 @@ class Conversations:
             return None
         return Quick(parsed, session, known)
 
+    def stored_already(self, parsed: Parsed, lock: str | None = None) -> Prepared | None:
+        """A history the identity's conversation already holds all of, followed by more (a prefix
+        of it: the lean front's hand-over of request N reaching the worker after request N+1 was
+        stored, e.g. after a timed-out post): nothing to store, and not a rewind (which
+        :meth:`prepare` continues in a new conversation, and is right to for a client that sends
+        it, as the aiohttp front only ever sees one). None otherwise. Only for histories that went
+        upstream as sent already (the worker's store)."""
+        self._after_losses()
+        with self._guard:
+            cid = (self._index or {}).get(parsed.identity.key)
+        if cid is None:
+            return None
+        session = self._session(parsed.identity, parsed.request, parsed.history, lock=lock)
+        known, extends = session.known_prefix(parsed.fingerprints, parsed.history)
+        if extends or known != len(parsed.history):
+            return None
+        return Prepared(data=parsed.request.raw, changed=False, conversation_id=session.id, identity=parsed.identity, known=known,
+                        tokens=session.gauge().used, fast=True, late=True)
+
     def front_room(self, conversation_id: str) -> tuple[int, float] | None:
         """Tokens a conversation's next request may add and still go as sent (under 90% of the
         trigger, as :meth:`_under`), and the tokens per byte that bound its counter's count

@@ -405,6 +405,13 @@ class FrontServer:
                 await self._fast(client, head, body, keep, key, conv, got, proto, hmap, started)
                 return
             bkey = None if key is None else bkey
+        elif proto is not None and capped:  # it still waits for its conversation's hand-overs (else it may be served before them)
+            bkey = fastpath.byte_key(path, hmap, body)
+            key = self.convs.by_bytes(bkey)
+            if key is None and self.handovers.chains and orjson is not None and not encoded(head.headers):
+                doc = _parsed(body)
+                key = fastpath.key_of(path, hmap, doc) if isinstance(doc, dict) else None
+            bkey = None if key is None else bkey
         await self._delegate(client, head, body, keep, key, proto, doc, bkey=bkey)
 
     def _pool(self, path: str) -> tuple[Pool, str]:
@@ -569,8 +576,16 @@ class FrontServer:
             self.limits.popitem(last=False)
 
     # --- hand-over to the worker ----------------------------------------------------------------
-    async def _post(self, key: bytes, path: str, headers: list[tuple[str, str]], body: bytes) -> None:
-        """One hand-over (:mod:`.handover` orders them), and what the worker's answer says of the room."""
+    async def _post(self, key: bytes, path: str, headers: list[tuple[str, str]], body: bytes, broken: bool = False) -> bool:
+        """One hand-over (:mod:`.handover` orders them), and what the worker's answer says of the room;
+        False when it failed. ``broken``: an earlier one of its chain failed: not posted (it could land
+        before that one, which the worker may still take), counted."""
+        if broken:
+            self.stats["records_lost"] += 1
+            self.convs.forget(key)
+            log.error("a hand-over to the proxy's worker is dropped after an earlier one of its conversation failed: %s",
+                      "its messages are stored with the conversation's next request" if path == STORE_PATH else "its usage is lost")
+            return False
         try:
             conn, rh = await self._worker.send("POST", path, [(SECRET_HEADER, self.secret), *headers], body)
             async for _ in conn.chunks():
@@ -581,16 +596,17 @@ class FrontServer:
             self.convs.forget(key)  # the conversation's next request goes to the worker, which stores what the client re-sends
             log.error("a request forwarded as sent could not be handed to the proxy's worker at %s (%s): %s", self.worker_url, exc,
                       "its messages are stored with the conversation's next request" if path == STORE_PATH else "its usage is lost")
-            return
+            return False
         conv = self.convs.get(key)
         if conv is None:
-            return
+            return True
         if path == STORE_PATH and conv.pending:
             conv.pending.popleft()  # its messages are in the worker's room now
         room = rh.get(ROOM_HEADER)
         if rh.status != 200 or not room:
             self.convs.forget(key)  # the worker decides the next one (a build is due, or it saw a change)
-            return
+            return True
         tokens, conv.per_byte = _room(room, conv.sent.raw)
         # the worker's room after this one, less what was sent since (a whole-request room: the last body sent is in it)
         conv.room = tokens - (0 if room.endswith("/whole") else sum(conv.pending))
+        return True

@@ -9,7 +9,10 @@ forwarded as sent, and the answers to it, posted to the worker in order per conv
   with the conversation's next request (one hand-over per request, not two: :meth:`take`); it goes
   alone after ``HOLD_S`` seconds (:meth:`flush`), before a request the worker serves, and on a drain.
 
-The posting itself (the worker's connection, what its answer says) is the front's: ``send``.
+The posting itself (the worker's connection, what its answer says) is the front's: ``send``. A
+hand-over that failed (``send`` returned False: the worker may take it late, or never) ends its
+chain: the ones queued after it are not posted (``send`` is called with ``broken=True`` to count
+them), so none lands before it; the conversation's next request goes to the worker.
 """
 
 from __future__ import annotations
@@ -21,22 +24,23 @@ from collections.abc import Awaitable, Callable
 HOLD_S = 0.5  # an answer waits this long at most for its conversation's next request to ride with
 
 Headers = list[tuple[str, str]]
-Send = Callable[[bytes, str, Headers, bytes], Awaitable[None]]
+Send = Callable[[bytes, str, Headers, bytes, bool], Awaitable[bool]]
 
 
 class Handovers:
     """Hand-overs per conversation key, in order (module docstring); ``send(key, path, headers,
-    body)`` posts one to the worker (it handles its own failures)."""
+    body, broken)`` posts one to the worker (it handles its own failures, and returns False on
+    one; ``broken``: an earlier one of the chain failed, so this one is only counted)."""
 
     def __init__(self, send: Send, answer_path: str) -> None:
         self._send = send
         self._answer_path = answer_path
-        self.chains: dict[bytes, asyncio.Future[None]] = {}  # conversation → its last hand-over
-        self.tasks: set[asyncio.Future[None]] = set()  # every hand-over not done
+        self.chains: dict[bytes, asyncio.Future[bool]] = {}  # conversation → its last hand-over
+        self.tasks: set[asyncio.Future[bool]] = set()  # every hand-over not done
         self.held: dict[bytes, tuple[Headers, bytes]] = {}  # conversation → its last answer, not handed over yet
         self.bytes = 0  # bytes of hand-overs not yet taken by the worker
 
-    def post(self, key: bytes, path: str, headers: Headers, body: bytes) -> asyncio.Future[None]:
+    def post(self, key: bytes, path: str, headers: Headers, body: bytes) -> asyncio.Future[bool]:
         """Post to the worker after the conversation's earlier hand-overs."""
         prev = self.chains.get(key)
         task = asyncio.ensure_future(self._after(prev, key, path, headers, body))
@@ -44,7 +48,7 @@ class Handovers:
         self.tasks.add(task)
         self.bytes += len(body)
 
-        def done(t: asyncio.Future[None]) -> None:
+        def done(t: asyncio.Future[bool]) -> None:
             self.bytes -= len(body)
             self.tasks.discard(t)
             if self.chains.get(key) is t:
@@ -53,10 +57,12 @@ class Handovers:
         task.add_done_callback(done)
         return task
 
-    async def _after(self, prev: asyncio.Future[None] | None, key: bytes, path: str, headers: Headers, body: bytes) -> None:
+    async def _after(self, prev: asyncio.Future[bool] | None, key: bytes, path: str, headers: Headers, body: bytes) -> bool:
+        broken = False
         if prev is not None:
             await asyncio.wait([prev])
-        await self._send(key, path, headers, body)
+            broken = prev.cancelled() or prev.exception() is not None or not prev.result()
+        return await self._send(key, path, headers, body, broken) and not broken  # a broken chain stays broken
 
     def take(self, key: bytes) -> tuple[Headers, bytes] | None:
         """The conversation's held answer, to ride with its next request (None: none held)."""

@@ -160,7 +160,8 @@ class Recorder:
             usage = proto_usage(req.protocol, tap, req.model)
             if usage is not None:
                 usage = replace(usage, latency_s=latency)
-            answer = Answer(req.protocol.name, tap.data() if tap.streaming else tap.body(), tap.streaming)
+            # a late store's reply stands already in the history a later request brought: not stored again
+            answer = None if prepared.late else Answer(req.protocol.name, tap.data() if tap.streaming else tap.body(), tap.streaming)
             if prepared.fast:
                 self.conversations.record(prepared.conversation_id, usage, fast=True, answer=answer)
                 self._commits.written()  # its commit scheduled

@@ -74,6 +74,7 @@ class Prepared:
     tokens: int = 0  # the history as sent, estimated
     restarted: bool = False  # the client rewrote its history: a new store conversation
     fast: bool = False  # forwarded as sent without a build (see Conversations.prepare)
+    late: bool = False  # a late hand-over: the store holds all of it and more (Conversations.stored_already); its reply is not stored
     id_map: dict[str, str] = field(default_factory=dict)  # call ids as sent upstream -> as stored (Build.id_map)
     notes: list[str] = field(default_factory=list)
 

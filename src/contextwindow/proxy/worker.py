@@ -134,6 +134,12 @@ async def store(server: ProxyServer, request: web.Request) -> web.Response:
                 if quick is not None:
                     prepared = conv.commit(quick)
                     stats["fast"] += 1
+                elif (late := conv.stored_already(parsed, key)) is not None:  # a late hand-over: stored already, not a rewind
+                    prepared = late
+                    stats["late_store"] = stats.get("late_store", 0) + 1
+                    log.warning("conversation %s: a request the front forwarded as sent reached the store after a later one of "
+                                "the conversation; its messages are held already (its usage is recorded, its reply not)",
+                                late.conversation_id)
                 else:
                     prepared = await asyncio.to_thread(conv.prepare, parsed, lock=key)
                     if prepared.changed:
