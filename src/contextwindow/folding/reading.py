@@ -108,18 +108,52 @@ _EXCLUSIVE = re.compile(
 # Kind: a thing under a path, host or id that is not to be acted on, said in the passive — "Anything in /srv/legal is
 # never shared outside the team", "Logs on ops-vault2.lan are not copied off the box" (the active form is _NEG_VERB_ON)
 _PASSIVE_FENCE = re.compile(r"<v>\s+(?:is|are|gets?|will be)\s+(?:not|never)\s+(?:be\s+)?[a-z]+(?:ed|en|wn|ad|pt|ut|de|nt)\b", re.IGNORECASE)
+# review of the tarn round: "only"/"alone"/"nowhere else" and the passive fence also describe ("Only Firefox shows the bug",
+# "This bug happens only through the proxy", "I reached the office by train alone", "Logs on V are not rotated", "The
+# old config at V is not used"). They fence a thing off only when the clause says a safety word or an act on the thing
+# (handling it, moving it out, changing it); "is for X only" only with a safety word ("The signing key is for the
+# release job only", not "The coupon is for the weekend only").
+_ACT = re.compile(
+    r"\b(?:rotat\w*|restor\w*|deploy\w*|appl(?:y|ies|ied)|push\w*|merg\w*|ship\w*|export\w*|(?:go|goes|went)\s+out|sen[dt]s?|shar\w*|"
+    r"cop(?:y|ies|ied)|mov\w*|approv\w*|sign(?:s|ed)?|access\w*|writ\w*|wrote|delet\w*|remov\w*|releas\w*|publish\w*|handl\w*|"
+    r"chang\w*|edit\w*|touch\w*|modif\w*|grant\w*|issu\w*|upload\w*|download\w*|commit\w*|migrat\w*|restart\w*|reboot\w*|"
+    r"provision\w*|transfer\w*|pa(?:y|ys|id)|refund\w*|overwrit\w*|email\w*|post(?:s|ed)?|print\w*|past(?:e|es|ed)|sync\w*|"
+    r"leak\w*|expos\w*|open(?:s|ed)?|read|run|runs|ran|execut\w*|install\w*|drop\w*|truncat\w*|wip\w*)\b",
+    re.IGNORECASE,
+)
+_FOR_ONLY = re.compile(r"\bis\s+for\s+(?:the\s+)?[a-z][\w\s-]{1,40}?\s+only\b", re.IGNORECASE)
+# "Payouts over V come to me first" asks first; "The intern's PRs come to me first" routes work
+_ROUTED_FIRST = re.compile(r"\b(?:go|goes|come|comes|pass|passes|run|runs|get sent|are sent|is sent)\s+(?:to|through|past|by)\s+(?:me|us)\s+first\b", re.IGNORECASE)
+
+
+def _fences(masked: str, clause: str, found: Sequence[Value]) -> bool:
+    """Whether an "only"/"alone"/passive-fence reading of ``clause`` states a policy rather than describes."""
+    words = _SAFETY_WORDS.search(clause) is not None
+    if _EXCLUSIVE.search(masked) and (words or (_ACT.search(masked) and not _FOR_ONLY.search(masked))):
+        return True
+    fence = _PASSIVE_FENCE.search(masked)
+    # a passive of upkeep ("are not rotated", "is not used") says how a thing is kept, not that it is fenced off
+    acted = fence is not None and _ACT.search(fence.group(0)) is not None and not re.search(r"\b(?:rotat|us|run|read|open)\w*\s*$", fence.group(0))
+    return fence is not None and any(v.kind in _IDENTITY for v in found) and (words or acted)
+
+
+def _asks_first(masked: str, clause: str, found: Sequence[Value]) -> bool:
+    """_SAFETY_POS, with "X comes to me first" counted only for a safety word or an amount ("Payouts over V")."""
+    if _SAFETY_POS.search(_ROUTED_FIRST.sub(" ", masked)):
+        return True
+    return _ROUTED_FIRST.search(masked) is not None and (_SAFETY_WORDS.search(clause) is not None or any(v.kind == "money" for v in found))
 
 
 def _kind(clause: str, relation: str | None, subject: list[str], values: Sequence[Value] = ()) -> str | None:
     masked = frame(clause, find_values(clause))  # "May 2" is a date, not the modal "may"
     neg = bool(_NEG.search(masked) or _NO.search(masked) or _GUARDED.search(masked) or _READ_ONLY.search(_LEAD.sub("", clause)))
-    if (neg and _SAFETY_WORDS.search(_BOUND_VERB.sub(" ", clause))) or _SAFETY_POS.search(masked):
-        return "safety"
     found = find_values(clause)
+    if (neg and _SAFETY_WORDS.search(_BOUND_VERB.sub(" ", clause))) or _asks_first(masked, clause, found):
+        return "safety"
     bound = _BOUND_WORDS.search(masked) is not None and any(v.kind in ("number", "money", "time") for v in found)
     if (_FENCE.search(masked) or _READ_ONLY.search(_LEAD.sub("", clause)) or (neg and (_WRITE_TO.search(masked) or _NEG_VERB_ON.search(masked)) and any(v.kind in _IDENTITY for v in found))) and not bound:
         return "safety"
-    if not bound and (_EXCLUSIVE.search(masked) or (_PASSIVE_FENCE.search(masked) and any(v.kind in _IDENTITY for v in found))):
+    if not bound and _fences(masked, clause, found):
         return "safety"
     head = subject[-1] if subject else ""
     if relation == "goal" or (relation and set(subject) & _GOAL_HEAD and not any(_typed(v) for v in values)):
