@@ -414,37 +414,29 @@ class Conversations:
         return Prepared(data=parsed.request.raw, changed=False, conversation_id=session.id, identity=parsed.identity, known=known,
                         tokens=session.gauge().used, fast=True, late=True)
 
-    def front_room(self, conversation_id: str) -> tuple[int, float] | None:
-        """Tokens a conversation's next request may add and still go as sent (under 90% of the
-        trigger, as :meth:`_under`), and the tokens per byte that bound its counter's count
-        (:func:`bound.per_byte`); None when its next request must be decided on the Session (not
-        live, last build not the client's own, no reported prompt yet, or a counter with no such
-        bound). The lean front's state (proxy/fastpath.py)."""
+    def front_room(self, conversation_id: str) -> tuple[int, float, bool] | None:
+        """What the lean front (proxy/fastpath.py) may send of a conversation's next request as
+        sent: ``(tokens, per, whole)``, ``per`` the tokens per byte that bound the Session's counter
+        (:func:`bound.per_byte`). Once the provider reported a prompt (``whole`` False): the tokens
+        the next request may add and stay under 90% of the trigger (as :meth:`_under`). Before that
+        (its first answer is still being recorded; ``whole`` True): the tokens the whole request's
+        bytes times ``per`` must stay under 90% of the trigger. The worker's counter counts no more
+        than bytes; what the provider adds that the body does not hold (a hidden tool-use system
+        prompt, server tools) is covered by the trigger's 10% margin only: past it, the compaction
+        comes one request late, and the worker counts that request ``misjudged`` (never a bad
+        request). None when the next request must be decided on the Session (not live, last build
+        not the client's own, or a counter with no such bound)."""
         with self._guard:
             session = self._live.get(conversation_id)
-        if session is None or conversation_id not in self._pristine or conversation_id not in self._reported:
+        if session is None or conversation_id not in self._pristine:
             return None
         per = bound.per_byte(session.counter)
         if per is None:
             return None
         b = session.budget()
-        return max(-1, math.ceil(0.9 * b.trigger_tokens - session.gauge().used + b.tools) - 1), per
-
-    def front_limit(self, conversation_id: str) -> tuple[int, float] | None:
-        """For a conversation whose next request :meth:`front_room` cannot speak of only because no
-        prompt size was reported yet (its first answer is still being recorded): the tokens that a
-        whole request's bytes, times the tokens per byte of :func:`bound.per_byte`, must stay under
-        to go as sent (under 90% of the trigger however the provider's report comes out: it counts
-        no more tokens than the body has bytes, as a byte-level tokenizer does, nor this counter by
-        the bound), and that bound. The lean front's (proxy/fastpath.py); None otherwise."""
-        with self._guard:
-            session = self._live.get(conversation_id)
-        if session is None or conversation_id not in self._pristine or conversation_id in self._reported:
-            return None
-        per = bound.per_byte(session.counter)
-        if per is None:
-            return None
-        return max(-1, math.ceil(0.9 * session.budget().trigger_tokens) - 1), per
+        if conversation_id not in self._reported:
+            return max(-1, math.ceil(0.9 * b.trigger_tokens) - 1), per, True
+        return max(-1, math.ceil(0.9 * b.trigger_tokens - session.gauge().used + b.tools) - 1), per, False
 
     def commit(self, q: Quick) -> Prepared:
         """Store what :meth:`quick` found new (one transaction); the request went upstream as sent."""

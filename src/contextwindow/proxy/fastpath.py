@@ -51,7 +51,7 @@ class Conv:
     per_byte: float = 1.0  # tokens per byte of a message's JSON that bound the worker's count (proxy/bound.py)
     call_ids: set[str] = field(default_factory=set)
     alias: bytes | None = None  # the byte key (:func:`byte_key`) its last request had, which finds it without a parse
-    pending: deque[float] = field(default_factory=deque)  # bytes of requests sent as sent whose hand-over the worker has not answered
+    pending: deque[float] = field(default_factory=deque)  # tokens (bound) of requests sent as sent whose hand-over the worker has not answered
 
 
 class Table:
@@ -118,6 +118,11 @@ class Table:
             conv.alias = None
 
 
+def _first_user(msgs: list[Any]) -> int:
+    """The index of a history's first user message (its length: none)."""
+    return next((i for i, m in enumerate(msgs) if isinstance(m, dict) and m.get("role") == "user"), len(msgs))
+
+
 def key_of(path: str, headers: Mapping[str, str], body: Mapping[str, Any]) -> bytes | None:
     """The front's key of a request's conversation: the path, the identity headers and body keys
     (proxy/identity.py's), the system prompt and the history up to its first user message. None
@@ -125,7 +130,7 @@ def key_of(path: str, headers: Mapping[str, str], body: Mapping[str, Any]) -> by
     msgs = body.get("messages")
     if orjson is None or not isinstance(msgs, list):
         return None
-    first = next((i for i, m in enumerate(msgs) if isinstance(m, dict) and m.get("role") == "user"), len(msgs))
+    first = _first_user(msgs)
     ids = [headers.get(HEADER, ""), *(headers.get(h, "") for h in CLIENT_HEADERS), *(body.get(k) for k in BODY_KEYS), body.get("metadata")]
     try:
         head = orjson.dumps([path, ids, body.get("system"), msgs[: first + 1]])
@@ -260,7 +265,7 @@ def shape_of(path: str, body: Mapping[str, Any]) -> bytes | None:
     msgs = body.get("messages")
     if orjson is None or not isinstance(msgs, list):
         return None
-    first = next((i for i, m in enumerate(msgs) if isinstance(m, dict) and m.get("role") == "user"), len(msgs))
+    first = _first_user(msgs)
     rest = {k: v for k, v in body.items() if k != "messages" and k not in BODY_KEYS and k != "metadata"}
     try:
         return hashlib.blake2b(orjson.dumps([path, rest, msgs[:first]], option=orjson.OPT_SORT_KEYS), digest_size=16).digest()

@@ -94,14 +94,14 @@ def _parsed(body: bytes) -> Any:
         return None
 
 
-def _room(value: str, body: bytes) -> tuple[float, float]:
+def _room(value: str, body: bytes) -> tuple[float, float, bool]:
     """The worker's ``x-ctxw-room`` (proxy/worker.py: ``room_headers``): the tokens the
-    conversation's next request may add, and tokens per byte that bound its count. ``body``: the
-    last one the front sent of it; a room for the whole request (``/whole``, before the
-    conversation's first report) is what that body's bytes leave of it."""
+    conversation's next request may add, tokens per byte that bound its count, and whether it was
+    a room for the whole request (``/whole``, before the conversation's first report: what
+    ``body``'s bytes leave of it; ``body``: the last one the front sent of it)."""
     tokens, per, whole = [*value.split("/"), "", ""][:3]
     room, by = float(tokens), float(per or 1.0)
-    return (room - by * len(body) if whole == "whole" else room), by
+    return (room - by * len(body) if whole == "whole" else room), by, whole == "whole"
 
 
 class _Client(asyncio.Protocol):
@@ -352,6 +352,7 @@ class FrontServer:
         self.worker_url = worker_url
         self._worker = self._worker_pool(worker_url)
         self.convs.clear()
+        self.limits.clear()  # learned from the old worker's Sessions
 
     # --- a request ------------------------------------------------------------------------------
     async def serve(self, client: _Client, head: Head, body: bytes, keep: bool) -> None:
@@ -557,8 +558,8 @@ class FrontServer:
                 self.convs.forget(key)
                 return
             sent = fastpath.resend.Sent(raw=body, count=len(msgs), fingerprints=(), clean=True)
-            tokens, per = _room(room, body)
-            if room.endswith("/whole") and fastpath.opening(msgs):
+            tokens, per, whole = _room(room, body)
+            if whole and fastpath.opening(msgs):
                 self._learn(fastpath.shape_of(path, doc), room)
             conv = fastpath.Conv(sent, tokens, per, fastpath.call_ids(proto.name, msgs))
             self.convs.remember(key, conv, bkey)
@@ -570,7 +571,7 @@ class FrontServer:
         shape go from the front: :func:`fastpath.first`)."""
         if shape is None:
             return
-        self.limits[shape] = _room(room, b"")
+        self.limits[shape] = _room(room, b"")[:2]
         self.limits.move_to_end(shape)
         while len(self.limits) > KEPT:
             self.limits.popitem(last=False)
@@ -606,7 +607,7 @@ class FrontServer:
         if rh.status != 200 or not room:
             self.convs.forget(key)  # the worker decides the next one (a build is due, or it saw a change)
             return True
-        tokens, conv.per_byte = _room(room, conv.sent.raw)
+        tokens, conv.per_byte, whole = _room(room, conv.sent.raw)
         # the worker's room after this one, less what was sent since (a whole-request room: the last body sent is in it)
-        conv.room = tokens - (0 if room.endswith("/whole") else sum(conv.pending))
+        conv.room = tokens - (0 if whole else sum(conv.pending))
         return True

@@ -53,17 +53,19 @@ NICE_ENV = "CTXW_PROXY_WORKER_NICE"
 WORKER_NICE = 10
 
 
-def lower_priority() -> int:
+def lower_priority() -> None:
     """Lower this process's CPU priority by ``$CTXW_PROXY_WORKER_NICE`` (a lean front's worker; run
-    before any thread starts, as threads inherit it); the niceness now. 0 or unset: unchanged."""
+    before any thread starts: on Linux it applies to the calling thread, and the threads started
+    later inherit it). 0 or unset: unchanged."""
     import os
 
     try:
         by = int(os.environ.get(NICE_ENV, "0"))
     except ValueError:
         log.error("%s must be a whole number, got %r: the worker's priority is left as it is", NICE_ENV, os.environ.get(NICE_ENV))
-        return os.nice(0)
-    return os.nice(by) if by > 0 else os.nice(0)
+        return
+    if by > 0:
+        os.nice(by)
 
 
 def is_internal(server: ProxyServer, request: web.Request) -> bool:
@@ -92,14 +94,11 @@ async def idle(server: ProxyServer) -> web.Response:
 def room_headers(conversations: Conversations, conversation_id: str | None) -> dict[str, str]:
     """``x-ctxw-room: TOKENS/PER``: the tokens the conversation's next request may add (its new
     messages' bytes times PER); ``TOKENS/PER/whole``: before its first report, the tokens its whole
-    next request's bytes times PER must stay under (:meth:`Conversations.front_limit`)."""
-    if not conversation_id:
+    next request's bytes times PER must stay under (:meth:`Conversations.front_room`)."""
+    room = conversations.front_room(conversation_id) if conversation_id else None
+    if room is None:
         return {}
-    room = conversations.front_room(conversation_id)
-    if room is not None:
-        return {ROOM_HEADER: f"{room[0]}/{room[1]!r}"}
-    limit = conversations.front_limit(conversation_id)
-    return {ROOM_HEADER: f"{limit[0]}/{limit[1]!r}/whole"} if limit is not None else {}
+    return {ROOM_HEADER: f"{room[0]}/{room[1]!r}" + ("/whole" if room[2] else "")}
 
 
 def _latency(h: Any) -> float:
