@@ -66,9 +66,9 @@ def test_a_second_request_whose_bytes_do_not_bound_it_under_the_trigger_goes_to_
 
 
 def test_a_whole_request_room_is_what_the_last_body_leaves_of_it() -> None:
-    assert _room("1000/1.0/whole", b"x" * 300) == (700.0, 1.0)
-    assert _room("1000/2.5/whole", b"x" * 300) == (250.0, 2.5)
-    assert _room("1000/2.5", b"x" * 300) == (1000.0, 2.5)  # a room for the new messages: the body is not in it
+    assert _room("1000/1.0/whole", b"x" * 300) == (700.0, 1.0, True)
+    assert _room("1000/2.5/whole", b"x" * 300) == (250.0, 2.5, True)
+    assert _room("1000/2.5", b"x" * 300) == (1000.0, 2.5, False)  # a room for the new messages: the body is not in it
 
 
 def agents(tasks: list[str], tools: list[list[dict[str, Any]]], turns: int = 2) -> tuple[dict[str, int], list[bytes], list[bytes], Any]:
