@@ -410,6 +410,10 @@ _A_MULTIPLIER = re.compile(r"a\s+(hundred|thousand|million|dozen)", re.IGNORECAS
 _CURRENCY_WORD = re.compile(r"\b(?:dollars?|usd|euros?|eur|gbp|pounds?)\b", re.IGNORECASE)
 
 
+# a noun a bare number right after it labels (review of the tarn round: "step 1 … step 2" read as one value updated)
+_LABEL_NOUN = re.compile(r"\b(?:step|run|round|option|phase|item|stage|part|case|attempt|trial|chapter|section|iteration|pass|batch)\s+$", re.IGNORECASE)
+
+
 @kept_in_scope  # one ledger update reads a clause's values once (scoped.py)
 def find_values(text: str) -> list[Value]:
     """The values in ``text``, in order, non-overlapping (the earliest, then longest, wins)."""
@@ -443,6 +447,8 @@ def find_values(text: str) -> list[Value]:
                 continue
         if kind == "number" and _A_SPACE.fullmatch(s) and not _A_MULTIPLIER.match(s):
             continue
+        if kind == "number" and s.strip().isdigit() and _LABEL_NOUN.search(text, 0, m.start()):
+            continue  # "step 1", "run 2 of the benchmark", "option 3": a label, part of the subject, not a value
         if kind == "number" and _CURRENCY_WORD.search(s):
             kind = "money"  # "3.1k dollars", "three thousand dollars": an amount, like "$3,100"
         if kind == "path":
