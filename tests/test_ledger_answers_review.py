@@ -50,3 +50,43 @@ def test_a_long_whitespace_heavy_answer_returns() -> None:
     text = "sure " + " \t " * 1000 + "the batch size is 900 " * 3
     ledger = constraints.update([], text, asked="What's our staging host?")
     assert all("staging" not in c.subject for c in ledger)
+
+
+def _conversation() -> list:
+    from contextwindow.messages import assistant, user
+
+    return [user("The batch size is 500 rows. Help me tune the importer."), assistant("Sure. Is the batch size still 500 rows?"),
+            user("no, 800 rows now."), assistant("Noted. What should I use for the progress log?"), user("go with a plain text file.")]
+
+
+def _live(session) -> set[str]:  # type: ignore[no-untyped-def]
+    return {v for c in session.constraints() if c.active for v in c.values}
+
+
+def test_one_message_at_a_time_reads_the_answer_as_all_at_once(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from contextwindow.session import Session
+    from contextwindow.store import open_store
+
+    msgs = _conversation()
+    whole = Session(open_store(f"sqlite:///{tmp_path / 'a.db'}"), window=50_000, max_output=1_000)
+    whole.add(*msgs)
+    store = open_store(f"sqlite:///{tmp_path / 'b.db'}")
+    one = Session(store, window=50_000, max_output=1_000)
+    for m in msgs[:2]:
+        one.add(m)
+    again = Session(store, window=50_000, max_output=1_000, conversation_id=one.id)  # reopened: the question is read from the store
+    for m in msgs[2:]:
+        again.add(m)
+    assert _live(whole) == _live(again) and {"800 rows", "a plain text file"} <= _live(whole) and "500 rows" not in _live(whole)
+    # a client that re-sends its whole history (the proxy): the confirmed answer is read with the question before it
+    synced = Session(open_store(f"sqlite:///{tmp_path / 'c.db'}"), window=50_000, max_output=1_000)
+    for n in (1, 3, 5):
+        synced.sync(msgs[:n])
+    synced.sync([*msgs, assistant_reply()])
+    assert _live(synced) == _live(whole)
+
+
+def assistant_reply():  # type: ignore[no-untyped-def]
+    from contextwindow.messages import assistant
+
+    return assistant("Done.")

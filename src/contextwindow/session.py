@@ -174,6 +174,7 @@ class Session:
         self._last_sent: tuple[list[Message], str] | None = None  # the last build's messages and rules (a summary rides its cache; its tokens: _last_prompt_estimate)
         self._turns = 0
         self._tool_calls = 0
+        self._asked: str | None = None  # the assistant's last words before the next user message (folding/answers.py)
         self._cost = 0.0
         self._sync = SyncState(store, self.id)  # what sync keeps between a client's requests (session_sync.py)
         self._tokens_used = 0  # input + output of every main call of this Session (the tokens limit)
@@ -233,7 +234,7 @@ class Session:
         ready: list[Message] = []
         ledger: list[ledger_mod.Constraint] | None = None  # read from the store only when a user message comes
         ledger_changed = False
-        asked = ""
+        asked = self._asked
         for m in messages:
             m = unmap_ids(m, self._renderer.sent_ids)
             if m.role == "user" and not m.is_tool_result and len(self._steering):
@@ -244,11 +245,14 @@ class Session:
             if said:  # tool results alone say nothing: the ledger is not read for them
                 if ledger is None:
                     ledger = self.constraints()
+                if asked is None:  # once per Session: what the store's last messages asked
+                    asked = self._asked_in_store()
                 new = ledger_mod.update(ledger, said, source=str(len(ledger)), asked=asked)
                 ledger_changed = ledger_changed or new != ledger
                 ledger = new
-            # the assistant's question an answer of only a value is about (folding/answers.py; within one add() call)
-            asked = m.text if m.role == "assistant" and m.text.strip() else asked if m.role != "user" else ""
+            # the assistant's question an answer of only a value is about (folding/answers.py), across add() calls
+            if asked is not None or m.role == "user" or (m.role == "assistant" and m.text.strip()):
+                asked = ledger_mod.asked_after(asked or "", m)
             self._intake.remember_calls(m)
             ready.append(m)
         tokens = [self._count(m) for m in ready]
@@ -264,7 +268,13 @@ class Session:
             if sm.message.role == "user" and not sm.message.is_tool_result:
                 self._turns += 1
         self._sync.added(stored)
+        self._asked = asked
         return stored
+
+    def _asked_in_store(self) -> str:
+        """The assistant's last words before a user message added now (read once per Session, then kept in memory)."""
+        rows = self.store.list_active(self.id)
+        return ledger_mod.asked_before([r.message for r in rows], len(rows))
 
     def sync(self, history: Sequence[Message], fingerprints: Sequence[str] | None = None) -> SyncResult:
         """Bring the store up to a history the caller holds in full (a client that re-sends its
@@ -286,8 +296,9 @@ class Session:
             self._view_tokens = None
         if plan.said:  # confirmed: their rules enter the ledger now (tool results alone say nothing)
             ledger = old = self.constraints()
-            for said in plan.said:
-                ledger = ledger_mod.update(ledger, said, source=str(len(ledger)))
+            for j in plan.match.tails:  # each read with the assistant's question before it in the history
+                if said := ledger_mod.user_words(plan.history[j]):
+                    ledger = ledger_mod.update(ledger, said, source=str(len(ledger)), asked=ledger_mod.asked_before(plan.history, j))
             if ledger != old:
                 self.store.set_state(self.id, LEDGER_KEY, ledger_mod.to_json(ledger))
         return self._sync.finish(plan, self.add(*plan.new) if plan.new else [])

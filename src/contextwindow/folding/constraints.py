@@ -49,6 +49,22 @@ def user_words(m: Message) -> str | None:
     return m.text if not m.is_tool_result else "\n".join(p.text for p in m.parts if isinstance(p, TextPart))
 
 
+def asked_after(asked: str, m: Message) -> str:
+    """What an answer of only a value is about after ``m`` (folding/answers.py): the assistant's last words, kept across
+    its tool calls and results in assistant/tool messages, none once a user message came."""
+    return m.text if m.role == "assistant" and m.text.strip() else asked if m.role != "user" else ""
+
+
+def asked_before(messages: Sequence[Message], at: int) -> str:
+    """:func:`asked_after` over ``messages[:at]``, read back from ``at`` (it stops at the first user message)."""
+    for m in reversed(messages[:at]):
+        if m.role == "user":
+            return ""
+        if m.role == "assistant" and m.text.strip():
+            return m.text
+    return ""
+
+
 def update(ledger: Sequence[Constraint], text: str, source: str = "", asked: str = "") -> list[Constraint]:
     """The ledger after a user message with ``text``: new entries added, superseded ones retired
     (each clause's values typed once for the whole update: folding/scoped.py). ``asked``: the assistant's message

@@ -31,7 +31,7 @@ from ..compaction.view import Count, total
 from ..errors import CompactionError, ConfigError
 from ..folding import ledger as ledger_mod
 from ..folding.base import Summarizer, SummaryRequest, fold_message, summary_text
-from ..folding.constraints import user_words
+from ..folding.constraints import asked_after, user_words
 from ..folding.restore import restore_section
 from ..folding.scrubbing import recall_superseded, remember_superseded, scrub_messages
 from ..messages import Message
@@ -90,7 +90,7 @@ def memory_ledger(messages: Sequence[Message]) -> list[ledger_mod.Entry]:
                 out = ledger_mod.add(out, e)
         elif (said := user_words(m)) is not None:
             out = ledger_mod.update(out, said, source=str(i), asked=asked)
-        asked = m.text if m.role == "assistant" and m.text.strip() else asked if m.role != "user" else ""
+        asked = asked_after(asked, m)
     return out
 
 

@@ -169,7 +169,7 @@ def user_constraints(messages: Iterable[Message]) -> list[ledger_mod.Constraint]
         said = ledger_mod.user_words(m)
         if said is not None:
             ledger = ledger_mod.update(ledger, said, source=str(len(ledger)), asked=asked)
-        asked = m.text if m.role == "assistant" and m.text.strip() else asked if m.role != "user" else ""
+        asked = ledger_mod.asked_after(asked, m)
     return [c for c in ledger if c.active]
 
 
