@@ -174,7 +174,9 @@ class Session:
         self._last_sent: tuple[list[Message], str] | None = None  # the last build's messages and rules (a summary rides its cache; its tokens: _last_prompt_estimate)
         self._turns = 0
         self._tool_calls = 0
-        self._asked: str | None = None  # the assistant's last words before the next user message (folding/answers.py)
+        # the assistant's last words before the next user message (folding/answers.py); a conversation this Session
+        # created holds none, one it reopens is read once when a user message comes
+        self._asked: str | None = None if conversation_id else ""
         self._cost = 0.0
         self._sync = SyncState(store, self.id)  # what sync keeps between a client's requests (session_sync.py)
         self._tokens_used = 0  # input + output of every main call of this Session (the tokens limit)
@@ -245,9 +247,9 @@ class Session:
             if said:  # tool results alone say nothing: the ledger is not read for them
                 if ledger is None:
                     ledger = self.constraints()
-                if asked is None:  # once per Session: what the store's last messages asked
+                if asked is None and not m.is_tool_result:  # once per reopened Session: what the store's last messages asked
                     asked = self._asked_in_store()
-                new = ledger_mod.update(ledger, said, source=str(len(ledger)), asked=asked)
+                new = ledger_mod.update(ledger, said, source=str(len(ledger)), asked=asked or "")
                 ledger_changed = ledger_changed or new != ledger
                 ledger = new
             # the assistant's question an answer of only a value is about (folding/answers.py), across add() calls

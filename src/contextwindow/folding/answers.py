@@ -1,11 +1,13 @@
 """Answers to the assistant's question: a user message that opens with only a value ("no, 12 now.", "it's Vega.") says
 it about what the assistant's question before it named. Pure.
 
-Kind: the subject is in the question, the value in the answer — "Which port does the cache listen on?" → "6380.";
+Kind: the subject is in the question, the value in the answer — "Which is the cache port?" → "6380.";
 "Is the batch size still 500?" → "no, 800 now." (the old value named by the question is replaced); "Should the review
 window stay at 2 days?" → "it changed, 3 days."; "What's our staging host?" → "use elm-st2.lan.". Before, such an answer
 was a value with no subject: it made no entry, or was guessed onto the newest entry of its kind. The question gives
-only the subject (and the value it asks about); every value of the entry is the user's.
+only the subject (and the value it asks about); every value of the entry is the user's. Only the openings in ``_ASKS``
+name a subject ("Which port does the cache listen on?" does not yet). An answer that says no value ("no idea.",
+"no, maybe later.") makes no entry and retires nothing.
 """
 
 from __future__ import annotations
