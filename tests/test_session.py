@@ -96,19 +96,33 @@ def test_prefix_is_byte_identical_between_compaction_events(store) -> None:
     s.events.subscribe(lambda ev: applied.append(ev.name) if ev.name == "compaction.applied" else None)
     s.add(Message("user", (TextPart("Go."),)))
     prev = None
-    stable = 0
+    stable, cleared, folded = 0, 0, 0
+    cleared_marker = re.compile(r'\A\[bash result cleared, ~\d+ tokens: retrieve\(ref="msg-\d+"\) or re-run it\]\Z')
     for i in range(40):
         s.add(*step(i, 60))
         events = len(applied)
+        fold_before = s.store.latest_checkpoint(s.id)
         b = s.build()
         cur = b.payload["messages"]
         if prev is not None and len(applied) == events:
             assert cur[: len(prev)] == prev
             stable += 1
+        elif prev is not None:
+            # a compaction event breaks the prefix only where it changed something: the bytes before
+            # the first changed message are the last call's, and that message is what the event made
+            k = next(j for j in range(min(len(cur), len(prev))) if cur[j] != prev[j])
+            assert k >= 1 and cur[:k] == prev[:k] and cur[0]["role"] == "system"
+            if s.store.latest_checkpoint(s.id) != fold_before:  # a fold: the summary follows the system prompt
+                assert k == 1 and cur[1]["content"].startswith("This conversation continues from an earlier part")
+                folded += 1
+            else:  # a clear: the first change is a cleared result, and every later change is one too
+                assert cur[k]["role"] == "tool" and cleared_marker.match(cur[k]["content"]), cur[k]
+                assert all(c == p or (c["role"] == "tool" and cleared_marker.match(c["content"])) for c, p in zip(cur[k:], prev[k:], strict=False))
+                cleared += 1
         prev = cur
         s.record(Message("assistant", (TextPart(f"noted {i}"),)))
         s.add(Message("user", (TextPart(f"continue {i}"),)))
-    assert stable >= 10
+    assert stable >= 10 and cleared >= 2 and folded >= 2, (stable, cleared, folded)
 
 
 def test_constraints_survive_five_folds_and_superseded_values_are_dropped(store) -> None:
