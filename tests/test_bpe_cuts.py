@@ -1,5 +1,5 @@
-"""tokens/bpe_cuts.py: at a cut (a newline, then an ASCII character that is neither whitespace nor
-"/") the exact count of a text is the sum of its sides', for both bundled vocabularies; and the
+"""tokens/bpe_cuts.py: at a cut (a newline, then a non-space character; "/" only after a letter or
+digit) the exact count of a text is the sum of its sides', for both bundled vocabularies; and the
 exact counter's joined count (a clip's body + newline + marker) equals the whole count."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ texts = st.text(alphabet=_ALPHABET, max_size=60) | st.lists(st.sampled_from(_FRA
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
 @settings(max_examples=400, deadline=None)
-@given(left=texts, first=st.sampled_from(")}/.'x7-/#\"/:"), rest=texts)
+@given(left=texts, first=st.sampled_from(")}/.'x7-/#\"/:é漢\u0301😀ß²"), rest=texts)
 def test_a_cut_adds_up(encoding: str, left: str, first: str, rest: str) -> None:
     left, right = left + "\n", first + rest  # the joint a clip's marker makes, and any character after it
     text = left + right
@@ -44,10 +44,21 @@ def test_joined_count_is_the_whole_count(encoding: str, body: str, marker: str) 
 
 def test_what_is_a_cut() -> None:
     assert is_cut("a\nb", 2) and is_cut("}\n{", 2) and is_cut("x\n'", 2)
-    assert not is_cut("a\n/b", 2)  # o200k: punctuation + newlines + "/" is one piece
-    assert not is_cut("a\n b", 2) and not is_cut("a\n\nb", 2) and not is_cut("a\n\u00a0", 2) and not is_cut("a\n漢", 2)
+    assert is_cut("a\n漢", 2) and is_cut("a\n\u0301", 2) and is_cut(")\n😀", 2)  # any non-space character
+    assert is_cut("a\n/b", 2) and is_cut("7\r\n/b", 3) and is_cut("漢\n/", 2)  # "/" after a letter or digit
+    assert not is_cut(")\n/b", 2) and not is_cut("\n\n/b", 2) and not is_cut(")\r\n/", 3) and not is_cut("\n/", 1)
+    assert not is_cut("a\n b", 2) and not is_cut("a\n\nb", 2) and not is_cut("a\n\u00a0", 2) and not is_cut("a\n\u3000", 2)
     assert not is_cut("ab", 1) and not is_cut("a\n", 2) and not is_cut("\nb", 0)
     assert last_line_cut("one\ntwo") == 4 and last_line_cut("one\n two") is None and last_line_cut("one") is None
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@settings(max_examples=300, deadline=None)
+@given(left=texts, letter=st.sampled_from("aZ7é漢٣²Ⅷ"), newline=st.sampled_from(["\n", "\r\n"]), rest=texts)
+def test_a_slash_after_a_letter_or_digit_adds_up(encoding: str, left: str, letter: str, newline: str, rest: str) -> None:
+    left, right = left + letter + newline, "/" + rest
+    assert is_cut(left + right, len(left))
+    assert count_tokens(encoding, left + right) == count_tokens(encoding, left) + count_tokens(encoding, right)
 
 
 def test_the_rule_matters() -> None:
@@ -61,8 +72,13 @@ def test_the_rule_matters() -> None:
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_long_texts_are_cut_where_the_count_adds_up(encoding: str) -> None:
     """``count_tokens`` of a text longer than its chunk sums spans cut by ``split_for_bpe``: never at
-    a newline before "/" after punctuation (o200k's one piece), so the sum is the whole count."""
-    text = "\n".join(f"/srv/{i}/f(x) and y)" for i in range(1_500))  # each newline after ")" and before "/"
-    whole = count_tokens(encoding, text)
-    for chunk in (200, 333, 1_000, 4_097):
-        assert count_tokens(encoding, text, chunk) == whole
+    a newline before "/" after punctuation (o200k's one piece), so the sum is the whole count; and a
+    text whose only cuts are newlines before "/" after a letter (``find /`` output) or before CJK is
+    cut there, not hard."""
+    paths = "\n".join(f"/srv/{i}/f(x) and y)" for i in range(1_500))  # each newline after ")" and before "/"
+    find = "\n".join(f"/usr/share/doc/pkg{i}/changelog{i % 7}" for i in range(1_500))  # no space in it
+    cjk = "\n".join(["漢字の文章" * 8] * 400)
+    for text in (paths, find, cjk):
+        whole = count_tokens(encoding, text)
+        for chunk in (200, 333, 1_000, 4_097):
+            assert count_tokens(encoding, text, chunk) == whole, (text[:20], chunk)

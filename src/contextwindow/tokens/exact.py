@@ -171,8 +171,8 @@ CHUNK_CHARS = 1 << 20
 
 def split_for_bpe(text: str, chunk_chars: int = CHUNK_CHARS) -> list[tuple[int, int]]:
     """Cut ``text`` into spans of about ``chunk_chars`` at places where both OpenAI split
-    patterns start a new piece anyway (right after a newline that precedes an ASCII character
-    that is neither whitespace nor "/": :func:`.bpe_cuts.is_cut`; or before a single space that
+    patterns start a new piece anyway (right after a newline that precedes a non-space character,
+    "/" only after a letter or digit: :func:`.bpe_cuts.is_cut`; or before a single space that
     follows a non-space and precedes a letter), so per-span counts add up to the whole count.
     Text with no such place is cut hard (off by a token or two at most per cut)."""
     n = len(text)
