@@ -31,15 +31,41 @@ def test_a_cut_adds_up(encoding: str, left: str, first: str, rest: str) -> None:
         assert count_tokens(encoding, text) == count_tokens(encoding, left) + count_tokens(encoding, right)
 
 
+class _Recording(ExactCounter):
+    """An exact counter that keeps every text it counts in full (the test's own subclass)."""
+
+    def __init__(self, encoding: str) -> None:
+        super().__init__(encoding)
+        self.counted: list[str] = []
+
+    def count_text(self, text: str) -> int:
+        self.counted.append(text)
+        return super().count_text(text)
+
+
 @pytest.mark.parametrize("encoding", ENCODINGS)
 @settings(max_examples=300, deadline=None)
 @given(body=texts, marker=texts)
 def test_joined_count_is_the_whole_count(encoding: str, body: str, marker: str) -> None:
     body = "w" * 200 + "\n" + body  # long enough that its last line is a small part of it
     right = "\n" + marker
-    counter = ExactCounter(encoding)
+    counter = _Recording(encoding)
     counter.count_text_memo(body)  # as the clip counted the body while fitting it
     assert counter.count_joined(body + right, (body, right)) == count_tokens(encoding, body + right)
+    p = last_line_cut(body)
+    shortcut = p is not None and len(body) - p <= len(body) // 4
+    assert (body + right in counter.counted) != shortcut  # the shortcut reads the last line again, not the whole
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_joined_count_checks_the_pieces(encoding: str) -> None:
+    """Pieces that do not make the text (a left of the right length but other content) get the whole count."""
+    body, other, right = "w" * 200 + "\nok", "(" * 200 + "\nok", "\n[clipped]"
+    counter = _Recording(encoding)
+    counter.count_text_memo(body)
+    assert counter.count_joined(other + right, (body, right)) == count_tokens(encoding, other + right)
+    assert counter.count_joined(body + right, (body, right)) == count_tokens(encoding, body + right)
+    assert other + right in counter.counted and body + right not in counter.counted  # only the true pieces join
 
 
 def test_what_is_a_cut() -> None:

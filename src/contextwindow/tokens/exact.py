@@ -265,7 +265,8 @@ class ExactCounter(MessageCounter):
         if len(pieces) == 2 and len(text) <= CHUNK_CHARS:
             left, right = pieces
             p = last_line_cut(left)
-            if p is not None and len(left) - p <= len(left) // 4 and len(left) + len(right) == len(text) and text.endswith(right):
+            joins = len(left) + len(right) == len(text) and text.startswith(left) and text.endswith(right)
+            if p is not None and len(left) - p <= len(left) // 4 and joins:
                 line = left[p:]
                 n = self.count_text_memo(left) - self.count_text(line) + self.count_text(line + right)
                 self.remember(text, n)
