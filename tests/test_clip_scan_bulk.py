@@ -54,9 +54,14 @@ def _texts() -> list[str]:
     return out
 
 
+def _first_line_over_a_chunk() -> str:
+    """A first line longer than line_chunks' chunk, so a head cap over its capped length is reached in chunk 2."""
+    return "q" * 1_100_000 + "\n" + "\n".join(f"{i:6}→" + "z" * (60 + i % 50) for i in range(5_000))
+
+
 @pytest.mark.parametrize("cap", [64, 5_000, 200_000])
 def test_head_and_tail_are_the_loops(cap: int) -> None:
-    for text in _texts():
+    for text in [*_texts(), _first_line_over_a_chunk()]:
         sc = T._Scan(text, cap, numbered=False)
         head, tail, tail_chars = _reference_head_tail(text, cap)
         assert sc.head == head
@@ -65,7 +70,7 @@ def test_head_and_tail_are_the_loops(cap: int) -> None:
 
 
 def test_capped_is_the_loop() -> None:
-    for text in _texts():
+    for text in [*_texts(), _first_line_over_a_chunk()]:
         lines = text.split("\n")
         assert _capped(list(lines), MAX_LINE_CHARS) == _reference_capped(lines, MAX_LINE_CHARS)
         assert _capped(list(lines), 50) == _reference_capped(lines, 50)
