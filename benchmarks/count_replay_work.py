@@ -8,6 +8,9 @@ counters' reads of a text) and replays the long fixture sessions (>= 40 calls) u
 alone, the memos emptied before each (bench_replay.forget_memos). Only the policy's own part is
 counted (the engine's ``_run``, what ``PolicyResult.cpu_seconds`` times), not the replay's setup.
 Printed per kind: calls, distinct inputs, and calls per distinct input (1.0 = once per message).
+Inputs are told apart by content for texts; for message objects (the store's encoding, the
+engine's unit) by object, and for payloads by the sequence of message objects sent, the objects
+kept alive until the end so that no ``id`` is reused by a later object.
 """
 
 from __future__ import annotations
@@ -37,6 +40,17 @@ calls: collections.Counter[str] = collections.Counter()
 distinct: dict[str, set[Hashable]] = collections.defaultdict(set)
 chars: collections.Counter[str] = collections.Counter()
 timed = [False]
+alive: list[object] = []  # what an ``id`` key names stays alive, so the id is never reused
+
+
+def _by_object(m: object) -> int:
+    alive.append(m)
+    return id(m)
+
+
+def _by_objects(messages: Any, *a: Any, **k: Any) -> tuple[int, ...]:
+    alive.append(messages)
+    return tuple(id(m) for m in messages)
 
 
 def _count(label: str, key: Hashable, size: int = 0) -> None:
@@ -70,9 +84,9 @@ def install() -> None:
     engine._run = timed_run  # type: ignore[assignment]
     _wrap(clipping, "clip", "tool result examined by the clip", lambda r, *a, **k: getattr(r, "text", r))
     _wrap(ledger, "detect", "user text read by the ledger", lambda t, *a, **k: t)
-    _wrap(memory, "encode_message", "message encoded by the store (JSON + hash)", lambda m: id(m))
-    _wrap(engine, "serialize", "engine unit made (JSON of a new message object)", lambda m: id(m))
-    _wrap(openai_chat, "to_payload", "provider payload built", lambda *a, **k: object())
+    _wrap(memory, "encode_message", "message encoded by the store (JSON + hash)", _by_object)
+    _wrap(engine, "serialize", "engine unit made (JSON of a new message object)", _by_object)
+    _wrap(openai_chat, "to_payload", "provider payload built", _by_objects)
     features = estimate.Estimator.features
 
     def est_features(self: estimate.Estimator, text: str) -> Any:

@@ -7,9 +7,9 @@ space, newline, tab, JSON punctuation, other punctuation, and the lead byte of a
 codes and of code pairs (``bytes.count``) then give the features: words (runs of letters),
 camelCase joints, digits and digit runs, punctuation, indentation, newlines, multibyte
 characters by width (2-byte ≈ Latin-extended/Cyrillic/Greek letters, 3-byte ≈ CJK and
-typographic symbols, 4-byte ≈ emoji). Long random-looking runs (base64, hex) are found
-with one regular expression and measured apart, because tokenizers split them far more finely
-than words.
+typographic symbols, 4-byte ≈ emoji). Long random-looking runs (base64, hex) are found by
+:func:`blob_spans` (``bytes.translate`` then ``bytes.find``, no regular expression) and measured
+apart, because tokenizers split them far more finely than words.
 
 Large text is scanned in slices of :data:`SLICE_CHARS`, so memory stays bounded.
 """
