@@ -92,6 +92,7 @@ _QUOTED_SENTENCE = re.compile(r'(?<=[:,])\s*["“](?P<q>[A-Z][^"“”\n]{12,400
 # quotes given as examples or as items of a list of quotes ('obvious instructions like "A", "B"'): not statements
 _EXAMPLES = re.compile(r'(?:\b(?:like|such as|e\.g\.|for example|for instance|as in|say)\b[^"“”]{0,40}|["”]\s*)[,:]?\s*$', re.IGNORECASE)
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_BLANK_RUN = re.compile(r"[^\S\n]{3,}")
 
 
 def sentences(text: str) -> list[str]:
@@ -99,7 +100,9 @@ def sentences(text: str) -> list[str]:
     abbreviation or inside ``v1.2.3`` / ``$2.50``)."""
     out: list[str] = []
     for line in text.splitlines():
-        line = _QUOTE_MARK.sub("", _BULLET.sub("", line)).strip()  # "> X is V": a quoted line says what it quotes
+        # a run of blanks is layout: read as two, so no pattern scans it once per place it could start (a 6k-space line
+        # made ``update`` quadratic, seconds per message)
+        line = _QUOTE_MARK.sub("", _BULLET.sub("", _BLANK_RUN.sub("  ", line))).strip()  # "> X is V": a quoted line says what it quotes
         if not line:
             continue
         reported = _REPORTED.match(line)
@@ -250,9 +253,9 @@ _VALUE_PATTERNS: list[tuple[str, str]] = [
     ("number", rf"(?<![\w.])\d(?:,?\d)*(?:\.\d+)?[km]?\s[a-z]{{3,}}s\s(?:per\s(?:second|minute|hour|day|week|month|year)|(?:a|an)\s(?:{_RATE_PERIOD}))\b"),
     # a count of any thing ("48 samples", "40 GPUs", "9 bullet points", "five failed answers"): the thing counted is its unit
     ("number", rf"(?<![\w.])\d(?:,?\d)*(?:\.\d+)?\s(?!(?:{_UNITS})\b){_COUNTED}"),
-    ("number", rf"\b(?:{_COUNT_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s(?!(?:{_UNITS})\b){_COUNTED}"),
+    ("number", rf"\b(?:{_COUNT_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and)){{0,12}}\s(?!(?:{_UNITS})\b){_COUNTED}"),
     ("number", rf"(?<![\w.])\d(?:,?\d)*(?:\.\d+)?(?:[km](?=\s+(?:{_UNITS})))?\s?(?:{_UNITS})?(?:\s(?:per\s(?:second|minute|hour|day|week|month|year|request|user)|(?:a|an)\s(?:{_RATE_PERIOD}|request|user)))?(?![\w.]\w)"),
-    ("number", rf"\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:{_UNITS})\b|\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and))*\s+(?:hundred|thousand)\b"),
+    ("number", rf"\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and)){{0,12}}\s+(?:{_UNITS})\b|\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and)){{0,12}}\s+(?:hundred|thousand)\b"),
     ("quoted", r"`[^`\n]{1,80}`|\"[^\"\n]{1,80}\"|(?<!\w)'[^'\n]{2,60}'(?!\w)"),
     ("name", r"\b[A-Z][a-z]*[A-Z0-9][\w]*(?:-[\w]+)*\b|\b[A-Za-z]+-\d+[\w-]*\b|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b"),
 ]

@@ -8,6 +8,9 @@ KINDS = ("safety", "constraint", "goal", "preference", "fact")
 #: the order entries are given up in when even the condensed ledger does not fit (first goes first)
 DROP_ORDER = ("fact", "preference", "goal", "constraint", "safety")
 MAX_CLAUSE_CHARS = 400
+#: a clause longer than this (a run-on paste, a line of layout) is not read at all: no statement is split off it, so the
+#: reading of a message stays linear in its length (splitting tries each "and"/";" of a clause: quadratic in it)
+MAX_READ_CHARS = 4 * MAX_CLAUSE_CHARS
 
 
 @dataclass(frozen=True, slots=True)
