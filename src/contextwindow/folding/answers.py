@@ -42,10 +42,15 @@ def _closed(body: str) -> str:
 
 
 def question(asked: str) -> str:
-    """The last sentence of the assistant's message when it is a question, else ""."""
-    said = sentences(asked.strip())
-    last = said[-1].strip() if said else ""
-    return last if last.endswith("?") else ""
+    """The last sentence of the assistant's message when it is a question, else "".
+    (``sentences`` reads each line on its own, so the last sentence is the last line's that has one:
+    a long message is not split whole for it.)"""
+    for line in reversed(asked.strip().splitlines()):
+        said = sentences(line)
+        if said:
+            last = said[-1].strip()
+            return last if last.endswith("?") else ""
+    return ""
 
 
 def answered(asked: str, clause: str) -> tuple[str, tuple[str, ...]] | None:
