@@ -63,7 +63,11 @@ from contextwindow.proxy.server import BackgroundProxy, ProxyConfig  # noqa: E40
 from proxy_raw import send_then_hang_up  # noqa: E402
 
 
-def test_a_client_gone_before_the_answer_still_leaves_its_messages_stored_whole() -> None:
+@pytest.mark.parametrize("front", ["aiohttp", "lean"])
+def test_a_client_gone_before_the_answer_still_leaves_its_messages_stored_whole(front: str) -> None:
+    """Through the lean front request 3 is served by its worker, whose relay to the front may end
+    before the front has seen its client go: before the front's word on delivery (worker.py,
+    ``/_ctxw/delivered``) that answer was recorded (its reply stored) most runs."""
     arrived, release = threading.Event(), threading.Event()
     calls: list[int] = []
 
@@ -77,7 +81,7 @@ def test_a_client_gone_before_the_answer_still_leaves_its_messages_stored_whole(
 
     store = open_store("memory://")
     history: list[dict[str, Any]] = [{"role": "user", "content": "Find the retry logic."}]
-    with LocalProviderServer(handler) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0), Conversations(store)) as px:
+    with LocalProviderServer(handler) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0, front=front), Conversations(store)) as px:
         url = f"{px.url}/v1/chat/completions"
         for i in range(3):
             body = {"model": "gpt-4o-mini", "max_tokens": 64, "messages": history}

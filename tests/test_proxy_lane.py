@@ -163,8 +163,8 @@ def test_a_burst_of_clients_is_answered_every_message_stored_once_in_order(tmp_p
         assert len(store.list_usage(cid)) == turns  # each answer recorded once
 
 
-@pytest.mark.parametrize("lane", [True, False])
-def test_a_client_gone_during_a_burst_leaves_its_messages_stored_whole(tmp_path: Any, lane: bool) -> None:
+@pytest.mark.parametrize(("lane", "front"), [(True, "aiohttp"), (False, "aiohttp"), (True, "lean"), (False, "lean")])
+def test_a_client_gone_during_a_burst_leaves_its_messages_stored_whole(tmp_path: Any, lane: bool, front: str) -> None:
     arrived, release = threading.Event(), threading.Event()
     held: list[int] = []
 
@@ -178,7 +178,7 @@ def test_a_client_gone_during_a_burst_leaves_its_messages_stored_whole(tmp_path:
     store = open_store(f"sqlite:///{tmp_path / 'gone.db'}")
     histories: dict[int, list[dict[str, Any]]] = {}
     errors: list[str] = []
-    with LocalProviderServer(handler) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0, lane=lane), Conversations(store)) as px:
+    with LocalProviderServer(handler) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0, lane=lane, front=front), Conversations(store)) as px:
         url = f"{px.url}/v1/chat/completions"
         start = threading.Barrier(7)
         others = [threading.Thread(target=_client, args=(url, c, 4, histories, errors, start)) for c in range(1, 7)]

@@ -20,7 +20,7 @@ HOP_BY_HOP = frozenset({
     "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "trailers",
     "transfer-encoding", "upgrade", "host", "content-length", "content-encoding",
 })
-OWN_HEADERS = ("x-ctxw-token", "x-ctxw-conversation", "x-ctxw-worker", "x-ctxw-overflowed")
+OWN_HEADERS = ("x-ctxw-token", "x-ctxw-conversation", "x-ctxw-worker", "x-ctxw-overflowed", "x-ctxw-rid")
 TOKEN_HEADER = "x-ctxw-token"
 DEFAULT_MAX_BODY = 32 * 1024 * 1024  # Anthropic's own request limit
 

@@ -253,7 +253,13 @@ class Forwarder:
         completed = False
         done: asyncio.Future[None] | None = None
         relayed = asyncio.Event()  # the client has the answer's last byte (or will get no more)
-        account = self._recorder.account
+        rid = worker.delivery_id(self.config, request)  # relayed to the lean front: recorded once it says its client had it
+        delivered = self._recorder.deliveries.expect(rid) if rid is not None and resp.status == 200 else None
+
+        def account(req: Request, status: int, tap: UsageTap, prepared: Prepared | None, ctx: Any, started: float,
+                    relayed: asyncio.Event) -> asyncio.Future[None] | None:
+            return self._recorder.account(req, status, tap, prepared, ctx, started, relayed, delivered)
+
         try:
             await out.prepare(request)
             async for chunk in resp.content.iter_any():

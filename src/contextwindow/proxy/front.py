@@ -67,7 +67,16 @@ from .handover import Handovers
 from .pool import Pool, UpstreamBroken, UpstreamTimeout, pool_for
 from .protocols import BY_PATH, Protocol, shape_for
 from .wire import LAST_CHUNK, Head, chunk, encoded, request_headers, response_head, whole_response
-from .worker import ANSWER_PATH, IDLE_PATH, OVERFLOW_HEADER, ROOM_HEADER, SECRET_HEADER, STORE_PATH
+from .worker import (
+    ANSWER_PATH,
+    DELIVERED_PATH,
+    IDLE_PATH,
+    OVERFLOW_HEADER,
+    RID_HEADER,
+    ROOM_HEADER,
+    SECRET_HEADER,
+    STORE_PATH,
+)
 
 try:
     import orjson
@@ -238,7 +247,10 @@ class _Client(asyncio.Protocol):
                     # mid-answer, or the client went): nothing can end it well, so the connection is
                     # aborted (the client sees it; the requests pipelined behind it go with it)
                     if self.transport is not None:
-                        log.error("an answer was broken off mid-way (%s): the client's connection is closed", exc)
+                        if self.transport.is_closing():  # the client went away (its end read): nothing to say
+                            log.debug("a client went away before its answer was written whole (%s)", exc)
+                        else:
+                            log.error("an answer was broken off mid-way (%s): the client's connection is closed", exc)
                         self.abort()
                     return
                 if not keep or self.closing:
@@ -255,7 +267,7 @@ class _Client(asyncio.Protocol):
             self.transport.abort()
 
     def write(self, data: bytes) -> None:
-        if self.transport is None:
+        if self.transport is None or self.transport.is_closing():  # its end seen (closing), not yet lost
             raise ConnectionResetError("the client went away")
         self.transport.write(data)
 
@@ -287,6 +299,7 @@ class FrontServer:
         #: the whole-request room of a conversation's first request, by its shape (fastpath.shape_of), learned from the worker
         self.limits: collections.OrderedDict[bytes, tuple[float, float]] = collections.OrderedDict()
         self._ids = 0  # requests forwarded as sent, numbered for the worker
+        self._delegated = 0  # requests handed over whole, numbered for the worker (RID_HEADER)
         self.handovers = Handovers(self._post, ANSWER_PATH)
         self.stats = {"requests": 0, "front_fast": 0, "delegated": 0, "records_lost": 0, "cancelled": 0,
                       "read_ahead_peak": 0, "read_paused": 0, "handover_capped": 0, "front_first": 0}
@@ -488,10 +501,13 @@ class FrontServer:
                 self.handovers.answered(key, rid, status, ctype, encoding, b"".join(pieces), started)
 
     async def _relay(self, client: _Client, req: Head, conn: Any, rh: Head, keep: bool, pieces: list[bytes] | None,
-                     whole: Any = None) -> None:
-        """Relay an answer whose head is in; ``whole()`` is called once it is all written, before the
-        last wait for the client to take it. An answer to HEAD has no body (whatever its headers
-        say); an HTTP/1.0 client gets an answer of unknown length unframed, then the connection closes."""
+                     whole: Any = None, written: list[int] | None = None) -> None:
+        """Relay an answer whose head is in; ``whole()`` is called once its body is all written (to a
+        client whose end the front has not seen: :meth:`_Client.write`), before the chunked framing's
+        end and the last wait for the client to take it. An answer to HEAD has no body (whatever its headers
+        say); an HTTP/1.0 client gets an answer of unknown length unframed, then the connection closes.
+        ``written[0]`` counts the body's bytes written to the client (the worker's record compares it
+        with the bytes that hold the whole answer: a client that hangs up at the last event had it)."""
         bodiless = req.method == "HEAD" or rh.status in (204, 304)
         unknown = rh.length is None and not bodiless
         chunked = unknown and not req.http10
@@ -507,10 +523,12 @@ class FrontServer:
                     pieces.append(piece)
                 await client.drain()
                 client.write(chunk(piece) if chunked else piece)
-            if chunked:
-                client.write(LAST_CHUNK)
-        if whole is not None:
+                if written is not None:
+                    written[0] += len(piece)
+        if whole is not None:  # every byte of the answer is written (a client that hangs up at its end had it)
             whole()
+        if chunked:
+            client.write(LAST_CHUNK)
         await client.drain()
 
     async def _delegate(self, client: _Client, head: Head, body: bytes, keep: bool, key: bytes | None, proto: Protocol | None,
@@ -531,24 +549,37 @@ class FrontServer:
             if overflowed:
                 headers.append((OVERFLOW_HEADER, "1"))
         has_body = bool(body) or head.method in ("POST", "PUT", "PATCH")
+        rid = None
+        if proto is not None and not path.startswith("/_ctxw/"):  # the worker records its answer once told the client had it
+            self._delegated += 1
+            rid = f"d{self._delegated}"
+            headers.append((RID_HEADER, rid))
+        status, written = 200, [-1]  # the answer's body bytes the client was written (-1: no answer)
         try:
-            conn, rh = await self._worker.send(head.method, head.target, headers, body if has_body else None)
-        except UpstreamTimeout as exc:
-            client.write(_error(proto or shape_for(path), 504, f"the proxy's worker at {self.worker_url} did not answer in time: {exc}",
-                                kind="api_error", close=not keep))
-            return
-        except UpstreamBroken as exc:
-            log.error("the proxy's worker at %s is unreachable: %s", self.worker_url, exc)
-            client.write(_error(proto or shape_for(path), 502, f"the proxy's worker at {self.worker_url} is unreachable: {exc}",
-                                kind="api_error", close=not keep))
-            return
-        room = rh.get(ROOM_HEADER)
-        try:
-            await self._relay(client, head, conn, rh, keep, None)
-            self._worker.release(conn)
-        except BaseException:
-            conn.close()
-            raise
+            try:
+                conn, rh = await self._worker.send(head.method, head.target, headers, body if has_body else None)
+            except UpstreamTimeout as exc:
+                client.write(_error(proto or shape_for(path), 504, f"the proxy's worker at {self.worker_url} did not answer in time: {exc}",
+                                    kind="api_error", close=not keep))
+                return
+            except UpstreamBroken as exc:
+                log.error("the proxy's worker at %s is unreachable: %s", self.worker_url, exc)
+                client.write(_error(proto or shape_for(path), 502, f"the proxy's worker at {self.worker_url} is unreachable: {exc}",
+                                    kind="api_error", close=not keep))
+                return
+            status, room = rh.status, rh.get(ROOM_HEADER)
+            written[0] = 0
+            try:
+                await self._relay(client, head, conn, rh, keep, None, written=written)
+                self._worker.release(conn)
+            except BaseException:
+                conn.close()
+                raise
+        finally:
+            if rid is not None and status == 200:  # (the worker records no answer of another status)
+                # on its own, not after the conversation's hand-overs: the worker's record of this answer
+                # holds the conversation's lock until the word comes, and a store queued before it waits for that lock
+                self.handovers.post(b"\0" + rid.encode(), DELIVERED_PATH, [(RID_HEADER, rid), ("x-ctxw-delivered", str(written[0]))], b"")
         if key is None:
             return
         if room and rh.status == 200 and proto is not None and not overflowed:
@@ -599,7 +630,7 @@ class FrontServer:
                       "its messages are stored with the conversation's next request" if path == STORE_PATH else "its usage is lost")
             return False
         conv = self.convs.get(key)
-        if conv is None:
+        if conv is None or path == DELIVERED_PATH:  # (the room came with the answer itself)
             return True
         if path == STORE_PATH and conv.pending:
             conv.pending.popleft()  # its messages are in the worker's room now

@@ -101,6 +101,46 @@ class Stored(asyncio.Event):
             self.set()
 
 
+#: how long a record waits for the lean front's word on whether its client had the answer
+#: (:class:`Deliveries`) before it records the answer all the same (said in the log)
+DELIVERY_WAIT_S = 30.0
+EARLY_KEPT = 4096  # the front's words on requests not relayed here (yet): the most kept
+
+
+class Deliveries:
+    """The lean front's word on the answers it relayed for the worker (proxy/worker.py: the
+    ``/_ctxw/delivered`` hand-over): how many of the answer's bytes did its client take? The
+    worker's relay to the front ends before the front knows (its client may be gone already, its
+    end not seen yet), so an answer the front relays is recorded only once the front says its
+    client had the bytes that hold it whole (to its last event: an SDK hangs up there). A word may
+    come before the answer's relay asks for it (the front gave up on the request first): kept, bounded."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[str, asyncio.Future[int]] = {}
+        self._early: dict[str, int] = {}
+
+    def expect(self, rid: str) -> asyncio.Future[int]:
+        """The front's word on request ``rid``: the answer's bytes its client was written (-1: none)."""
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        if rid in self._early:
+            future.set_result(self._early.pop(rid))
+        else:
+            self._waiting[rid] = future
+        return future
+
+    def settle(self, rid: str, delivered: int) -> None:
+        future = self._waiting.pop(rid, None)
+        if future is None:
+            self._early[rid] = delivered
+            while len(self._early) > EARLY_KEPT:  # words on requests never relayed here (the front gave up first)
+                self._early.pop(next(iter(self._early)))
+        elif not future.done():
+            future.set_result(delivered)
+
+    def __len__(self) -> int:
+        return len(self._waiting)
+
+
 class Recorder:
     """The records of answers relayed: their tasks, and what each stores."""
 
@@ -110,6 +150,8 @@ class Recorder:
         self._lane = lane
         self._commits = commits
         self._tasks: set[asyncio.Future[None]] = set()
+        self.deliveries = Deliveries()
+        self.undelivered = 0  # answers relayed whole to the lean front whose client had gone: not recorded
 
     async def drain(self) -> None:
         """Wait for the records of answers already relayed (their usage and replies stored)."""
@@ -117,18 +159,21 @@ class Recorder:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     def account(self, req: Request, status: int, tap: Any, prepared: Prepared | None, ctx: Any, started: float,
-                relayed: asyncio.Event) -> asyncio.Future[None] | None:
+                relayed: asyncio.Event, delivered: asyncio.Future[int] | None = None) -> asyncio.Future[None] | None:
         """The task that records a whole answer (its usage and reply), under the conversation's lock.
         The task holds its own reference to the lock (released when it ends): the handler of the
         request may end first (an SDK hangs up at the stream's last event, which cancels it), and
-        the conversation's next request must still find the lock the record holds, not a new one."""
+        the conversation's next request must still find the lock the record holds, not a new one.
+        ``delivered``: the lean front's word on the bytes its client had (:class:`Deliveries`), which
+        must reach the answer's bytes read so far (``tap.bytes``: those that hold it whole)."""
         if status != 200 or prepared is None or ctx is None:
             return None
         # the handler's lock (its reference is still held here: the same lock as ctx[0]), which is
         # the conversation's (Conversations.prepare and quick checked it under the lock)
         keys = [ctx[2]]
         locks = [self._locks.take(k) for k in keys]
-        done = asyncio.ensure_future(self._record(locks, keys, req, tap, prepared, time.monotonic() - started, relayed))
+        needed = (delivered, tap.bytes) if delivered is not None else None
+        done = asyncio.ensure_future(self._record(locks, keys, req, tap, prepared, time.monotonic() - started, relayed, needed))
         self._tasks.add(done)
         done.add_done_callback(self._recorded)
         return done
@@ -139,15 +184,31 @@ class Recorder:
             log.error("the record of an answer failed", exc_info=done.exception())
 
     async def _record(self, locks: list[asyncio.Lock], keys: list[str], req: Request, tap: Any, prepared: Prepared, latency: float,
-                      relayed: asyncio.Event) -> None:
+                      relayed: asyncio.Event, needed: tuple[asyncio.Future[int], int] | None) -> None:
         try:
             async with contextlib.AsyncExitStack() as held:
                 for lock in locks:  # in this order everywhere; a request holds one lock only: no cycle
                     await held.enter_async_context(lock)
+                if needed is not None and not await self._delivered(*needed, prepared):
+                    return
                 await self._record_locked(req, tap, prepared, latency, relayed, keys)
         finally:
             for key in keys:
                 self._locks.drop(key)
+
+    async def _delivered(self, delivered: asyncio.Future[int], whole: int, prepared: Prepared) -> bool:
+        """Wait (holding the conversation's lock: its next request comes after) for the front's word:
+        did its client have the answer's first ``whole`` bytes?"""
+        try:
+            if await asyncio.wait_for(asyncio.shield(delivered), DELIVERY_WAIT_S) >= whole:
+                return True
+        except TimeoutError:
+            log.warning("conversation %s: no word from the lean front in %g s on whether its client had an answer; recorded",
+                        prepared.conversation_id, DELIVERY_WAIT_S)
+            return True
+        self.undelivered += 1
+        log.info("conversation %s: the lean front's client went away before it had the answer: not recorded", prepared.conversation_id)
+        return False
 
     async def _record_locked(self, req: Request, tap: Any, prepared: Prepared, latency: float, relayed: asyncio.Event,
                              keys: list[str]) -> None:

@@ -89,7 +89,8 @@ class ProxyServer:
         conversations live in memory, the lock keys remembered, the locks held or waited for (0
         once idle: more means a request or a record never gave its lock back) and bookkeeping
         jobs queued. ``ctxw proxy`` prints it when it stops."""
-        return {**self.stats, **self.conversations.held(), "locks": len(self.locks), "queued": len(self._lane)}
+        return {**self.stats, **self.conversations.held(), "locks": len(self.locks), "queued": len(self._lane),
+                "undelivered": self._recorder.undelivered}
 
     # --- lifecycle ------------------------------------------------------------------------------
     async def wait_idle(self) -> None:
@@ -161,6 +162,8 @@ class ProxyServer:
         self._idle.clear()
         try:
             if internal:  # a request the lean front forwards as sent, or its answer (proxy/worker.py)
+                if request.path == worker.DELIVERED_PATH:
+                    return await worker.delivered(self, request)
                 return await (worker.store if request.path == worker.STORE_PATH else worker.answer)(self, request)
             with self._lane.urgent_work() as urgent:  # until its body is on its way upstream
                 return await self._handle(request, urgent.end)

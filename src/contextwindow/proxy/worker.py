@@ -10,6 +10,11 @@ with two internal endpoints, answered only to the front that holds the worker's 
   its usage and reply recorded (:class:`~.record.Recorder`). Its answer tells the front the room
   left before the compaction trigger (``x-ctxw-room``: tokens, and tokens per byte that bound the
   counter's count) when the conversation's next request may go as sent again.
+- ``POST /_ctxw/delivered``: whether the front's client had, whole, the answer to a request it
+  handed over whole (``x-ctxw-rid`` names it; ``x-ctxw-delivered``: the answer's bytes its client
+  was written, -1: none): that answer is recorded only once the front says its client had the bytes
+  that hold it whole (:class:`~.record.Deliveries`; the relay to the front ends before the front
+  knows whether its client went away).
 - ``POST /_ctxw/idle``: returns once the worker handles nothing and has committed its writes
   (:meth:`ProxyServer.wait_idle`): the front's drain, and through it the tests' barrier.
 
@@ -45,6 +50,8 @@ ROOM_HEADER = "x-ctxw-room"
 STORE_PATH = "/_ctxw/store"
 ANSWER_PATH = "/_ctxw/answer"
 IDLE_PATH = "/_ctxw/idle"
+DELIVERED_PATH = "/_ctxw/delivered"
+RID_HEADER = "x-ctxw-rid"  # a request the front hands over whole: its id, named again by its /_ctxw/delivered
 PENDING_KEPT = 10_000  # requests stored whose answers the front has not handed over
 NICE_ENV = "CTXW_PROXY_WORKER_NICE"
 #: the worker process's niceness under ``ctxw proxy --front lean`` (its front sets the variable;
@@ -69,7 +76,24 @@ def lower_priority() -> None:
 
 
 def is_internal(server: ProxyServer, request: web.Request) -> bool:
-    return request.path in (STORE_PATH, ANSWER_PATH, IDLE_PATH) and from_front(server.config, request)
+    return request.path in (STORE_PATH, ANSWER_PATH, IDLE_PATH, DELIVERED_PATH) and from_front(server.config, request)
+
+
+def delivery_id(config: ProxyConfig, request: web.Request) -> str | None:
+    """The id of a request the front handed over whole, whose answer it will say it delivered (None: not one)."""
+    rid = request.headers.get(RID_HEADER)
+    return rid if rid and from_front(config, request) else None
+
+
+async def delivered(server: ProxyServer, request: web.Request) -> web.Response:
+    """The front's word on an answer it relayed (module docstring)."""
+    h = request.headers
+    try:
+        written = int(h.get("x-ctxw-delivered", "-1"))
+    except ValueError:
+        written = -1
+    server._recorder.deliveries.settle(h[RID_HEADER], written)
+    return web.Response(status=200)
 
 
 OVERFLOW_HEADER = "x-ctxw-overflowed"
