@@ -57,7 +57,10 @@ def test_what_the_model_writes_beside_the_carried_rules_is_kept() -> None:
             SummaryRequest(history(), constraints=(RULE,), budget_tokens=1_000)
         )
     assert "- Prefers tabs over spaces in the Makefile." in out.text and "- Replies in French." in out.text
-    assert out.text.endswith(constraints_block((RULE,))) and out.text.count(RULE) == 1
+    # the goal is the user's first request verbatim (folding/anchor.py); past it, the rule is in the memory block only
+    goal, rest = out.text.split("\n\n", 1)
+    assert goal == f"## Goal\nPort the CLI. {RULE}"
+    assert out.text.endswith(constraints_block((RULE,))) and rest.count(RULE) == 1
 
 
 def test_no_rules_no_carried_words() -> None:

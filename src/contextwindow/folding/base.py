@@ -76,11 +76,12 @@ def constraints_block(constraints: Sequence[str]) -> str:
     return f"{HEADING}\n{lines}"
 
 
-def ensure_constraints(text: str, constraints: Sequence[str], superseded: Sequence[str] = (), ledger: Sequence[Any] = ()) -> str:
+def ensure_constraints(text: str, constraints: Sequence[str], superseded: Sequence[str] = (), ledger: Sequence[Any] = (), *, rebuild: bool = False) -> str:
     """Drop superseded statements and values, then make the summary's memory block complete:
     every constraint verbatim in ONE block (a model's own "Constraints" section is replaced by
     it; a rule quoted elsewhere in the text does not count), so the next fold reads the whole
-    ledger back (invariant 6)."""
+    ledger back (invariant 6). ``rebuild``: the block is rebuilt at the end even when the text's
+    own blocks already hold every constraint (so the text ends with it)."""
     import re
 
     from . import ledger as ledger_mod
@@ -102,7 +103,7 @@ def ensure_constraints(text: str, constraints: Sequence[str], superseded: Sequen
         return text
     blocks = re.compile(r"^#{1,3} (?:Memory: the user's|Constraints & preferences)[^\n]*\n.*?(?=^#{1,3} |\Z)", re.MULTILINE | re.DOTALL)
     inside = "\n".join(m.group(0) for m in blocks.finditer(text))
-    if all(c in inside for c in constraints):
+    if not rebuild and all(c in inside for c in constraints):
         return text
     # The memory block is rebuilt from the ledger; a model's own "Constraints & preferences" section
     # keeps what the ledger does not hold (a preference it did not parse: the summarizer is told to

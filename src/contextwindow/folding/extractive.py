@@ -242,6 +242,24 @@ def _lines(body: str) -> list[str]:
     return [ln for ln in body.splitlines() if ln.strip().startswith("- ")]
 
 
+def user_words(request: SummaryRequest, users: Sequence[str], prior: dict[str, str]) -> tuple[str, str, list[str]]:
+    """(goal, latest request, earlier messages as "- " lines) in the user's own words, as a brief
+    carries them: the goal in force from the ledger, else the prior brief's goal, else the first
+    request; the prior brief's user lines and this part's messages, less the goal, the latest and
+    any message the memory block carries whole (the brief would hold it twice). ``users``: what
+    :func:`user_requests` found in ``request.messages``; ``prior``: the prior brief's sections."""
+    goal = goal_in_force(request.ledger) or prior.get("goal") or (users[0] if users else "(no user request in this part)")
+    latest = users[-1] if users else prior.get("latest user request", "")
+    earlier_latest = prior.get("latest user request", "")
+    carried = {_one_line(c) for c in request.constraints}
+    said = [
+        ln
+        for ln in _lines(prior.get("user messages", "")) + [f"- {_one_line(u)}" for u in [earlier_latest, *users] if u and u not in (goal, latest)]
+        if ln[2:] not in carried
+    ]
+    return goal, latest, said
+
+
 def brief(request: SummaryRequest, count: CountText) -> str:
     msgs = request.messages
     users, env = user_requests(msgs)
@@ -261,19 +279,10 @@ def brief(request: SummaryRequest, count: CountText) -> str:
     open_items = [ln for m in msgs if m.role == "assistant" for p in m.parts if isinstance(p, TextPart) for ln in _open_lines(p.text)][-10:]
     files = list(dict.fromkeys([ln[2:].strip() for ln in _lines(prior.get("files touched", ""))] + files_touched(msgs)))[-MAX_FILES:]
     env_lines = list(dict.fromkeys([*(ln for ln in prior.get("environment", "").splitlines() if ln.strip()), *(f"- {block_label(b)}" for b in env)]))[-8:]
-    goal = goal_in_force(request.ledger) or prior.get("goal") or (users[0] if users else "(no user request in this part)")
-    latest = users[-1] if users else prior.get("latest user request", "")
+    goal, latest, said = user_words(request, users, prior)
     # what a model-written prior brief said outside the known sections: kept once, clipped
     known = {"goal", "environment", "memory", "constraints", "latest user request", "state & done", "progress", "errors", "files touched", "focus",
              "user messages"}
-    earlier_latest = prior.get("latest user request", "")
-    # a user message the memory block carries whole is not listed again (the brief would hold it twice)
-    carried = {_one_line(c) for c in request.constraints}
-    said = [
-        ln
-        for ln in _lines(prior.get("user messages", "")) + [f"- {_one_line(u)}" for u in [earlier_latest, *users] if u and u not in (goal, latest)]
-        if ln[2:] not in carried
-    ]
     notes = "\n".join(f"{k}: {v}" if k != "earlier" else v for k, v in prior.items() if k not in known and v)
 
     def render(n_calls: int, goal_limit: int, notes_limit: int, user_limit: int) -> str:

@@ -9,21 +9,24 @@ is split (on message boundaries, and inside a message larger than a part), summa
 and merged in rounds that each fit the window. A part the provider still calls too long is split
 in two and retried. The number of calls is bounded. Any failure (provider error after the
 client's retries, empty or garbage output, the bound) falls back to the extractive brief,
-reported as ``ok=False``. Constraints from the ledger are appended verbatim if the model dropped
-any.
+reported as ``ok=False``. The user's own words are the harness's, not the model's: the goal, the
+latest request, the earlier user messages and the ledger's memory block are put in around the
+model's text, which is written in (and cut to) what they leave of the budget (folding/anchor.py).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..errors import ContextOverflowError, ContextWindowError
 from ..messages import Message, TextPart
 from ..usage import Usage
 from . import prompts
-from .base import SummaryOutcome, SummaryRequest, ensure_constraints
+from .anchor import anchored, model_budget
+from .base import SummaryOutcome, SummaryRequest
 from .cached import cached_messages, prompt_room
 from .extractive import ExtractiveSummarizer
 from .transcript import render_message
@@ -178,10 +181,13 @@ class LLMSummarizer:
 
     def summarize(self, request: SummaryRequest) -> SummaryOutcome:
         calls = _Calls(limit=2 * self.max_parts + 4)
+        whole = request
+        # the model writes in what the user's own words and the memory block leave (folding/anchor.py)
+        request = replace(request, budget_tokens=model_budget(whole, self._count))
         try:
             cached = self._cached(request, calls)
             if cached is not None:
-                text = ensure_constraints(cached, request.constraints, request.superseded, request.ledger)
+                text = anchored(cached, whole, self._count)
                 return SummaryOutcome(text, "llm", ok=True, calls=calls.n, usages=tuple(calls.usages), extra={"request": "cached_prefix"})
             tried = calls.n  # 1 when the cached prefix was asked and answered no brief (or "too long")
             budget = request.budget_tokens
@@ -198,7 +204,7 @@ class LLMSummarizer:
             if not looks_like_a_brief(text):
                 raise ContextWindowError(f"summarizer returned no brief (none of its sections): {text.strip()[:80]!r}")
         except (ContextWindowError, OSError, ValueError) as exc:
-            fb = self._fallback.summarize(request)
+            fb = self._fallback.summarize(whole)
             return SummaryOutcome(fb.text, "extractive", ok=False, calls=calls.n, usages=tuple(calls.usages), error=f"{type(exc).__name__}: {exc}")
         flat: dict[str, object] = {"request": "flat", "cached_prefix_calls": tried} if request.prefix is not None else {}
-        return SummaryOutcome(ensure_constraints(text, request.constraints, request.superseded, request.ledger), "llm", ok=True, calls=calls.n, usages=tuple(calls.usages), extra=flat)
+        return SummaryOutcome(anchored(text, whole, self._count), "llm", ok=True, calls=calls.n, usages=tuple(calls.usages), extra=flat)

@@ -1,0 +1,167 @@
+"""A model's brief with the user's own words put in by the harness, not left to the model.
+
+A model summarizer writes a plausible brief, and nothing holds it to the user's request: a lossy
+one names as the goal whatever user line it met first, and keeps only the user lines it likes. The
+memory block (the ledger's entries, ``base.ensure_constraints``) was already the harness's; so now
+is everything else the user said that the extractive brief carries, by the same rules
+(``extractive.user_words``):
+
+- ``## Goal`` — the user's request in their words: the goal in force from the ledger once restated,
+  else the prior brief's goal (ours, since the first fold), else the first request with harness
+  blocks removed. What the model wrote under its own Goal heading is kept, under
+  ``## The summarizer's reading of the goal``, only when it says something those words and the
+  user lines below do not (a real model may have seen a change of plan the ledger did not read);
+- the model's other sections, as it wrote them, scrubbed of superseded values;
+- ``## Latest user request`` and ``## User messages`` (verbatim, newest first, then condensed, then
+  counted as left out: ``extractive._user_section``, at most 40% of the brief's budget);
+- the memory block, last.
+
+The brief's budget is spent in the order of sacrifice of docs/memory.md: the model's text goes
+first (its longest head that fits is kept, cut at a line, with a note), then the user's older
+messages are condensed and left out, and the goal is clipped; the memory block is never cut here
+(the ladder, ``compaction/degrade.py``, condenses it when even that does not fit).
+:func:`model_budget` is what the model is asked to write in: the budget less the harness's part.
+Pure: text in, text out, counted with the caller's counter.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from . import ledger as ledger_mod
+from .base import SummaryRequest, constraints_block, ensure_constraints
+from .constraints import scrub
+from .extractive import USER_SHARE, _clip, _no_headings, _one_line, _user_section, sections, user_requests, user_words
+
+CountText = Callable[[str], int]
+
+GOAL_READING = "## The summarizer's reading of the goal"
+CUT_NOTE = "[the summarizer's brief was cut here to fit beside the user's own words]"
+#: what the model is asked to write in at least, however much of the budget the user's words take
+MIN_MODEL_BUDGET = 200
+_HEADING = re.compile(r"^#{1,3}[ \t]", re.MULTILINE)
+_GOAL_HEADING = re.compile(r"^#{1,3}[ \t]*(?:\*\*)?[ \t]*(?:goal|task|objective)s?\b[^\n]*\n?", re.IGNORECASE | re.MULTILINE)
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^\w$%./:-]+", " ", text.lower()).split())
+
+
+def split_goal(text: str) -> tuple[str, str]:
+    """(the model's text without its Goal/Task sections, what those sections said)."""
+    goals: list[str] = []
+    out: list[str] = []
+    at = 0
+    for m in _GOAL_HEADING.finditer(text):
+        if m.start() < at:
+            continue
+        nxt = _HEADING.search(text, m.end())
+        end = nxt.start() if nxt else len(text)
+        out.append(text[at : m.start()])
+        goals.append(text[m.end() : end].strip())
+        at = end
+    out.append(text[at:])
+    return "".join(out).strip(), "\n".join(g for g in goals if g)
+
+
+class _Parts:
+    """The harness's pieces of one brief, scrubbed once."""
+
+    def __init__(self, request: SummaryRequest, count: CountText) -> None:
+        users, _env = user_requests(request.messages)
+        prior = sections(request.prior_summary) if request.prior_summary else {}
+        goal, latest, said = user_words(request, users, prior)
+        self.request = request
+        self.count = count
+        self.goal = self._scrub(goal)
+        self.latest = self._scrub(latest) if latest and latest != goal else ""
+        self.said = [self._scrub(s) for s in said]
+        self.block = constraints_block(request.constraints)
+
+    def _scrub(self, text: str) -> str:
+        text = scrub(text, self.request.superseded)
+        return ledger_mod.scrub(text, self.request.ledger) if self.request.ledger else text
+
+    def render(self, model: str, user_limit: int, goal_limit: int) -> str:
+        out = ["## Goal\n" + _clip(_no_headings(self.goal), goal_limit)]
+        if model:
+            out.append(model)
+        if self.latest:
+            out.append("## Latest user request\n" + _clip(_no_headings(self.latest), goal_limit))
+        users = _user_section(self.said, user_limit, self.count)
+        if users:
+            out.append(users)
+        if self.block:
+            out.append(self.block)
+        return "\n\n".join(out)
+
+    def limits(self) -> tuple[int, int]:
+        """(user_limit, goal_limit): the extractive brief's, shrunk until the harness's part alone
+        fits the budget (or they reach their floors)."""
+        budget = self.request.budget_tokens
+        user_limit, goal_limit = int(budget * USER_SHARE), 4000
+        for _ in range(14):
+            if self.count(self.render("", user_limit, goal_limit)) <= budget:
+                break
+            goal_limit = max(300, goal_limit * 2 // 3)
+            user_limit = user_limit * 2 // 3 if user_limit > 60 else 0
+        return user_limit, goal_limit
+
+
+def model_budget(request: SummaryRequest, count: CountText) -> int:
+    """Tokens the model's own text may take: the brief's budget less what the harness carries
+    (the user's words and the memory block), at least :data:`MIN_MODEL_BUDGET` (or the budget)."""
+    parts = _Parts(request, count)
+    used = count(parts.render("", *parts.limits()))
+    return max(min(request.budget_tokens, MIN_MODEL_BUDGET), request.budget_tokens - used)
+
+
+def anchored(text: str, request: SummaryRequest, count: CountText) -> str:
+    """The model's brief ``text`` with the user's own words and the memory block put in by the
+    harness, within ``request.budget_tokens`` when the harness's part alone fits (module doc)."""
+    parts = _Parts(request, count)
+    body = ensure_constraints(text, request.constraints, request.superseded, request.ledger, rebuild=True)
+    if parts.block and body.endswith(parts.block):
+        body = body[: -len(parts.block)].rstrip()
+    body, said_goal = split_goal(body)
+    if said_goal:
+        ours = _norm("\n".join([parts.goal, parts.latest, *parts.said]))
+        lines = [ln for ln in said_goal.splitlines() if ln.strip() and _norm(ln.lstrip("-* ")) not in ours]
+        if lines:
+            body = GOAL_READING + "\n" + _no_headings("\n".join(lines)) + ("\n\n" + body if body else "")
+    user_limit, goal_limit = parts.limits()
+    # a list line the model copied (whole or cut short) from what the harness carries is not said twice
+    carried = _norm(parts.render("", user_limit, goal_limit))
+    body = "\n".join(ln for ln in body.splitlines() if not _copied(ln, carried))
+    budget = request.budget_tokens
+    whole = parts.render(body, user_limit, goal_limit)
+    if count(whole) <= budget or not body:
+        return whole
+    lo, hi = 0, len(body)
+    while lo < hi:  # the longest head of the model's text that fits beside the user's words
+        mid = (lo + hi + 1) // 2
+        if count(parts.render(_head(body, mid), user_limit, goal_limit)) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    out = parts.render(_head(body, lo), user_limit, goal_limit)
+    return out if count(out) <= budget else parts.render("", user_limit, goal_limit)
+
+
+def _copied(line: str, carried: str) -> bool:
+    """A list line of the model's whose words (20 characters or more) the harness's part holds."""
+    text = line.strip()
+    if not text.startswith(("- ", "* ")):
+        return False
+    said = _norm(text[2:].rstrip("…").removesuffix("..."))
+    return len(said) >= 20 and said in carried
+
+
+def _head(body: str, chars: int) -> str:
+    """The first ``chars`` characters of the model's text, ended at a line, with the cut said."""
+    if chars >= len(body):
+        return body
+    head = body[:chars]
+    head = head.rsplit("\n", 1)[0] if "\n" in head else ""
+    return f"{head.rstrip()}\n{CUT_NOTE}" if head.strip() else CUT_NOTE
