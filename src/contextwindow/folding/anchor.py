@@ -32,7 +32,7 @@ from collections.abc import Callable
 from . import ledger as ledger_mod
 from .base import SummaryRequest, constraints_block, ensure_constraints
 from .constraints import scrub
-from .extractive import USER_SHARE, _clip, _no_headings, _one_line, _user_section, sections, user_requests, user_words
+from .extractive import USER_SHARE, _clip, _no_headings, _user_section, sections, user_requests, user_words
 
 CountText = Callable[[str], int]
 
