@@ -13,6 +13,9 @@ import json
 import re
 from collections.abc import Sequence
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from contextwindow.folding import ExtractiveSummarizer, LLMSummarizer
 from contextwindow.folding.anchor import CUT_NOTE, GOAL_READING, anchored, model_budget
 from contextwindow.folding.base import SummaryRequest, constraints_block, summary_text
@@ -142,3 +145,19 @@ def test_five_rounds_with_a_forgetful_model_keep_what_the_extractive_brief_keeps
     # every request of the user the extractive folds kept, the model's folds kept too
     lost = [said for said in REQUESTS if said in kept["extractive"] and said not in kept["model"]]
     assert not lost
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    lines=st.lists(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=0, max_size=120), max_size=60),
+    budget=st.integers(min_value=50, max_value=3_000),
+    upto=st.integers(min_value=4, max_value=40),
+)
+def test_any_model_text_any_budget_the_brief_fits_when_the_users_part_does(lines: list[str], budget: int, upto: int) -> None:
+    request = SummaryRequest(session()[:upto], constraints=(RULE,), budget_tokens=budget)
+    text = anchored("## Progress\n" + "\n".join(lines), request, COUNT)
+    ours = anchored("", request, COUNT)  # the harness's part alone, at the same limits
+    assert text.endswith(constraints_block((RULE,)))
+    assert sections(text)["goal"].startswith(ASK[:40])
+    if COUNT(ours) <= budget:
+        assert COUNT(text) <= budget

@@ -78,6 +78,7 @@ class _Parts:
         self.latest = self._scrub(latest) if latest and latest != goal else ""
         self.said = [self._scrub(s) for s in said]
         self.block = constraints_block(request.constraints)
+        self._users: dict[int, str] = {}
 
     def _scrub(self, text: str) -> str:
         text = scrub(text, self.request.superseded)
@@ -89,7 +90,9 @@ class _Parts:
             out.append(model)
         if self.latest:
             out.append("## Latest user request\n" + _clip(_no_headings(self.latest), goal_limit))
-        users = _user_section(self.said, user_limit, self.count)
+        if user_limit not in self._users:  # the same section at every step of a search for the model's share
+            self._users[user_limit] = _user_section(self.said, user_limit, self.count)
+        users = self._users[user_limit]
         if users:
             out.append(users)
         if self.block:
