@@ -72,7 +72,7 @@ def test_grep_output_keeps_every_file_path_when_the_paths_fit(grep_output: str) 
     the budget, so every one must be named (with its exact count); 20% were lost in a
     '… and 20 more files' gap."""
     files = bench.parse_search(grep_output.split("\n")).files
-    assert COUNT("\n".join(files)) < 2500  # the repository grows (2,016 tokens of paths at ~200 files); still well under 4,000
+    assert COUNT("\n".join(files)) < 3000  # the repository grows (2,016 tokens of paths at ~200 files, 2,510 at ~230); still well under 4,000
     # the grep output grows with the repository and passed the 40,000-token hard cap (over which any
     # kind keeps only a preview); this test is about the search clipper, so the cap is lifted here
     r = clip(grep_output, 4000, sink=MemoryOffload(), count=COUNT, hard_cap_tokens=1_000_000)
