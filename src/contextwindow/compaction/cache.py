@@ -35,7 +35,7 @@ from typing import Any
 
 from ..models import ModelSpec
 from .candidates import GrowingCandidates
-from .clearing import ClearHistory, ClearRule, horizon_may_clear, horizon_start, suffix_sums
+from .clearing import ClearHistory, ClearRule, horizon_start, suffix_sums
 from .inputs import cleared_inputs, input_candidates
 from .mask import MaskConfig, mask_candidates, masked_message, tool_names
 from .view import Count, ViewItem, total
@@ -124,19 +124,14 @@ def clear_for_cache(
             cands = sorted(cands + input_candidates(items, mc, config.min_result_tokens))
     if not cands or sum(items[i].tokens for i in cands) < config.clear_at_least:
         return None  # (a clear saves at most its candidates' tokens)
-    # suffix[j]: tokens from candidate j to the end after clearing candidates j.. (the rewrite)
-    after = list(accumulate(reversed([it.tokens for it in items]), initial=0))[::-1]
-    rewrite_price = max(0.0, config.write_weight - config.read_weight)
-    if isinstance(config.clear_rule, str) and not horizon_may_clear(
-        [items[i].tokens for i in cands], [after[i] for i in cands], new_tail,
-        read=config.read_weight, rewrite=rewrite_price, horizon=config.horizon_calls, at_least=config.clear_at_least,
-    ):
-        return None  # no start could pay even if each candidate cleared to nothing (clearing.py)
     names = candidates.names if candidates is not None else tool_names(items)
     if memo is not None and len(memo) > 2 * len(items) + 64:
         memo.clear()
     masked = {i: _cleared(items[i], names, count, memo) for i in cands}
     gains = [max(0, items[i].tokens - masked[i].tokens) for i in cands]
+    # suffix[j]: tokens from candidate j to the end after clearing candidates j.. (the rewrite)
+    after = list(accumulate(reversed([it.tokens for it in items]), initial=0))[::-1]
+    rewrite_price = max(0.0, config.write_weight - config.read_weight)
     rewrites = [max(0, after[i] - c - new_tail) for i, c in zip(cands, suffix_sums(gains), strict=True)]  # a clear from each
     read, least = config.read_weight, config.clear_at_least
     rule = config.clear_rule

@@ -71,22 +71,3 @@ def horizon_start(gains: Sequence[int], rewrites: Sequence[int], *, read: float,
         if net > 0 and (best is None or net > best[0]):
             best = (net, j, cleared)
     return best
-
-
-def horizon_may_clear(sizes: Sequence[int], after: Sequence[int], new_tail: int, *, read: float, rewrite: float, horizon: float, at_least: int) -> bool:
-    """False only when :func:`horizon_start` must answer None, judged without the cleared forms:
-    ``sizes`` are the candidates' tokens (each gain is at most its size) and ``after[j]`` the view's
-    tokens from candidate ``j`` on. With ``read * horizon >= 0`` and ``rewrite >= 0`` a start's net
-    only grows with what it clears, so its size bound bounds it (in floating point too: rounding is
-    monotone); when no start's bound is positive, none of the real ones is. Lets a call whose clear
-    cannot pay skip making the cleared form of every candidate (compaction/cache.py)."""
-    if read * horizon < 0 or rewrite < 0:
-        return True
-    most = 0
-    for j in range(len(sizes) - 1, -1, -1):
-        most += sizes[j]
-        if most < at_least:
-            continue
-        if read * most * horizon - rewrite * max(0, after[j] - most - new_tail) > 0:
-            return True
-    return False
