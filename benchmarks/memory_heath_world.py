@@ -22,7 +22,7 @@ class Subject:
     noun: str  # how the user names it in an update or a question
     k: Kind
     rule: str = ""  # safety: the rule with {v}
-    bound: str = ""  # constraint: "at most" | "at least" | "no later than" | "by"
+    bound: str = ""  # constraint: "at most" | "at least" | "not after" | "by"
     want: str = ""  # preference: what the user would rather, with {v}
 
 
@@ -77,7 +77,7 @@ FERRY = Situation(
         Subject("manifest", S, "manifest lock vessel", Kind("vessel"), rule="never let anyone override the manifest lock on {v}"),
         Subject("fuel", S, "fuel bunkering berth", Kind("code", 1, 9, "Berth "), rule="no bunkering anywhere except {v}, ever"),
         Subject("pax", C, "passenger cap per sailing", Kind("qty", 90, 400, "passengers", 5), bound="at most"),
-        Subject("lastsail", C, "last departure", Kind("time", 20, 23), bound="no later than"),
+        Subject("lastsail", C, "last departure", Kind("time", 20, 23), bound="not after"),
         Subject("dwell", C, "turnaround at the pier", Kind("qty", 10, 45, "minutes", 5), bound="at least"),
         Subject("roster", P, "roster format", Kind("pick", pool=("one page per vessel", "one page per week", "one long table")), want="get the roster as {v}"),
         Subject("tone", P, "notice tone", Kind("pick", pool=("plain English", "formal wording", "bilingual Gaelic and English")), want="write passenger notices in {v}"),
@@ -156,7 +156,7 @@ GROUND = Situation(
         Subject("txlock", S, "transmitter interlock", Kind("code", 10, 99, "TX-"), rule="never key the transmitter until interlock {v} is closed"),
         Subject("downlink", C, "downlink per pass", Kind("qty", 200, 1900, "MB", 50), bound="at most"),
         Subject("passes", C, "passes per day", Kind("qty", 4, 16, "passes"), bound="at most"),
-        Subject("handover", C, "shift handover", Kind("time", 13, 18), bound="no later than"),
+        Subject("handover", C, "shift handover", Kind("time", 13, 18), bound="not after"),
         Subject("tz", P, "time zone in plans", Kind("pick", pool=("UTC only", "UTC with local in brackets", "local time")), want="see times as {v}"),
         Subject("plots", P, "plot style", Kind("pick", pool=("polar plots", "waterfall plots", "plain tables")), want="get pass previews as {v}"),
         Subject("flightdyn", F, "flight dynamics lead", Kind("name")),

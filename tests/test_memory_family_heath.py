@@ -263,4 +263,4 @@ def test_no_sentence_is_borrowed_from_another_family() -> None:
         if "heath" not in path.name:
             theirs |= literals(path)
     assert len(mine) > 200
-    assert sorted(s for s in mine if len(s) > 16 and " " in s and s in theirs) == []
+    assert sorted(s for s in mine if len(s) > 12 and " " in s and s in theirs) == []
