@@ -23,6 +23,7 @@ from contextwindow.folding.extractive import sections
 from contextwindow.llm.base import ScriptedModel
 from contextwindow.messages import Message, TextPart, ToolCallPart, ToolResultPart
 from contextwindow.replay.compact import compact_conversation
+from contextwindow.replay.summaries import MeteredSummarizer
 from contextwindow.tokens import counter_for
 
 COUNTER = counter_for(None)
@@ -161,3 +162,12 @@ def test_any_model_text_any_budget_the_brief_fits_when_the_users_part_does(lines
     assert sections(text)["goal"].startswith(ASK[:40])
     if COUNT(ours) <= budget:
         assert COUNT(text) <= budget
+
+
+def test_a_replay_prices_what_the_model_wrote_not_the_users_words_around_it() -> None:
+    reply = "## Goal\nBuild the alert service.\n## Progress\n- read batches 0-5\n## Remaining\n- batch 6"
+    meter = MeteredSummarizer(LLMSummarizer(ScriptedModel([reply], window=16_000), count=COUNT), COUNTER)
+    out = meter.summarize(SummaryRequest(session()[:24], constraints=(RULE,), budget_tokens=2_000))
+    assert out.method == "llm" and out.written == reply
+    assert "Profile the slow query." in out.text  # put in by the harness...
+    assert meter.sizes[-1][2] == COUNT(reply) < COUNT(out.text)  # ...and not priced as the model's output

@@ -58,6 +58,9 @@ class SummaryOutcome:
     usages: tuple[Usage, ...] = ()
     error: str | None = None
     extra: dict[str, object] = field(default_factory=dict)
+    #: what the model wrote, when the text holds more that the harness put in (folding/anchor.py);
+    #: None: all of ``text`` but the memory block of ``request.constraints``
+    written: str | None = None
 
 
 class Summarizer(Protocol):

@@ -188,7 +188,7 @@ class LLMSummarizer:
             cached = self._cached(request, calls)
             if cached is not None:
                 text = anchored(cached, whole, self._count)
-                return SummaryOutcome(text, "llm", ok=True, calls=calls.n, usages=tuple(calls.usages), extra={"request": "cached_prefix"})
+                return SummaryOutcome(text, "llm", ok=True, calls=calls.n, usages=tuple(calls.usages), extra={"request": "cached_prefix"}, written=cached)
             tried = calls.n  # 1 when the cached prefix was asked and answered no brief (or "too long")
             budget = request.budget_tokens
             room = self._room(budget, request)
@@ -207,4 +207,4 @@ class LLMSummarizer:
             fb = self._fallback.summarize(whole)
             return SummaryOutcome(fb.text, "extractive", ok=False, calls=calls.n, usages=tuple(calls.usages), error=f"{type(exc).__name__}: {exc}")
         flat: dict[str, object] = {"request": "flat", "cached_prefix_calls": tried} if request.prefix is not None else {}
-        return SummaryOutcome(anchored(text, whole, self._count), "llm", ok=True, calls=calls.n, usages=tuple(calls.usages), extra=flat)
+        return SummaryOutcome(anchored(text, whole, self._count), "llm", ok=True, calls=calls.n, usages=tuple(calls.usages), extra=flat, written=text)

@@ -22,7 +22,9 @@ for as the model call that would write it, by the policy's own design of that ca
 Either way the summary itself is output, at the output price (as input-price tokens: output price
 ÷ input price; 1 when unpriced): all of it but the memory block of the user's rules a request
 carries (``SummaryRequest.constraints``, ``default``'s ledger; the others carry none), which the
-summarizer is told the harness appends verbatim, and not to copy (folding/prompts.py ``carried``). Both sides are counted with the replay's counter: the request's
+summarizer is told the harness appends verbatim, and not to copy (folding/prompts.py ``carried``); a
+model's brief is priced as what the model wrote (``SummaryOutcome.written``: the user's own words the
+harness puts around it, folding/anchor.py, are not its output). Both sides are counted with the replay's counter: the request's
 messages and prior summary in (or the prefix and instruction), the summary text out (files a
 policy restores after a fold are the harness's, not the model's, and are billed where they are
 sent: in the next payloads).
@@ -89,7 +91,7 @@ class MeteredSummarizer:
     def summarize(self, request: SummaryRequest) -> SummaryOutcome:
         outcome = self.inner.summarize(request)
         read, fresh = self._input(request)
-        out = self._count_text(self._written(outcome.text, request))
+        out = self._count_text(outcome.written if outcome.written is not None else self._written(outcome.text, request))
         self.calls += 1
         self.input_tokens += read + fresh
         self.output_tokens += out
