@@ -266,7 +266,7 @@ _NOT_NAMES = {
     "some", "few", "quick", "several", "most", "only",
     "from", "also", "and", "but", "so", "ok", "okay", "actually", "update", "correction", "note", "change", "instead", "now",
     "going", "for", "in", "on", "at", "by", "to", "our", "my", "your", "their", "its", "one", "no", "yes", "do", "don't", "let's",
-    "keep", "use", "make", "write", "if", "when", "all", "every", "each", "any", "sorry", "thanks", "hi", "hello", "hey", "there",
+    "keep", "use", "make", "write", "if", "when", "all", "every", "each", "any", "sorry", "thanks", "hi", "hello", "hey", "there", "here",
     "what", "who", "how", "why", "where", "which", "is", "are", "be", "not", "just", "then", "still", "again", "ah", "oh",
     # common words a heading or a title capitalises ("Definition of Done", "Next steps", "Phase 5: Create")
     "done", "next", "todo", "phase", "step", "steps", "task", "tasks", "result", "results", "scope", "summary", "status",

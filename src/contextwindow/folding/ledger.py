@@ -40,6 +40,7 @@ from .answers import answered
 from .clauses import find_values, sentences, split_environment
 from .entries import DROP_ORDER, KINDS, MAX_CLAUSE_CHARS, MAX_READ_CHARS, Entry
 from .lists import swapped
+from .pasted import without_pasted
 from .reading import _parse_with_pronoun, detect, parse, signature
 from .subjects import same_subject, subject_words
 from .supersession import add
@@ -58,7 +59,7 @@ def update(ledger: Sequence[Entry], text: str, source: str = "", asked: str = ""
     out = list(ledger)
     # the opening message, even when a compacted conversation carries superseded entries in its first message's meta
     found = detect(text, source, opening=all(e.source == "superseded" for e in ledger))
-    first = sentences(split_environment(text)[0])[:1]
+    first = sentences(without_pasted(split_environment(text)[0]))[:1]
     answer = answered(asked, first[0]) if asked and first else None
     if answer is not None:
         read = parse(answer[0], source)
@@ -72,7 +73,7 @@ def update(ledger: Sequence[Entry], text: str, source: str = "", asked: str = ""
             olds = answer[1] if any(e.active and same_subject(e.subject, read.subject) and set(answer[1]) & set(e.values) for e in out) else ()
             read = replace(read, text=first[0].strip(), replaces=olds, correction=bool(olds))
             found = [read, *(e for e in found if e.text.strip() != first[0].strip())]
-    for clause in (c for c in sentences(split_environment(text)[0]) if len(c) <= MAX_READ_CHARS):
+    for clause in (c for c in sentences(without_pasted(split_environment(text)[0])) if len(c) <= MAX_READ_CHARS):
         swap = swapped(out, clause)  # one item of a list in force changed: the list with that item changed, the old item stale
         if swap is not None:
             at, gone, now = swap
@@ -125,7 +126,7 @@ def _restated_goal(found: list[Entry], text: str, goal: Entry, source: str) -> l
     the goal in force is about ("the X service … the new scheduler") with another thing, and states
     no value other than a date."""
     said = set(subject_words(goal.values[0] if goal.values else goal.text))
-    for clause in (c for c in sentences(split_environment(text)[0]) if len(c) <= MAX_READ_CHARS):
+    for clause in (c for c in sentences(without_pasted(split_environment(text)[0])) if len(c) <= MAX_READ_CHARS):
         if clause.rstrip().endswith("?") or not _RESTATE.search(clause) or any(v.kind != "date" for v in find_values(clause)):
             continue
         words = set(subject_words(clause))

@@ -10,6 +10,7 @@ from dataclasses import replace
 from . import corrections, frames, lists, pronouns, typos
 from .clauses import Value, asides, counted, find_values, frame, sentences, split_environment
 from .entries import MAX_CLAUSE_CHARS, MAX_READ_CHARS, Entry
+from .pasted import without_pasted
 from .relations import (
     _ABOUT,
     _ABOUT_IF,
@@ -406,7 +407,7 @@ def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]
     that says two things ("X is A, and Y is B") gives one entry per part. ``opening``: ``text`` is the
     first message of the session, whose first request is the session's goal when no clause of it
     names one ("I need the X service on the new scheduler by tonight")."""
-    own, _ = split_environment(text)
+    own = without_pasted(split_environment(text)[0])  # code, config files and tracebacks pasted are not the person's words
     out: list[Entry] = []
     prev = ""
     request = ""
