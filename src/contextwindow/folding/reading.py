@@ -10,6 +10,7 @@ from dataclasses import replace
 from . import corrections, frames, lists, pronouns, typos
 from .clauses import Value, asides, counted, find_values, frame, sentences, split_environment
 from .entries import MAX_CLAUSE_CHARS, MAX_READ_CHARS, Entry
+from .mood import only_directs
 from .pasted import without_pasted
 from .relations import (
     _ABOUT,
@@ -161,11 +162,17 @@ def _kind(clause: str, relation: str | None, subject: list[str], values: Sequenc
         return "goal"
     if _PREF.search(masked):
         return "preference"
-    if relation in ("set",) or head in _CONSTRAINT_HEAD or _RULE.search(masked) or _IMPERATIVE.match(_LEAD.sub("", masked)):
+    if relation in ("set",) or head in _CONSTRAINT_HEAD or _rule_said(masked) or _IMPERATIVE.match(_LEAD.sub("", masked)):
         return "constraint"
     if relation:
         return "fact"
     return None
+
+def _rule_said(masked: str) -> bool:
+    """A rule word in ``masked``; "only" counts only in a directive ("Only deploy from <v>", not "Only <v> shows the bug"):
+    ``mood.only_directs``."""
+    return any(m.group(0).lower() != "only" for m in _RULE.finditer(masked)) or only_directs(_LEAD.sub("", masked))
+
 
 def _typed(v: Value) -> bool:
     """A date, time, amount, version, or a number with its unit (a bare "0" or "3" is not)."""

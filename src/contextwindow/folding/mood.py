@@ -1,0 +1,63 @@
+"""Whether an "only" in a clause directs or describes (pure).
+
+"Only" fences a choice when the clause tells someone what to do — "Only deploy from main", "Reply only in
+English", "Please only touch the docs folder", "The nightly job may only write to /srv/out" — and reports
+when it describes what is the case: "Only Firefox shows the bug", "The crash happens only on ARM", "Only
+two of the runs failed", "Only the staging box has the new driver" (review finding 5: these were read as
+hard constraints, and a wrong rule is kept verbatim through every fold).
+
+Read from the sentence's structure, not from a list of verbs: a directive has a modal or an obligation
+("must", "should", "may", "has to", "is to", "allowed") — those are rule words of their own —, or is an
+imperative: its first word (after a lead and "please") is "only" before a verb in its base form, or a verb
+in its base form before "only". A word that is a value, a number, a determiner or a pronoun is no verb;
+a word ending in "-ed" is past, one ending in a single "-s" is a third person or a plural (no base form):
+"Only Firefox shows …", "Only crashed once", "Runs only on Fridays" describe.
+"""
+
+from __future__ import annotations
+
+import re
+
+# what cannot be a verb in its base form at the head of an imperative
+_NOT_VERB = re.compile(
+    r"^(?:<v>|\d[\w.,]*|the|a|an|this|that|these|those|my|our|your|his|her|its|their|some|any|no|all|both|each|every|one|two|three|"
+    r"four|five|six|seven|eight|nine|ten|few|several|many|most|i|we|you|he|she|it|they|there|here|what|which|who|is|are|was|were|"
+    r"be|been|has|had|have|do|does|did|when|if|on|in|at|for|to|from|by|with|of|once|twice|then|so|and|but|or)$",
+    re.IGNORECASE,
+)
+_OPENING = re.compile(r"^(?:(?:please|just|and|so|also|ok(?:ay)?|then)\b[\s,]*)+", re.IGNORECASE)
+_ONLY = re.compile(r"\bonly\b", re.IGNORECASE)
+_COUNT = re.compile(r"^(?:<v>|\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|a|an)$", re.IGNORECASE)
+_AUX = re.compile(r"^(?:is|are|was|were|has|have|had|does|do|did|got|gets|shows?|happens?|fails?|went|came|ran|broke)$", re.IGNORECASE)
+_PLEASE = re.compile(r"\bplease\b", re.IGNORECASE)
+
+
+def _finite(word: str) -> bool:
+    """``word`` ends like a past or a third-person form ("shows", "crashed"), or like a plural."""
+    w = word.lower().strip(",;:.!?")
+    return w.isalpha() and (w.endswith("ed") or (w.endswith("s") and not w.endswith("ss")))
+
+
+def _base_verb(word: str) -> bool:
+    """``word`` may be a verb in its base form ("deploy", "use", "pass"), not a past or third-person form."""
+    w = word.lower().strip(",;:.!?")
+    return w.isalpha() and not _NOT_VERB.match(w) and not _finite(w)
+
+
+def only_directs(clause: str) -> bool:
+    """An "only" in ``clause`` (values already masked as ``<v>``) is part of a directive: "Only use <v>", "Deploy
+    only from <v>", "Run the migrations only on Sundays", "Only <v> retries, please". False for a clause with no
+    "only", and for "Only <v> shows the bug", "<v> only crashes on <v>", "We only saw it once"."""
+    if not _ONLY.search(clause):
+        return False
+    if _PLEASE.search(clause):
+        return True
+    words = _OPENING.sub("", clause.strip()).split()
+    if len(words) >= 2 and words[0].lower() == "only":
+        if _COUNT.match(words[1]):
+            # a limit written as a noun phrase ("Only <v> per second from the scraper"), unless a verb says what happened
+            return not any((_finite(w) and w.lower().rstrip(",;:.!?").endswith("ed")) or _AUX.match(w.rstrip(",;:.!?")) for w in words[2:])
+        return _base_verb(words[1])
+    # an imperative: a verb in its base form first, and no finite verb after it ("Firefox only shows …" has one)
+    rest = [w for w in words[1:] if w.lower() != "only"]
+    return bool(words) and _base_verb(words[0]) and not (rest and _finite(rest[0]))
