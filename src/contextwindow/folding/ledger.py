@@ -202,6 +202,9 @@ def scrub(text: str, ledger: Sequence[Entry]) -> str:
             if len(v) >= 4 and not v.isdigit():
                 text = pat.sub(hold(note), text)
                 continue
+            if v.isdigit() and len(v) <= 2:
+                text = _sub_bare_number(text, v, hold(note), set(e.subject.split()))
+                continue
             text = _sub_in_sentences(text, pat, hold(note), set(e.subject.split()))
     return re.sub("\x00([\U000f0000-\U000fffff])\x00", lambda m: notes[ord(m.group(1)) - 0xF0000], text) if notes else text
 
@@ -272,6 +275,23 @@ def _with_cores(values: Sequence[str]) -> list[str]:
         if core and core != v and core not in out:
             out.append(core)
     return out
+
+
+# where one clause of a sentence ends: a sentence end, a semicolon, or a comma before a conjunction
+_CLAUSE_END = re.compile(r"(?<=[.!?\n;])|(?=,\s*(?:and|but|while|whereas|so|though|yet|plus)\b)", re.IGNORECASE)
+
+
+def _sub_bare_number(text: str, v: str, note: str, words: set[str]) -> str:
+    """``text`` with the bare 1-2 digit number ``v`` of a superseded entry replaced by ``note`` only in a clause that
+    carries the entry: it names every word of the entry's subject, and there ``v`` stands alone as a value (not "3 jobs",
+    "3 am"). Elsewhere a small number is another thing's ("the build uses 1 worker")."""
+    out = []
+    for part in _CLAUSE_END.split(text):
+        if words and words <= set(subject_words(part)):
+            for val in reversed([x for x in find_values(part) if x.text == v]):
+                part = part[: val.start] + note + part[val.end :]
+        out.append(part)
+    return "".join(out)
 
 
 def _sub_in_sentences(text: str, pat: re.Pattern[str], note: str, words: set[str]) -> str:
