@@ -29,6 +29,8 @@ _OPENING = re.compile(r"^(?:(?:please|just|and|so|also|ok(?:ay)?|then)\b[\s,]*)+
 _ONLY = re.compile(r"\bonly\b", re.IGNORECASE)
 _COUNT = re.compile(r"^(?:<v>|\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|a|an)$", re.IGNORECASE)
 _AUX = re.compile(r"^(?:is|are|was|were|has|have|had|does|do|did|got|gets|shows?|happens?|fails?|went|came|ran|broke)$", re.IGNORECASE)
+# a label before the sentence: "Important: use only …", "**Rule**: only …"
+_LABEL = re.compile(r"^[*_\s]*(?:[A-Za-z][\w ]{0,24}?)?[*_]*\s*:\s+")
 _PLEASE = re.compile(r"\bplease\b", re.IGNORECASE)
 
 
@@ -52,7 +54,7 @@ def only_directs(clause: str) -> bool:
         return False
     if _PLEASE.search(clause):
         return True
-    words = _OPENING.sub("", clause.strip()).split()
+    words = _OPENING.sub("", _LABEL.sub("", clause.strip())).split()
     if len(words) >= 2 and words[0].lower() == "only":
         if _COUNT.match(words[1]):
             # a limit written as a noun phrase ("Only <v> per second from the scraper"), unless a verb says what happened
