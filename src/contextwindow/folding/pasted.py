@@ -37,7 +37,7 @@ _CONFIG = re.compile(r"^(?P<k>[a-z_][\w.-]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)\s*(?::|=|
 _CODE = re.compile(
     r"^(?:Traceback \(most recent call last\)|File \"[^\"]+\", line \d+|[A-Z]\w*(?:Error|Exception|Warning|Exit)\b(?:: |$)"
     # a statement keyword in the shape code gives it (prose starting "If", "let me", "return it" is not matched)
-    r"|def \w+\(|class \w+\s*[(:]|import [\w.]+(?:\s+as\s+\w+)?$|from [\w.]+ import \w|assert \S|raise \w+|return\s*$"
+    r"|def \w+\(|class \w+\s*[(:]|import [\w.]+(?:\s+as\s+\w+)?$|from [\w.]+ import \w|assert [\w.]+(?:\(|\s*(?:==|!=|<=|>=|<|>|is not|is None))|raise [A-Z]\w*(?:\(|$)|return\s*$"
     r"|(?:const|let|var) \w+\s*=|function\s*\w*\(|#include\b|package [\w.]+;?$"
     r"|(?:SELECT|INSERT INTO|DELETE FROM|CREATE TABLE) |UPDATE \w+ SET "
     r"|[\w.]+\([^()]*\)\s*;?$"  # a call alone on its line
@@ -79,7 +79,11 @@ def without_pasted(text: str) -> str:
     for i, line in enumerate(lines):
         if _FENCE.match(line):
             fenced = not fenced
-            keep[i] = False
+            rest = re.sub(r"^\s*(?:```|~~~)[`~]*", "", line).lstrip(" .,;")
+            if not fenced and rest:
+                lines[i] = rest  # "```. oh and the X is V": what follows a closing fence on its line is prose again
+            else:
+                keep[i] = False
         elif fenced:
             keep[i] = False
     start = 0

@@ -171,7 +171,8 @@ def _kind(clause: str, relation: str | None, subject: list[str], values: Sequenc
 def _rule_said(masked: str) -> bool:
     """A rule word in ``masked``; "only" counts only in a directive ("Only deploy from <v>", not "Only <v> shows the bug"):
     ``mood.only_directs``."""
-    return any(m.group(0).lower() != "only" for m in _RULE.finditer(masked)) or only_directs(_LEAD.sub("", masked))
+    # ("read-only", "admin-only" are adjectives of their own, not the word "only")
+    return any(m.group(0).lower() != "only" or masked[m.start() - 1 : m.start()] == "-" for m in _RULE.finditer(masked)) or only_directs(_LEAD.sub("", masked))
 
 
 def _typed(v: Value) -> bool:
