@@ -262,7 +262,7 @@ _VALUE_PATTERNS: list[tuple[str, str]] = [
 _VALUE_RE = re.compile("|".join(f"(?P<{kind}{i}>{p})" for i, (kind, p) in enumerate(_VALUE_PATTERNS)), re.IGNORECASE)
 _CASE_SENSITIVE = {"name", "id"}
 _NOT_NAMES = {
-    "i", "we", "you", "it", "they", "he", "she", "the", "a", "an", "this", "that", "these", "those", "please", "never", "always",
+    "i", "we", "you", "it", "they", "he", "she", "me", "us", "him", "them", "the", "a", "an", "this", "that", "these", "those", "please", "never", "always",
     "some", "few", "quick", "several", "most", "only",
     "from", "also", "and", "but", "so", "ok", "okay", "actually", "update", "correction", "note", "change", "instead", "now",
     "going", "for", "in", "on", "at", "by", "to", "our", "my", "your", "their", "its", "one", "no", "yes", "do", "don't", "let's",
