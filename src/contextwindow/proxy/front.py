@@ -10,7 +10,7 @@ process under ``ctxw proxy --front lean`` or on the same loop for an embedded pr
 
 Per request:
 
-- HTTP/1.1 read by llhttp (``httptools``): keep-alive, pipelining, Content-Length and chunked
+- HTTP/1.1 read by llhttp (``httptools``, in :mod:`.connection`): keep-alive, pipelining, Content-Length and chunked
   bodies; a body over ``max_body`` is refused with 413 (in the provider's shape) as soon as its
   length says so, or as soon as a chunked body passes it, and the connection closed: nothing past
   the bound is kept. The proxy's own token is checked first (401).
@@ -58,15 +58,14 @@ import logging
 import time
 from typing import Any
 
-import httptools
-
 from ..llm.overflow import describe_error
 from . import fastpath
 from .config import TOKEN_HEADER, ProxyConfig, authorized, join_url
+from .connection import ClientConnection, error_bytes
 from .handover import Handovers
 from .pool import Pool, UpstreamBroken, UpstreamTimeout, pool_for
 from .protocols import BY_PATH, Protocol, shape_for
-from .wire import LAST_CHUNK, Head, chunk, encoded, request_headers, response_head, whole_response
+from .wire import LAST_CHUNK, Head, chunk, encoded, request_headers, response_head
 from .worker import (
     ANSWER_PATH,
     DELIVERED_PATH,
@@ -91,10 +90,6 @@ KEPT_BYTES = 64 << 20  # and their bytes in all
 HANDOVER_BYTES = 64 << 20  # hand-overs not yet taken by the worker, above which requests go to the worker
 
 
-def _error(shape: Protocol, status: int, message: str, *, kind: str = "invalid_request_error", close: bool = False) -> bytes:
-    return whole_response(status, shape.error_bytes(message, kind=kind, param=None), close=close)
-
-
 def _parsed(body: bytes) -> Any:
     assert orjson is not None
     try:
@@ -111,177 +106,6 @@ def _room(value: str, body: bytes) -> tuple[float, float, bool]:
     tokens, per, whole = [*value.split("/"), "", ""][:3]
     room, by = float(tokens), float(per or 1.0)
     return (room - by * len(body) if whole == "whole" else room), by, whole == "whole"
-
-
-class _Client(asyncio.Protocol):
-    """One client connection: requests read in turn, answered in turn."""
-
-    def __init__(self, front: FrontServer) -> None:
-        self.front = front
-        self._parser = httptools.HttpRequestParser(self)
-        self.transport: asyncio.Transport | None = None
-        self._head = Head()
-        self._url = b""
-        self._body: list[bytes] = []
-        self._size = 0
-        self._too_large = False
-        self._queue: collections.deque[tuple[Head, bytes, bool]] = collections.deque()
-        self._task: asyncio.Task[None] | None = None
-        self._writable: asyncio.Future[None] | None = None
-        self.gone = False
-        self.closing = False  # an answer framed by the connection's end was written: nothing may follow it
-        self._paused = False  # reading paused while a request waits to be served
-
-    # --- reading --------------------------------------------------------------------------------
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
-
-    def data_received(self, data: bytes) -> None:
-        if self.gone:
-            return
-        try:
-            self._parser.feed_data(data)
-        except httptools.HttpParserUpgrade:
-            self._refuse(400, "upgrades are not served")
-            return
-        except httptools.HttpParserError as exc:
-            self._refuse(400, f"malformed HTTP request: {exc}")
-            return
-        if self._too_large:
-            path = self._url.split(b"?", 1)[0].decode("latin-1")
-            self._refuse(413, f"request body over the proxy's limit of {self.front.config.max_body} bytes", shape_for(path), "request_too_large")
-
-    def _refuse(self, status: int, message: str, shape: Protocol | None = None, kind: str = "invalid_request_error") -> None:
-        """Answer and close, once the answers before it are out (nothing more is read)."""
-        self.gone = True
-        self.front.stats["requests"] += 1  # answered (413, 400): counted as ctxw proxy counts it
-        if self.transport is None:
-            return
-        self.transport.pause_reading()
-        out = _error(shape or shape_for(""), status, message, kind=kind, close=True)
-        previous = self._task
-
-        async def last() -> None:
-            if previous is not None:
-                await asyncio.wait([previous])
-            if self.transport is not None and not self.transport.is_closing():
-                self.transport.write(out)
-                self.transport.close()
-
-        self._task = asyncio.ensure_future(last())  # the connection's last work
-
-    def on_message_begin(self) -> None:
-        self._head = Head()
-        self._url = b""
-        self._body = []
-        self._size = 0
-
-    def on_url(self, url: bytes) -> None:
-        self._url += url
-
-    def on_header(self, name: bytes, value: bytes) -> None:
-        self._head.headers.append((name.decode("latin-1").lower(), value.decode("latin-1")))
-
-    def on_headers_complete(self) -> None:
-        head = self._head
-        head.method = self._parser.get_method().decode("latin-1")
-        head.target = self._url.decode("latin-1")
-        for k, v in head.headers:
-            if k == "content-length" and v.strip().isdigit():
-                head.length = int(v)
-        head.http10 = self._parser.get_http_version() == "1.0"
-        if head.length is not None and head.length > self.front.config.max_body:
-            self._too_large = True  # refused at once (with Expect: 100-continue too: no body is asked for)
-        elif (self._task is None and not self._queue and self.transport is not None and not head.http10
-              and any(k == "expect" and v.strip().lower() == "100-continue" for k, v in head.headers)):
-            # the client waits for this before it sends the body (curl: 1 s for a body over 1 MiB); not
-            # while an earlier answer is being written on this connection (it would land inside it):
-            # then the client sends the body once its own wait is over
-            self.transport.write(b"HTTP/1.1 100 Continue\r\n\r\n")
-
-    def on_body(self, body: bytes) -> None:
-        if self._too_large:
-            return
-        self._size += len(body)
-        if self._size > self.front.config.max_body:
-            self._too_large = True
-            self._body = []
-            return
-        self._body.append(body)
-
-    def on_message_complete(self) -> None:
-        if self._too_large or self.gone:
-            return
-        self._queue.append((self._head, b"".join(self._body), bool(self._parser.should_keep_alive())))
-        self._body = []
-        stats = self.front.stats
-        stats["read_ahead_peak"] = max(stats["read_ahead_peak"], len(self._queue) - (self._task is None))
-        if self._task is None:
-            self._task = asyncio.ensure_future(self._serve())
-        elif self.transport is not None and not self._paused:
-            # a request waits behind the one being served: read no further until it is taken (the
-            # client's pipelined requests wait in its socket, not in the front's memory)
-            self._paused = True
-            stats["read_paused"] += 1
-            self.transport.pause_reading()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.gone = True
-        self.transport = None
-        if self._writable is not None and not self._writable.done():
-            self._writable.set_exception(ConnectionResetError("the client went away"))
-        if self._task is not None:
-            self._task.cancel()  # its upstream connection is closed: the answer is cancelled
-
-    async def _serve(self) -> None:
-        try:
-            while self._queue and self.transport is not None:
-                head, body, keep = self._queue.popleft()
-                if self._paused and not self.gone:
-                    self._paused = False
-                    self.transport.resume_reading()
-                try:
-                    await self.front.serve(self, head, body, keep)
-                except (ConnectionError, TimeoutError) as exc:
-                    # an answer broken off once its head was out (the upstream or the worker broke
-                    # mid-answer, or the client went): nothing can end it well, so the connection is
-                    # aborted (the client sees it; the requests pipelined behind it go with it)
-                    if self.transport is not None:
-                        if self.transport.is_closing():  # the client went away (its end read): nothing to say
-                            log.debug("a client went away before its answer was written whole (%s)", exc)
-                        else:
-                            log.error("an answer was broken off mid-way (%s): the client's connection is closed", exc)
-                        self.abort()
-                    return
-                if not keep or self.closing:
-                    if self.transport is not None:
-                        self.transport.close()
-                    return
-        finally:
-            self._task = None
-
-    # --- writing --------------------------------------------------------------------------------
-    def abort(self) -> None:
-        self.gone = True
-        if self.transport is not None:
-            self.transport.abort()
-
-    def write(self, data: bytes) -> None:
-        if self.transport is None or self.transport.is_closing():  # its end seen (closing), not yet lost
-            raise ConnectionResetError("the client went away")
-        self.transport.write(data)
-
-    async def drain(self) -> None:
-        if self._writable is not None:
-            await self._writable
-
-    def pause_writing(self) -> None:
-        self._writable = asyncio.get_running_loop().create_future()
-
-    def resume_writing(self) -> None:
-        if self._writable is not None and not self._writable.done():
-            self._writable.set_result(None)
-        self._writable = None
 
 
 class FrontServer:
@@ -312,7 +136,7 @@ class FrontServer:
     # --- lifecycle ------------------------------------------------------------------------------
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(lambda: _Client(self), self.config.host, self.config.port, reuse_address=True)
+        self._server = await loop.create_server(lambda: ClientConnection(self), self.config.host, self.config.port, reuse_address=True)
         self.port = int(self._server.sockets[0].getsockname()[1])
 
     async def drain(self) -> None:
@@ -368,7 +192,7 @@ class FrontServer:
         self.limits.clear()  # learned from the old worker's Sessions
 
     # --- a request ------------------------------------------------------------------------------
-    async def serve(self, client: _Client, head: Head, body: bytes, keep: bool) -> None:
+    async def serve(self, client: ClientConnection, head: Head, body: bytes, keep: bool) -> None:
         self._inflight += 1
         self._idle.clear()
         try:
@@ -381,13 +205,13 @@ class FrontServer:
             if not self._inflight:
                 self._idle.set()
 
-    async def _serve(self, client: _Client, head: Head, body: bytes, keep: bool) -> None:
+    async def _serve(self, client: ClientConnection, head: Head, body: bytes, keep: bool) -> None:
         started = time.monotonic()
         self.stats["requests"] += 1
         path = head.target.split("?", 1)[0]
         hmap = dict(head.headers)
         if not authorized(self.config.token, hmap.get(TOKEN_HEADER, ""), hmap.get("proxy-authorization", "")):
-            client.write(_error(shape_for(path), 401, f"the proxy needs its token: send it in the {TOKEN_HEADER} header",
+            client.write(error_bytes(shape_for(path), 401, f"the proxy needs its token: send it in the {TOKEN_HEADER} header",
                                 kind="authentication_error", close=not keep))
             return
         proto = BY_PATH.get(path) if head.method == "POST" else None
@@ -435,7 +259,7 @@ class FrontServer:
             pool = self._pools[base] = pool_for(base, connect_timeout=self.config.connect_timeout, read_timeout=self.config.read_timeout)
         return pool, base
 
-    async def _fast(self, client: _Client, head: Head, body: bytes, keep: bool, key: bytes, conv: fastpath.Conv,
+    async def _fast(self, client: ClientConnection, head: Head, body: bytes, keep: bool, key: bytes, conv: fastpath.Conv,
                     got: tuple[Any, float, list[Any]], proto: Protocol, hmap: dict[str, str], started: float) -> None:
         sent, cost, new = got
         path = head.target.split("?", 1)[0]
@@ -463,10 +287,10 @@ class FrontServer:
             try:
                 conn, rh = await pool.send("POST", target, request_headers(head.headers), body)
             except UpstreamTimeout as exc:
-                client.write(_error(proto, 504, f"upstream {url} did not answer in time: {exc}", kind="api_error", close=not keep))
+                client.write(error_bytes(proto, 504, f"upstream {url} did not answer in time: {exc}", kind="api_error", close=not keep))
                 return
             except UpstreamBroken as exc:
-                client.write(_error(proto, 502, f"upstream {url} unreachable or broken: {exc}", kind="api_error", close=not keep))
+                client.write(error_bytes(proto, 502, f"upstream {url} unreachable or broken: {exc}", kind="api_error", close=not keep))
                 return
             try:
                 if rh.status in RETRY_STATUSES:
@@ -474,7 +298,7 @@ class FrontServer:
                         err = b"".join([p async for p in conn.chunks()])
                     except (UpstreamBroken, UpstreamTimeout) as exc:  # nothing is out yet: said
                         code = 504 if isinstance(exc, UpstreamTimeout) else 502
-                        client.write(_error(proto, code, f"upstream {url} broke off its answer: {exc}", kind="api_error", close=not keep))
+                        client.write(error_bytes(proto, code, f"upstream {url} broke off its answer: {exc}", kind="api_error", close=not keep))
                         return
                     pool.release(conn)
                     if describe_error(rh.status, err, None).kind == "context_overflow":  # the worker compacts and retries
@@ -500,10 +324,10 @@ class FrontServer:
             if not handed:
                 self.handovers.answered(key, rid, status, ctype, encoding, b"".join(pieces), started)
 
-    async def _relay(self, client: _Client, req: Head, conn: Any, rh: Head, keep: bool, pieces: list[bytes] | None,
+    async def _relay(self, client: ClientConnection, req: Head, conn: Any, rh: Head, keep: bool, pieces: list[bytes] | None,
                      whole: Any = None, written: list[int] | None = None) -> None:
         """Relay an answer whose head is in; ``whole()`` is called once its body is all written (to a
-        client whose end the front has not seen: :meth:`_Client.write`), before the chunked framing's
+        client whose end the front has not seen: :meth:`.connection.ClientConnection.write`), before the chunked framing's
         end and the last wait for the client to take it. An answer to HEAD has no body (whatever its headers
         say); an HTTP/1.0 client gets an answer of unknown length unframed, then the connection closes.
         ``written[0]`` counts the body's bytes written to the client (the worker's record compares it
@@ -531,7 +355,7 @@ class FrontServer:
             client.write(LAST_CHUNK)
         await client.drain()
 
-    async def _delegate(self, client: _Client, head: Head, body: bytes, keep: bool, key: bytes | None, proto: Protocol | None,
+    async def _delegate(self, client: ClientConnection, head: Head, body: bytes, keep: bool, key: bytes | None, proto: Protocol | None,
                         doc: Any, *, overflowed: bool = False, bkey: bytes | None = None) -> None:
         """``key``: the front's key of the request's conversation (None: not one the front decides);
         ``doc``: its parsed body, when parsed already; ``overflowed``: the front kept nothing of it."""
@@ -559,12 +383,12 @@ class FrontServer:
             try:
                 conn, rh = await self._worker.send(head.method, head.target, headers, body if has_body else None)
             except UpstreamTimeout as exc:
-                client.write(_error(proto or shape_for(path), 504, f"the proxy's worker at {self.worker_url} did not answer in time: {exc}",
+                client.write(error_bytes(proto or shape_for(path), 504, f"the proxy's worker at {self.worker_url} did not answer in time: {exc}",
                                     kind="api_error", close=not keep))
                 return
             except UpstreamBroken as exc:
                 log.error("the proxy's worker at %s is unreachable: %s", self.worker_url, exc)
-                client.write(_error(proto or shape_for(path), 502, f"the proxy's worker at {self.worker_url} is unreachable: {exc}",
+                client.write(error_bytes(proto or shape_for(path), 502, f"the proxy's worker at {self.worker_url} is unreachable: {exc}",
                                     kind="api_error", close=not keep))
                 return
             status, room = rh.status, rh.get(ROOM_HEADER)
