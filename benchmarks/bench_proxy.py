@@ -416,7 +416,10 @@ def main() -> None:
             if delay:
                 for clients, turns in ((1, turns1), (50, turns50)):
                     for stream in (False, True):
-                        row = compare(upstream, url, clients, turns, stream, rounds, tag0=clients * 10 + stream, pids=(up.pid, px.pid))
+                        # each row's clients are conversations of their own: tags 100 apart for the streamed rows (until
+                        # 2026-11-24 21:00 they were 1 apart, so 49 of the streamed 50-client row's clients re-opened the
+                        # JSON row's conversations, same system prompt and task: a rewind, not a new conversation)
+                        row = compare(upstream, url, clients, turns, stream, rounds, tag0=clients * 10 + 100 * stream, pids=(up.pid, px.pid))
                         row["upstream_delay_ms"] = 50
                         results["rows"].append(row)
                 # an extra view, not the goal's: the same 50 clients not phase-locked
