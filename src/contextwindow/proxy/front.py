@@ -21,7 +21,9 @@ Per request:
   proxy`` stores them), and the whole answer once relayed (``/_ctxw/answer``: usage and reply),
   in order per conversation; the worker's answer tells the front the room left.
 - Anything else goes to the worker as it came (with the worker's secret, so its answer says
-  whether the conversation's next request may go as sent), and its answer is relayed.
+  whether the conversation's next request may go as sent), and its answer is relayed; then the
+  front tells the worker how many of the answer's bytes its client was written
+  (``/_ctxw/delivered``), and the worker records the answer only if that is all of it.
 - A provider overflow error on a request the front sent goes to the worker whole, which compacts
   and retries once as always. Upstream unreachable: 502 naming it; no byte for ``read_timeout``
   seconds: 504; the worker unreachable: 502 naming it, and the records that could not be handed
@@ -45,9 +47,8 @@ committed (``ctxw proxy`` relays an answer only once they are durable); the conv
 request that the worker serves waits for them, :meth:`FrontServer.drain` (``wait_idle``) waits for
 every hand-over and the worker's commits, and a stop (SIGTERM, Ctrl-C) drains first. A front killed
 outright (``kill -9``) loses the hand-overs it had not made: the messages come back with the
-client's next request, the usage rows do not. And a client that hangs up on a request the worker
-serves at the moment its answer arrives may have that answer recorded (the worker saw it relayed
-whole, to the front).
+client's next request, the usage rows do not. A client that hangs up in the instant its answer's
+last bytes are written may have that answer recorded, as with ``--front aiohttp``.
 """
 
 from __future__ import annotations
