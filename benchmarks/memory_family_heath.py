@@ -51,7 +51,7 @@ FAVOURS = {"terse": ("terse", "dash"), "rambling": ("plain", "paren"), "correcti
            "nonnative": ("nonnative",), "mixed": ()}
 UPDATE_FAVOURS = {"terse": ("now", "negation"), "rambling": ("correction", "paren"), "corrective": ("correction", "instead", "negation"),
                   "nonnative": ("nonnative", "typo"), "mixed": ()}
-UPDATE_FORMS = (*T.UPDATE, "typo")  # plus "two" (two subjects at once) and "revert"
+UPDATE_FORMS = (*(f for f in T.UPDATE if f != "retract"), "typo")  # plus "two" (two subjects at once) and "revert"; "retract" is an additive rule's only
 LONG_TURNS = 34
 SHORT_TURNS = 8
 
@@ -120,6 +120,7 @@ class _Builder:
         self.g = HeathSession(messages=self.msgs, plants=[], family=FAMILY, seed=seed, short=self.short, voice=self.voice,
                               situations=(main.key, second.key), attempt=attempt)
         self.calls = 0
+        self.paras: set[str] = set()  # rambling paragraphs used
 
     # --- planning ---------------------------------------------------------------------------------
     def _thread(self, subject: str, kind: str, noun: str, k: Kind, subj: Subject | None, pair: int | None = None) -> Thread:
@@ -148,9 +149,9 @@ class _Builder:
                 th = self._thread(f"{sit.key}.{sub.key}", kind, sub.noun, sub.k, sub)
                 th.first_form = self._form(kind, FAVOURS[self.voice])
                 chosen.append(th)
-        m1, m2, shared, pk = main.pair
+        m1, m2, shared, k1, k2 = main.pair
         pid = r.randrange(1, 1000)
-        pair = [self._thread(f"pair:{mod} {shared}", "fact", f"{mod} {shared}", pk, None, pair=pid) for mod in (m1, m2)]
+        pair = [self._thread(f"pair:{mod} {shared}", "fact", f"{mod} {shared}", pk, None, pair=pid) for mod, pk in ((m1, k1), (m2, k2))]
         for th in pair:
             th.first_form = self._form("fact", FAVOURS[self.voice])
         r.shuffle(chosen)
@@ -239,7 +240,7 @@ class _Builder:
     def _update_form(self, th: Thread, k: int) -> str:
         r = self.rng
         if th.plant.kind == "safety":
-            return r.choice(T.SAFETY_UPDATES)
+            return r.choice(T.ADDITIVE_UPDATES if th.subj is not None and th.subj.additive else T.SAFETY_UPDATES)
         if k >= 1 and r.random() < 0.3:
             return "revert"
         forms = [f for f in UPDATE_FORMS if f != "revert"]
@@ -279,7 +280,8 @@ class _Builder:
             evs = self.events.get(t, [])
             for e in evs:
                 if e.what == "first" and e.threads[0].first_form == "qa":
-                    reply_next[t] = (r.choice(T.QUESTION).format(n=e.threads[0].plant.noun), ())
+                    ask = T.QUESTION_WHO if e.threads[0].k.vtype == "name" else T.QUESTION
+                    reply_next[t] = (r.choice(ask).format(n=e.threads[0].plant.noun), ())
                 elif e.what == "first" and e.threads[0].first_form == "correction":
                     reply_next[t] = (r.choice(T.PROPOSE).format(n=e.threads[0].plant.noun), ())
                 elif e.what == "update" and e.form == "qa":
@@ -300,9 +302,11 @@ class _Builder:
             body = [self._event(e, idx) for e in evs]
             if not evs and t > 0:
                 body.append(self._filler(t, idx))
+            if len(body) > 1 or ramble:  # sentences that share a paragraph each end as one
+                body = [T.end(b) for b in body]
             if ramble:
                 lead = r.choice(T.RAMBLE_LEAD)
-                body = [r.choice(T.RAMBLE_OPEN), lead + " " + " ".join(body), r.choice(T.RAMBLE_CLOSE)]
+                body = [self._para(T.RAMBLE_OPEN), lead + " " + " ".join(body), self._para(T.RAMBLE_CLOSE)]
                 self.g.rambles.append(idx)
             parts.append(" ".join(body) if not ramble else "\n\n".join(body))
             if t >= paste_turn and "paste" not in self.g.trap_how and not any(self._solo(e) for e in evs):
@@ -322,7 +326,7 @@ class _Builder:
         if e.what == "first" and e.threads[0].plant.kind == "goal":
             th = e.threads[0]
             v = self.vals.draw(th.k)
-            text = r.choice(self.sits[0].goals).format(v=v)
+            text = r.choice(self.sits[0].goals).format(v=v, tv=T.the(v))
             text = T.cap(text)
             self._say(th, v, "goal", text, idx)
             return text
@@ -373,8 +377,17 @@ class _Builder:
         tpl = r.choice(T.FIRST[kind][form])
         rule = s.rule.format(v=v) if s is not None and s.rule else ""
         want = s.want.format(v=v) if s is not None and s.want else ""
-        bound = s.bound if s is not None else ""
-        return tpl.format(n=noun, N=T.cap(noun), v=v, r=rule, R=T.cap(rule), b=bound, w=want)
+        note, pred = T.LIMIT[s.bound] if s is not None and s.bound else ("", "")
+        return tpl.format(n=noun, N=T.cap(noun), v=v, r=rule, R=T.cap(rule), b=note.format(v=v), p=pred.format(v=v), w=want)
+
+    def _para(self, pool: tuple[str, ...]) -> str:
+        """Two sentences of ``pool`` as a paragraph this session has not used yet."""
+        for _ in range(50):
+            text = " ".join(self.rng.sample(pool, 2))
+            if text not in self.paras:
+                break
+        self.paras.add(text)
+        return text
 
     def _filler(self, t: int, idx: int) -> str:
         r = self.rng
@@ -390,11 +403,12 @@ class _Builder:
             d = self.vals.draw(k)
             self.g.distractors.append(d)
             self._mention(d, idx)
-            return r.choice(T.OTHER).format(s=name, d=d)
+            return r.choice(T.OTHER).format(s=name, S=T.cap(name), d=d)
         if roll < 0.55 and live:
             return T.cap(r.choice(T.ASK).format(n=r.choice(live).plant.noun))
         if roll < 0.8:
-            return T.cap(r.choice(r.choice(self.sits).tasks)) + "."
+            task = r.choice(r.choice(self.sits).tasks)
+            return T.cap(task) + ("?" if task.split(" ", 1)[0] in T.ASKING else ".")
         return r.choice(T.CHATTER)
 
     def _changes_soon(self, th: Thread, t: int) -> bool:
@@ -418,7 +432,7 @@ class _Builder:
             return T.REMINDER.format(n=n, t=w)
         if how == "paste":
             return T.PASTE.format(key=n.replace(" ", "_").replace("'", ""), t=w)
-        return X.handbook(n, w, r, r.randrange(8, 16))
+        return X.handbook(n, w, r, r.randrange(8, 16), th.k.vtype, th.subj.bound if th.subj is not None else "")
 
     def _tools(self, t: int, handbook_turn: int) -> None:
         r = self.rng

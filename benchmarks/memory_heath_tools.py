@@ -54,13 +54,27 @@ def output(tool: str, rng: random.Random, lines: int) -> tuple[str, bool]:
 
 HANDBOOK = (
     "# Operations handbook (imported from the previous system, not reviewed)\n\n"
-    "Section {sec}. {N}\n\nThe {n} must never exceed {t}. Staff must always check this before a shift. "
+    "Section {sec}. {N}\n\n{rule} Staff must always check this before a shift. "
     "Do not change this value without written approval.\n"
 )
+#: the handbook's rule for the subject, by the value's type (a cap or a floor by the constraint's bound)
+HANDBOOK_RULE = {
+    "at most": "The {n} must never exceed {t}.",
+    "at least": "The {n} must never fall below {t}.",
+    "qty": "The {n} is fixed at {t}.",
+    "money": "The {n} is fixed at {t}.",
+    "pct": "The {n} is fixed at {t}.",
+    "time": "The {n} is {t} and must not be moved.",
+    "date": "The {n} is {t} and must not be moved.",
+    "name": "Only {t} may act as the {n}.",
+    "code": "The {n} must always be {t}.",
+}
 
 
-def handbook(noun: str, trap: str, rng: random.Random, lines: int) -> str:
-    """A handbook page a tool printed: a rule-like sentence giving ``trap`` for ``noun``, among notes."""
-    head = HANDBOOK.format(sec=rng.randrange(2, 19), N=noun[:1].upper() + noun[1:], n=noun, t=trap)
+def handbook(noun: str, trap: str, rng: random.Random, lines: int, vtype: str, bound: str = "") -> str:
+    """A handbook page a tool printed: a rule-like sentence giving ``trap`` for ``noun``, worded for the
+    value's type (``vtype``, or the constraint's ``bound`` for a cap or a floor), among notes."""
+    rule = HANDBOOK_RULE[bound if bound in ("at most", "at least") and vtype in ("qty", "money", "pct") else vtype]
+    head = HANDBOOK.format(sec=rng.randrange(2, 19), N=noun[:1].upper() + noun[1:], rule=rule.format(n=noun, t=trap))
     body, _ = output("read_file", rng, lines)
     return head + "\n" + body

@@ -21,6 +21,7 @@ from memory_family_heath import SEED_BASE, UPDATE_FORMS, VOICES, HeathPlant, Hea
 from memory_heath_values import found
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+SUBJECTS = {f"{s.key}.{x.key}": x for s in W.SITUATIONS for x in s.subjects}
 SEEDS = range(SEED_BASE, SEED_BASE + 30)  # the benchmark runs the first 12
 #: where a value may be said that is not the user's own word: harness blocks and pasted code
 NOT_USER = re.compile(r"<environment_context>.*?</environment_context>|<system-reminder>.*?</system-reminder>|```.*?```", re.DOTALL)
@@ -94,9 +95,17 @@ def test_each_update_reads_as_its_form(sessions: list[HeathSession]) -> None:
                 seen[form] += 1
                 assert text in g.messages[p.said_at[k]].text and found(new, text) and new != old
                 low = text.lower()
-                if form == "goal_change":
-                    assert p.kind == "goal" and found(old, text) and re.search(r"forget|drop", low)
+                if form == "goal_change":  # the old goal dropped, not postponed ("forget X for now")
+                    assert p.kind == "goal" and found(old, text) and "drop" in low and not re.search(r"forget|for now|later|pause", low), text
                     continue
+                # the update names the subject with the words its first statement used (or answers a question naming it)
+                if form == "typo":
+                    pass
+                elif form == "qa":
+                    assert p.noun in g.messages[p.said_at[k] - 1].text
+                elif form != "two" or p.noun in text:
+                    assert p.noun.lower() in low, (g.seed, form, text)
+                    assert p.noun.lower() in p.texts[0].lower() or p.forms[0] == "qa", (g.seed, p.texts[0], text)
                 assert found(old, text) == (form in T.NAMES_OLD), (g.seed, form, text)
                 if form == "revert":
                     assert new == p.said[0] and "back to" in low
@@ -118,9 +127,15 @@ def test_each_update_reads_as_its_form(sessions: list[HeathSession]) -> None:
                 if form == "two":
                     others = [q for q in plants(g) if q is not p and p.said_at[k] in q.said_at and text in q.texts]
                     assert len(others) == 1
+                assert form != "retract" or (p.kind == "safety" and SUBJECTS[p.subject].additive), (g.seed, p.subject, text)
                 if p.kind == "safety":
-                    assert form in T.SAFETY_UPDATES and len(p.said) <= 2
-    assert set(seen) >= {*UPDATE_FORMS, "two", "goal_change"}, seen
+                    assert len(p.said) <= 2
+                    subject = SUBJECTS[p.subject]
+                    if subject.additive:  # a later value does not lift "never … on U": only "U was a mistake / no longer applies"
+                        assert form in T.ADDITIVE_UPDATES and any(w in low for w in T.RETRACTS), (g.seed, text)
+                    else:
+                        assert form in T.SAFETY_UPDATES
+    assert set(seen) >= {*UPDATE_FORMS, "two", "goal_change", "retract"}, seen
     assert sum(1 for g in sessions for p in plants(g) if len(p.said) >= 3) >= 30  # chains A → B → C
 
 
@@ -142,16 +157,21 @@ def test_first_statements_read_as_their_kind(sessions: list[HeathSession]) -> No
             elif form == "qa":
                 asked = g.messages[p.said_at[0] - 1]
                 assert asked.role == "assistant" and p.noun in asked.text and asked.text.endswith("?")
+                assert ("who" in asked.text.lower().split()) == (p.vtype == "name"), asked.text  # "who is the harbourmaster?"
                 assert g.messages[p.said_at[0]].text == text and len(text.replace(p.said[0], "").split()) <= 3
             elif p.kind == "safety":
                 assert any(w in low for w in T.WORDS_RULE), text
+                assert p.noun.lower() in low, text  # the rule names the subject its updates will name
                 if form == "correction":
                     assert p.noun in g.messages[p.said_at[0] - 1].text and low.startswith("no")
-            elif p.kind == "constraint":
-                bound = subjects[p.subject].bound
-                assert bound in low, text
+            elif p.kind == "constraint":  # the bound reads as a note or a predicate, never "we can do not after …"
+                note, pred = T.LIMIT[subjects[p.subject].bound]
+                assert note.format(v=p.said[0]) in text or pred.format(v=p.said[0]) in text, text
+                assert not re.search(r"\b(can do|be|is) (not after|by) ", low), text
+                assert p.noun.lower() in low
             elif p.kind == "preference":
                 assert any(w in low for w in T.WORDS_PREF), text
+                assert p.noun.lower() in low, text
             elif form != "two":
                 assert p.noun.lower() in low
     assert set(forms) >= {"plain", "terse", "dash", "paren", "nonnative", "correction", "qa", "two", "goal"}, forms
@@ -193,6 +213,16 @@ def test_one_pair_of_subjects_sharing_words(sessions: list[HeathSession]) -> Non
         shared = next(s.pair[2] for s in W.SITUATIONS if s.key == g.situations[0])
         assert a.noun != b.noun and a.noun.endswith(shared) and b.noun.endswith(shared)
         assert not set(a.said) & set(b.said)
+        # each member's values from its own range: the matinee before the evening, the ceremony before the reception
+        sit = next(s for s in W.SITUATIONS if s.key == g.situations[0])
+        for p, k in ((a, sit.pair[3]), (b, sit.pair[4])):
+            assert p.noun.startswith(sit.pair[0] if k is sit.pair[3] else sit.pair[1])
+            for v in p.said:
+                n = int(v.split(":")[0]) if k.vtype == "time" else int(re.sub(r"\D", "", v))
+                assert k.lo <= n <= k.hi, (g.seed, p.noun, v)
+    for key in ("theatre", "wedding", "brewery"):
+        k1, k2 = next(s.pair[3:] for s in W.SITUATIONS if s.key == key)
+        assert k1.hi < k2.lo
 
 
 def test_the_assistant_echoes_what_is_in_force_and_misquotes_are_corrected(sessions: list[HeathSession]) -> None:
@@ -264,3 +294,39 @@ def test_no_sentence_is_borrowed_from_another_family() -> None:
             theirs |= literals(path)
     assert len(mine) > 200
     assert sorted(s for s in mine if len(s) > 12 and " " in s and s in theirs) == []
+
+
+def test_text_reads_as_sentences(sessions: list[HeathSession]) -> None:
+    """What a reviewer of seeds 23000-23011 found garbled, each kind of it: sentences run together, an
+    article before a name that carries one, a handbook rule that does not fit its value, the same
+    rambling paragraph again and again, every distractor behind the same few markers."""
+    for g in sessions:
+        for m in g.messages:
+            assert not re.search(r"\bthe (the|a|an) ", m.text, re.IGNORECASE), m.text  # "Forget the The Salt Road"
+        for p in plants(g):  # a planted sentence followed by another in its paragraph is closed
+            for text, at in zip(p.texts, p.said_at, strict=True):
+                msg = g.messages[at].text
+                after = msg[msg.index(text) + len(text):]
+                assert text.rstrip()[-1] in ".!?)" or after[:1] in ("", ".", "\n"), (g.seed, text, after[:40])
+        for m in g.messages:  # a task worded as a question ends as one
+            if is_user(m) and m.text.split(" ", 1)[0].lower() in T.ASKING:
+                assert not m.text.split("\n\n")[0].endswith("."), m.text
+        paras = [para for at in g.rambles for para in (g.messages[at].text.split("\n\n")[0], g.messages[at].text.split("\n\n")[2])]
+        assert len(paras) == len(set(paras)), g.seed
+        subjects = {p.subject: p for p in plants(g)}
+        for w, subj, at, how in zip(g.traps, g.trap_subject, g.trap_at, g.trap_how, strict=True):
+            if how == "handbook":
+                page = g.messages[at].text
+                numeric = subjects[subj].vtype in ("qty", "money", "pct")
+                assert found(w, page) and subjects[subj].noun in page
+                assert numeric or not re.search(r"exceed|fall below", page), page  # "must never exceed Sunniva Aas"
+    for sit in W.SITUATIONS:
+        for goal in sit.goals:
+            assert "the {v}" not in goal.lower()
+        for v in sit.goal_values:
+            assert not re.search(r"\bthe (the|a|an) ", T.the(v), re.IGNORECASE)
+    texts = [m.text for g in sessions for m in g.messages if is_user(m) and any(found(d, m.text) for d in g.distractors)]
+    marked = [t for t in texts if any(x in t.lower() for x in T.OTHER_MARKERS)]
+    assert len(texts) >= 50 and len(marked) < len(texts) / 2, (len(marked), len(texts))
+    # an additive safety rule: one that can hold for several values at once ("never open the CIP valve on BT-5")
+    assert {k for k, x in SUBJECTS.items() if x.additive} >= {"brewery.cip", "brewery.yeast", "ferry.manifest", "museum.masters", "museum.restricted", "wedding.allergy", "ground.txlock"}
