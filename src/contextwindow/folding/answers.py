@@ -32,11 +32,17 @@ _ASKS = (
 # live?" → "the X"; "who owns the X?" → "the X owner". A question that names no thing ("What do you think?", "Which
 # one?") has no subject, and an answer to it binds to nothing.
 _DET = r"(?:the|our|my|your|this|that)"
-_AUX = r"(?:do|does|did|should|shall|will|would|can|could|is|are|must)"
+# present and modal auxiliaries only: a question about the past ("Which port did the cache listen on?") names what
+# a thing was, not a setting, so its answer retires nothing (review of the readings, finding 1)
+_AUX = r"(?:do|does|should|shall|will|would|can|could|is|are|must)"
 _PRON = r"(?:i|we|you|they)"
-_WHICH = re.compile(rf"^(?:which|what)\s+(?P<n>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}?)\s+{_AUX}\s+(?P<np>{_DET}\s+[^?]{{2,60}}?|{_PRON})\s+"
+# the noun phrase a question names: a determiner and one to three words, none of them a preposition or a form of
+# "be"/"have"/"do" ("the cache", "our staging host"); a longer run is a clause ("the cache listen on before the port")
+_GRAM = r"(?:on|in|at|for|from|to|with|by|through|under|before|after|of|about|into|over|since|until|during|than|is|are|was|were|be|been|has|have|had|do|does|did)"
+_NP = rf"{_DET}(?:\s+(?!{_GRAM}\b)[\w-]+){{1,3}}?"
+_WHICH = re.compile(rf"^(?:which|what)\s+(?P<n>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}?)\s+{_AUX}\s+(?P<np>{_NP}|{_PRON})\s+"
                     r"(?P<v>[a-z]+)(?:\s+(?:on|in|at|for|from|to|with|by|through|under))?\s*\?$", re.IGNORECASE)
-_HOW_MANY = re.compile(rf"^how\s+many\s+(?P<n>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+{_AUX}\s+(?P<np>{_DET}\s+[^?]{{2,60}}?|{_PRON})\s+(?P<v>[a-z]+)\s*\?$", re.IGNORECASE)
+_HOW_MANY = re.compile(rf"^how\s+many\s+(?P<n>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+{_AUX}\s+(?P<np>{_NP}|{_PRON})\s+(?P<v>[a-z]+)\s*\?$", re.IGNORECASE)
 _BE = re.compile(rf"^(?:what|how\s+(?:long|big|large|much|often)|when|where)\s+(?:should|will|would|must|shall|can)\s+(?P<x>{_DET}\s+[^?]{{2,80}}?)\s+"
                  r"(?:be|go|live|run|end|start|happen)\s*\?$", re.IGNORECASE)
 _WHEN = re.compile(rf"^(?:when|where)(?:'s|\s+is|\s+are|\s+does|\s+do)\s+(?P<x>{_DET}\s+[^?]{{2,80}}?)(?:\s+(?:live|sit|run|go|happen|start|end|land))?\s*\?$", re.IGNORECASE)
