@@ -29,10 +29,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from . import ledger as ledger_mod
-from .base import SummaryRequest, constraints_block, ensure_constraints
-from .constraints import scrub
-from .extractive import USER_SHARE, _clip, _no_headings, _user_section, sections, user_requests, user_words
+from .base import SummaryRequest, constraints_block, ensure_constraints, scrub_stale
+from .extractive import _SECTION, USER_SHARE, _clip, _no_headings, _user_section, sections, user_requests, user_words
 
 CountText = Callable[[str], int]
 
@@ -41,7 +39,16 @@ CUT_NOTE = "[the summarizer's brief was cut here to fit beside the user's own wo
 #: what the model is asked to write in at least, however much of the budget the user's words take
 MIN_MODEL_BUDGET = 200
 _HEADING = re.compile(r"^#{1,3}[ \t]", re.MULTILINE)
-_GOAL_HEADING = re.compile(r"^#{1,3}[ \t]*(?:\*\*)?[ \t]*(?:goal|task|objective)s?\b[^\n]*\n?", re.IGNORECASE | re.MULTILINE)
+# a Goal/Task/Objective heading: the whole heading line, so "## Tasks completed" is not the goal
+_GOAL_HEADING = re.compile(
+    r"^#{1,3}[ \t]*(?:\*\*)?[ \t]*(?:(?:the[ \t]+)?(?:main|overall|primary|user'?s?)[ \t]+)?(?:goal|task|objective)s?"
+    r"[ \t]*(?:\([^)\n]*\))?[ \t]*:?[ \t]*(?:\*\*)?[ \t]*:?[ \t]*(?:\n|\Z)",
+    re.IGNORECASE | re.MULTILINE,
+)
+#: the sections the harness writes (besides the goal): a model's copy of them is dropped, not kept
+_OWNED_HEADING = re.compile(r"^#{1,3}[ \t]*(?:\*\*)?[ \t]*(?:latest user request|user messages|memory: the user's)[^\n]*(?:\n|\Z)", re.IGNORECASE | re.MULTILINE)
+#: the keys of ``extractive.sections`` the harness reads back from the prior brief (first section only)
+_OWNED_KEYS = ("goal", "latest user request", "user messages", "memory")
 
 
 def _norm(text: str) -> str:
@@ -50,10 +57,35 @@ def _norm(text: str) -> str:
 
 def split_goal(text: str) -> tuple[str, str]:
     """(the model's text without its Goal/Task sections, what those sections said)."""
+    return _split(text, _GOAL_HEADING)
+
+
+def drop_owned(text: str) -> str:
+    """The model's text without the sections the harness writes (the latest request, the user's
+    messages, the memory block): a model that re-writes the earlier brief copies them, and the
+    next fold would read them twice."""
+    return _split(text, _OWNED_HEADING)[0]
+
+
+def prior_sections(summary: str) -> dict[str, str]:
+    """The prior brief's sections, the harness's own (goal, latest request, user messages, memory)
+    read from their FIRST section only: a copy further down (a model's, before this was mended)
+    is not joined to it."""
+    out = sections(summary)
+    first: dict[str, str] = {}
+    for m in _SECTION.finditer(summary):
+        key = next((k for k in _OWNED_KEYS if m.group("name").strip().lower().startswith(k)), None)
+        if key is not None and key not in first:
+            first[key] = m.group("body").strip()
+    out.update(first)
+    return out
+
+
+def _split(text: str, heading: re.Pattern[str]) -> tuple[str, str]:
     goals: list[str] = []
     out: list[str] = []
     at = 0
-    for m in _GOAL_HEADING.finditer(text):
+    for m in heading.finditer(text):
         if m.start() < at:
             continue
         nxt = _HEADING.search(text, m.end())
@@ -70,7 +102,7 @@ class _Parts:
 
     def __init__(self, request: SummaryRequest, count: CountText) -> None:
         users, _env = user_requests(request.messages)
-        prior = sections(request.prior_summary) if request.prior_summary else {}
+        prior = prior_sections(request.prior_summary) if request.prior_summary else {}
         goal, latest, said = user_words(request, users, prior)
         self.request = request
         self.count = count
@@ -81,8 +113,8 @@ class _Parts:
         self._users: dict[int, str] = {}
 
     def _scrub(self, text: str) -> str:
-        text = scrub(text, self.request.superseded)
-        return ledger_mod.scrub(text, self.request.ledger) if self.request.ledger else text
+        r = self.request
+        return scrub_stale(text, r.constraints, r.superseded, r.ledger)
 
     def render(self, model: str, user_limit: int, goal_limit: int) -> str:
         out = ["## Goal\n" + _clip(_no_headings(self.goal), goal_limit)]
@@ -127,7 +159,7 @@ def anchored(text: str, request: SummaryRequest, count: CountText) -> str:
     body = ensure_constraints(text, request.constraints, request.superseded, request.ledger, rebuild=True)
     if parts.block and body.endswith(parts.block):
         body = body[: -len(parts.block)].rstrip()
-    body, said_goal = split_goal(body)
+    body, said_goal = split_goal(drop_owned(body))
     if said_goal:
         ours = _norm("\n".join([parts.goal, parts.latest, *parts.said]))
         lines = [ln for ln in said_goal.splitlines() if ln.strip() and _norm(ln.lstrip("-* ")) not in ours]

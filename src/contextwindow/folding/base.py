@@ -79,6 +79,25 @@ def constraints_block(constraints: Sequence[str]) -> str:
     return f"{HEADING}\n{lines}"
 
 
+def scrub_stale(text: str, constraints: Sequence[str], superseded: Sequence[str] = (), ledger: Sequence[Any] = ()) -> str:
+    """``text`` without the superseded statements and the values a later message replaced. With no
+    ``ledger`` but ``superseded`` texts (a request built by compaction/steps.py or summarize.py),
+    the entries are parsed back from the texts: superseded ones first, then those in force, so each
+    stale entry learns the value that replaced it and is scrubbed value by value."""
+    from . import ledger as ledger_mod
+    from .constraints import scrub
+
+    if not ledger and superseded:
+        rebuilt: list[Any] = []
+        for t in [*superseded, *constraints]:
+            e = ledger_mod.parse(t)
+            if e is not None:
+                rebuilt = ledger_mod.add(rebuilt, e)
+        ledger = rebuilt
+    text = scrub(text, superseded)
+    return ledger_mod.scrub(text, ledger) if ledger else text
+
+
 def ensure_constraints(text: str, constraints: Sequence[str], superseded: Sequence[str] = (), ledger: Sequence[Any] = (), *, rebuild: bool = False) -> str:
     """Drop superseded statements and values, then make the summary's memory block complete:
     every constraint verbatim in ONE block (a model's own "Constraints" section is replaced by
@@ -87,21 +106,7 @@ def ensure_constraints(text: str, constraints: Sequence[str], superseded: Sequen
     own blocks already hold every constraint (so the text ends with it)."""
     import re
 
-    from . import ledger as ledger_mod
-    from .constraints import scrub
-
-    if not ledger and superseded:
-        # the entries back from their texts: superseded ones first, then those in force, so each
-        # stale entry learns the value that replaced it and is scrubbed value by value
-        rebuilt: list[Any] = []
-        for t in [*superseded, *constraints]:
-            e = ledger_mod.parse(t)
-            if e is not None:
-                rebuilt = ledger_mod.add(rebuilt, e)
-        ledger = rebuilt
-    text = scrub(text, superseded)
-    if ledger:
-        text = ledger_mod.scrub(text, ledger)
+    text = scrub_stale(text, constraints, superseded, ledger)
     if not constraints:
         return text
     blocks = re.compile(r"^#{1,3} (?:Memory: the user's|Constraints & preferences)[^\n]*\n.*?(?=^#{1,3} |\Z)", re.MULTILINE | re.DOTALL)

@@ -43,7 +43,7 @@ HEAD = (
 SPAN = "\n\nSummarize {what}. Messages outside that span stay in the context as they are; do not summarize them."
 PRIOR_ABOVE = (
     "\n\nThe conversation above starts from an earlier brief (the message that begins \"{start}\"). Re-write it as ONE brief "
-    "with the same sections, updated by the span (never nest it under a heading of its own; it stays true unless the span changes it)."
+    "with the same sections but those the harness writes (Latest user request, User messages, the memory block), updated by the span (never nest it under a heading of its own; it stays true unless the span changes it)."
 )
 
 

@@ -29,9 +29,12 @@ Choices made and why, including approaches rejected.
 Every rule, limit, deadline, preference and fact the user stated, copied verbatim (except those the
 harness says below it carries). When the user later changed a value, give only the newest one.
 
+The harness itself puts in the user's own words: the "## Latest user request" and "## User messages"
+sections and the memory block of the user's rules. Do not write those sections.
+
 Be dense and specific; prefer lists. Stay under {budget} tokens."""
 
-PRIOR = "\n\nAn earlier brief of the part before this transcript follows. Re-write it as ONE brief with the same sections, updated by the transcript (never nest it under a heading of its own; it stays true unless the transcript changes it):\n<earlier-summary>\n{prior}\n</earlier-summary>"
+PRIOR = "\n\nAn earlier brief of the part before this transcript follows. Re-write it as ONE brief with the same sections, updated by the transcript, but without the sections the harness writes (Latest user request, User messages, the memory block) (never nest it under a heading of its own; it stays true unless the transcript changes it):\n<earlier-summary>\n{prior}\n</earlier-summary>"
 PART = "\n\nThis transcript is part {i} of {n} of the session; summarize this part only."
 MERGE = "The following are briefs of consecutive parts of one session, oldest first. Merge them into ONE brief with the same sections; later parts win where they disagree.\n\n{parts}"
 INSTRUCTIONS = "\n\nAdditional instructions for this summary:\n{instructions}"

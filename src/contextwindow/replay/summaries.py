@@ -65,13 +65,17 @@ class MeteredSummarizer:
         self._count_text = CounterCount(self.counter)
 
 
-    def _input(self, request: SummaryRequest) -> tuple[int, int]:
-        """(read, fresh) input tokens of the request the summarizer sends (module docstring)."""
+    def _input(self, request: SummaryRequest, path: object = None) -> tuple[int, int]:
+        """(read, fresh) input tokens of the request the summarizer sends (module docstring).
+        ``path``: the request the summarizer reports it sent (``SummaryOutcome.extra["request"]``,
+        ``"cached_prefix"`` or ``"flat"``), followed as it says: a model summarizer decides with the
+        room of ITS budget (what the harness's part leaves, folding/anchor.py), not the whole one;
+        ``None`` (an extractive brief priced as a model's): decided here, with the whole budget."""
         prefix = request.prefix
-        if prefix is not None and prefix.messages:
+        if prefix is not None and prefix.messages and path != "flat":
             ask = self._count_text(instruction(request, prefix))
             room = None if self.window is None else prompt_room(self.window, request.budget_tokens)
-            if room is None or prefix.tokens + ask <= room:
+            if path == "cached_prefix" or room is None or prefix.tokens + ask <= room:
                 sent = self.counter.count_messages(prefix.messages[: prefix.sent])
                 since = self.counter.count_messages(prefix.messages[prefix.sent :]) if prefix.sent < len(prefix.messages) else 0
                 return sent, since + ask
@@ -90,7 +94,7 @@ class MeteredSummarizer:
 
     def summarize(self, request: SummaryRequest) -> SummaryOutcome:
         outcome = self.inner.summarize(request)
-        read, fresh = self._input(request)
+        read, fresh = self._input(request, outcome.extra.get("request"))
         out = self._count_text(outcome.written if outcome.written is not None else self._written(outcome.text, request))
         self.calls += 1
         self.input_tokens += read + fresh
