@@ -8,8 +8,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from test_model_brief_anchor import COUNT, COUNTER, RULE, session
-
 from contextwindow.folding import ExtractiveSummarizer, LLMSummarizer
 from contextwindow.folding.anchor import GOAL_READING, anchored, split_goal
 from contextwindow.folding.base import CachedPrefix, SummaryRequest, scrub_stale
@@ -18,6 +16,7 @@ from contextwindow.folding.extractive import sections
 from contextwindow.llm.base import ScriptedModel
 from contextwindow.messages import Message, TextPart
 from contextwindow.replay.summaries import MeteredSummarizer
+from test_model_brief_anchor import COUNT, COUNTER, RULE, session
 
 
 def parrot(messages: Sequence[Message], system: str | None = None) -> str:
