@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -256,10 +257,7 @@ class Forwarder:
         rid = worker.delivery_id(self.config, request)  # relayed to the lean front: recorded once it says its client had it
         delivered = self._recorder.deliveries.expect(rid) if rid is not None and resp.status == 200 else None
 
-        def account(req: Request, status: int, tap: UsageTap, prepared: Prepared | None, ctx: Any, started: float,
-                    relayed: asyncio.Event) -> asyncio.Future[None] | None:
-            return self._recorder.account(req, status, tap, prepared, ctx, started, relayed, delivered)
-
+        account = functools.partial(self._recorder.account, delivered=delivered)
         try:
             await out.prepare(request)
             async for chunk in resp.content.iter_any():

@@ -127,7 +127,7 @@ class FrontServer:
         self._delegated = 0  # requests handed over whole, numbered for the worker (RID_HEADER)
         self.handovers = Handovers(self._post, ANSWER_PATH)
         self.stats = {"requests": 0, "front_fast": 0, "delegated": 0, "records_lost": 0, "cancelled": 0,
-                      "read_ahead_peak": 0, "read_paused": 0, "handover_capped": 0, "front_first": 0}
+                      "read_ahead_peak": 0, "read_paused": 0, "handover_capped": 0, "front_first": 0, "words_lost": 0}
         self.port = config.port
         self._server: asyncio.AbstractServer | None = None
         self._inflight = 0
@@ -380,6 +380,15 @@ class FrontServer:
             rid = f"d{self._delegated}"
             headers.append((RID_HEADER, rid))
         status, written = 200, [-1]  # the answer's body bytes the client was written (-1: no answer)
+        reported = False
+
+        def report() -> None:  # the worker's record of the answer waits for it, holding the conversation's lock
+            nonlocal reported
+            if rid is not None and status == 200 and not reported:  # (the worker records no answer of another status)
+                reported = True
+                # on its own, not after the conversation's hand-overs: a store queued before it waits for that lock
+                self.handovers.post(b"\0" + rid.encode(), DELIVERED_PATH, [(RID_HEADER, rid), ("x-ctxw-delivered", str(written[0]))], b"")
+
         try:
             try:
                 conn, rh = await self._worker.send(head.method, head.target, headers, body if has_body else None)
@@ -395,16 +404,14 @@ class FrontServer:
             status, room = rh.status, rh.get(ROOM_HEADER)
             written[0] = 0
             try:
-                await self._relay(client, head, conn, rh, keep, None, written=written)
+                # the word goes once the answer's last byte is written, not after the client took it all
+                await self._relay(client, head, conn, rh, keep, None, report, written=written)
                 self._worker.release(conn)
             except BaseException:
                 conn.close()
                 raise
         finally:
-            if rid is not None and status == 200:  # (the worker records no answer of another status)
-                # on its own, not after the conversation's hand-overs: the worker's record of this answer
-                # holds the conversation's lock until the word comes, and a store queued before it waits for that lock
-                self.handovers.post(b"\0" + rid.encode(), DELIVERED_PATH, [(RID_HEADER, rid), ("x-ctxw-delivered", str(written[0]))], b"")
+            report()  # the client went away (or the worker broke off) before: the bytes it was written
         if key is None:
             return
         if room and rh.status == 200 and proto is not None and not overflowed:
@@ -449,6 +456,11 @@ class FrontServer:
                 pass
             self._worker.release(conn)
         except (UpstreamBroken, UpstreamTimeout) as exc:
+            if path == DELIVERED_PATH:  # its answer is recorded all the same (proxy/record.py: Recorder._delivered)
+                self.stats["words_lost"] += 1
+                log.error("the word on whether the client had an answer the proxy's worker served could not be handed to it at %s (%s): "
+                          "it records that answer at the conversation's next request, or in a few seconds", self.worker_url, exc)
+                return False
             self.stats["records_lost"] += 1
             self.convs.forget(key)  # the conversation's next request goes to the worker, which stores what the client re-sends
             log.error("a request forwarded as sent could not be handed to the proxy's worker at %s (%s): %s", self.worker_url, exc,

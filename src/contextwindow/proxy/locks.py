@@ -34,6 +34,7 @@ class Locks:
         self._conversations = conversations
         self._lane = lane
         self._table: dict[str, tuple[asyncio.Lock, int]] = {}
+        self._wanted: dict[str, asyncio.Event] = {}  # keys whose holder would stop waiting once a request waits for them
 
     def __len__(self) -> int:
         """Entries: one per lock key a request or an answer's record holds, waits for or will take."""
@@ -51,6 +52,9 @@ class Locks:
             try:
                 if lock.locked():
                     log.debug("conversation %s: waits for the request or answer record before it", key[:24])
+                    wanted = self._wanted.pop(key, None)
+                    if wanted is not None:
+                        wanted.set()
                     with self._lane.waiting_for(key):  # the record may wait in the lane (proxy/lane.py): it runs now
                         await lock.acquire()
                 else:
@@ -70,6 +74,16 @@ class Locks:
             self.drop(key)
             log.debug("conversation %s: its conversation is %s's now; takes that lock", key[:24], now[:24])
             key = now
+
+    async def wanted(self, key: str) -> None:
+        """Return once a request waits for ``key``'s lock (its holder, an answer's record waiting
+        for the lean front's word, stops waiting then: proxy/record.py)."""
+        event = self._wanted.setdefault(key, asyncio.Event())
+        try:
+            await event.wait()
+        finally:
+            if self._wanted.get(key) is event:
+                del self._wanted[key]
 
     def take(self, key: str) -> asyncio.Lock:
         """The lock of ``key``, one more reference to it held (not acquired)."""

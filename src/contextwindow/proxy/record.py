@@ -102,9 +102,11 @@ class Stored(asyncio.Event):
 
 
 #: how long a record waits for the lean front's word on whether its client had the answer
-#: (:class:`Deliveries`) before it records the answer all the same (said in the log)
-DELIVERY_WAIT_S = 30.0
-EARLY_KEPT = 4096  # the front's words on requests not relayed here (yet): the most kept
+#: (:class:`Deliveries`) before it records the answer all the same (said in the log). The front
+#: posts the word once the answer's last byte is written, before the end of its framing: it is
+#: lost only when the hand-over fails, and the conversation's next request ends the wait sooner.
+DELIVERY_WAIT_S = 5.0
+EARLY_KEPT = 4096  # the front's words on requests not relayed here (yet), or given up on: the most kept
 
 
 class Deliveries:
@@ -113,31 +115,40 @@ class Deliveries:
     worker's relay to the front ends before the front knows (its client may be gone already, its
     end not seen yet), so an answer the front relays is recorded only once the front says its
     client had the bytes that hold it whole (to its last event: an SDK hangs up there). A word may
-    come before the answer's relay asks for it (the front gave up on the request first): kept, bounded."""
+    come before the answer's relay asks for it (the front gave up on the request first), or after
+    the record gave up waiting: kept, bounded (``EARLY_KEPT``)."""
 
     def __init__(self) -> None:
         self._waiting: dict[str, asyncio.Future[int]] = {}
         self._early: dict[str, int] = {}
 
     def expect(self, rid: str) -> asyncio.Future[int]:
-        """The front's word on request ``rid``: the answer's bytes its client was written (-1: none)."""
+        """The front's word on request ``rid``: the answer's bytes its client was written (-1: none).
+        Cancel the future to stop waiting for it (the record gave up: :meth:`Recorder._delivered`)."""
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         if rid in self._early:
             future.set_result(self._early.pop(rid))
-        else:
-            self._waiting[rid] = future
+            return future
+        self._waiting[rid] = future
+
+        def given_up(f: asyncio.Future[int]) -> None:
+            if f.cancelled() and self._waiting.get(rid) is f:
+                del self._waiting[rid]
+
+        future.add_done_callback(given_up)
         return future
 
     def settle(self, rid: str, delivered: int) -> None:
         future = self._waiting.pop(rid, None)
-        if future is None:
+        if future is None or future.done():
             self._early[rid] = delivered
             while len(self._early) > EARLY_KEPT:  # words on requests never relayed here (the front gave up first)
                 self._early.pop(next(iter(self._early)))
-        elif not future.done():
+        else:
             future.set_result(delivered)
 
     def __len__(self) -> int:
+        """Answers relayed whose word the worker still waits for (``awaiting_delivery`` in the status)."""
         return len(self._waiting)
 
 
@@ -152,6 +163,7 @@ class Recorder:
         self._tasks: set[asyncio.Future[None]] = set()
         self.deliveries = Deliveries()
         self.undelivered = 0  # answers relayed whole to the lean front whose client had gone: not recorded
+        self.unconfirmed = 0  # answers recorded with no word from the front (its next request came first, or none in time)
 
     async def drain(self) -> None:
         """Wait for the records of answers already relayed (their usage and replies stored)."""
@@ -189,22 +201,36 @@ class Recorder:
             async with contextlib.AsyncExitStack() as held:
                 for lock in locks:  # in this order everywhere; a request holds one lock only: no cycle
                     await held.enter_async_context(lock)
-                if needed is not None and not await self._delivered(*needed, prepared):
+                if needed is not None and not await self._delivered(*needed, keys[0], prepared):
                     return
                 await self._record_locked(req, tap, prepared, latency, relayed, keys)
         finally:
             for key in keys:
                 self._locks.drop(key)
 
-    async def _delivered(self, delivered: asyncio.Future[int], whole: int, prepared: Prepared) -> bool:
-        """Wait (holding the conversation's lock: its next request comes after) for the front's word:
-        did its client have the answer's first ``whole`` bytes?"""
-        try:
-            if await asyncio.wait_for(asyncio.shield(delivered), DELIVERY_WAIT_S) >= whole:
+    async def _delivered(self, delivered: asyncio.Future[int], whole: int, key: str, prepared: Prepared) -> bool:
+        """Wait (holding the conversation's lock) for the front's word: did its client have the
+        answer's first ``whole`` bytes? The wait ends, and the answer is recorded, when the
+        conversation's next request comes first (it waits for this lock: a lost word does not hold
+        it up) or after ``DELIVERY_WAIT_S``."""
+        if not delivered.done():
+            nxt: asyncio.Future[Any] = asyncio.ensure_future(self._locks.wanted(key))
+            try:
+                await asyncio.wait([delivered, nxt], timeout=DELIVERY_WAIT_S, return_when=asyncio.FIRST_COMPLETED)
+                came = nxt.done()
+            finally:
+                nxt.cancel()
+            if not delivered.done():
+                delivered.cancel()  # not waited for any more (Deliveries forgets it; a late word is kept as an early one)
+                self.unconfirmed += 1
+                if not came:
+                    log.warning("conversation %s: no word from the lean front in %g s on whether its client had an answer; recorded",
+                                prepared.conversation_id, DELIVERY_WAIT_S)
+                else:
+                    log.info("conversation %s: its next request came before the lean front's word on the answer before it; recorded",
+                             prepared.conversation_id)
                 return True
-        except TimeoutError:
-            log.warning("conversation %s: no word from the lean front in %g s on whether its client had an answer; recorded",
-                        prepared.conversation_id, DELIVERY_WAIT_S)
+        if delivered.result() >= whole:
             return True
         self.undelivered += 1
         log.info("conversation %s: the lean front's client went away before it had the answer: not recorded", prepared.conversation_id)

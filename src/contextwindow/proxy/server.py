@@ -90,7 +90,8 @@ class ProxyServer:
         once idle: more means a request or a record never gave its lock back) and bookkeeping
         jobs queued. ``ctxw proxy`` prints it when it stops."""
         return {**self.stats, **self.conversations.held(), "locks": len(self.locks), "queued": len(self._lane),
-                "undelivered": self._recorder.undelivered}
+                "undelivered": self._recorder.undelivered, "unconfirmed": self._recorder.unconfirmed,
+                "awaiting_delivery": len(self._recorder.deliveries)}
 
     # --- lifecycle ------------------------------------------------------------------------------
     async def wait_idle(self) -> None:

@@ -88,11 +88,15 @@ def delivery_id(config: ProxyConfig, request: web.Request) -> str | None:
 async def delivered(server: ProxyServer, request: web.Request) -> web.Response:
     """The front's word on an answer it relayed (module docstring)."""
     h = request.headers
+    rid = h.get(RID_HEADER)
+    if not rid:
+        log.error("the lean front's word on a delivered answer names no request (%s missing): ignored", RID_HEADER)
+        return web.Response(status=400, text=f"{DELIVERED_PATH} needs the {RID_HEADER} header naming the request")
     try:
         written = int(h.get("x-ctxw-delivered", "-1"))
     except ValueError:
         written = -1
-    server._recorder.deliveries.settle(h[RID_HEADER], written)
+    server._recorder.deliveries.settle(rid, written)
     return web.Response(status=200)
 
 
