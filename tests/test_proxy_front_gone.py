@@ -1,7 +1,7 @@
 """A client of the lean front that hangs up before its answer comes (issue 15: "a client that
 disconnects mid-stream: upstream call cancelled, nothing half-written"): its request's messages are
 stored whole and its answer is not recorded, whether the front forwarded the request as sent or its
-worker served it. Real HTTP: the front and its worker before ``llm/localserver.py``'s provider; the
+worker served it (one test each). Real HTTP: the front and its worker before ``llm/localserver.py``'s provider; the
 client a raw socket closed once the upstream holds its request (an event, not a timeout)."""
 
 from __future__ import annotations
@@ -90,3 +90,43 @@ def test_a_request_forwarded_as_sent_whose_client_left_is_stored_not_recorded(st
         (conv,) = store.list_conversations()
         assert [sm.message.role for sm in store.list(conv.id)] == [m["role"] for m in history], st  # its messages: whole, no reply
         assert len(store.list_usage(conv.id)) == (hold - 2) // 2, st  # its answer never reached the client: not accounted
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_request_the_worker_served_whose_client_left_is_stored_not_recorded(streamed: bool) -> None:
+    """The same race on a request the front hands to its worker (a conversation's first request on
+    a new proxy: the front knows nothing of it): the worker's answer reaches the front after its
+    client's end. The worker relays the answer to the front whole, so only the front's word
+    (``/_ctxw/delivered``: the bytes its client was written) keeps it from being recorded."""
+    arrived, release = threading.Event(), threading.Event()
+
+    def handler(req: Any) -> Reply:
+        arrived.set()
+        release.wait(GUARD_S)
+        return Reply(tool_calls=(ToolCallSpec("grep", {"n": 1}, id="call_1"),), input_tokens=80, output_tokens=5)
+
+    store = open_store("memory://")
+    history = [{"role": "system", "content": "You are careful."}, {"role": "user", "content": "Find the retry logic."}]
+    body = json.dumps({"model": "gpt-4o-mini", "max_tokens": 64, "messages": history, "stream": streamed}).encode()
+    with LocalProviderServer(handler) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0, front="lean"),
+                                                             Conversations(store)) as px:
+        held, unhold = threading.Event(), threading.Event()
+        head = f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        sock = socket.create_connection((px.server.config.host, px.server.port))
+        try:
+            sock.sendall(head.encode() + body)
+            assert arrived.wait(GUARD_S), "the upstream never received the request"
+            px._loop.call_soon_threadsafe(lambda: (held.set(), unhold.wait(GUARD_S)))  # the proxy's loop does nothing meanwhile
+            assert held.wait(GUARD_S)
+            release.set()
+            assert up.wait_idle(GUARD_S)  # the answer is in the worker's socket
+        finally:
+            sock.close()  # and then the client's end
+            unhold.set()
+        px.wait_idle()
+        st = px.server.status()
+        assert st["delegated"] == 1 and st["front_fast"] == 0, st  # the worker served it
+        (conv,) = store.list_conversations()
+        assert [sm.message.role for sm in store.list(conv.id)] == ["system", "user"], st  # its messages: whole, no reply
+        assert store.list_usage(conv.id) == [], st  # not accounted (without the front's word it was: checked)
+        assert st["undelivered"] == 1 and st["awaiting_delivery"] == 0, st  # the front said its client had not the answer whole
