@@ -30,3 +30,36 @@ def test_the_question_noun_phrase_is_a_determiner_and_a_few_words() -> None:
     assert named("Which port does the metrics proxy bind to?") == "the metrics proxy port"
     led = _read((None, "The proxy port is 8443."), ("Which port does the proxy bind to before the firewall is up?", "8080."))
     assert led == [("fact", "proxy port", ("8443",), True)]
+
+
+def _live(led: list[tuple[str, str, tuple[str, ...], bool]]) -> set[str]:
+    return {v for _k, _s, vals, active in led if active for v in vals}
+
+
+def test_a_settings_list_the_user_typed_is_read_indented_or_long() -> None:
+    # finding 3: indented config lines with no code around them, and a list longer than 8, are the user's own
+    led = _read((None, "The upload chunk size is 64 KB."), (None, "Changes for the uploader:\n    chunk_size: 128 KB\n    upload_workers: 6"))
+    assert _live(led) >= {"128 KB", "6"} and "64 KB" not in _live(led)
+    listed = "\n".join(f"knob_{k}: {k + 20}" for k in range(10))
+    assert _live(_read((None, "Tuning for tonight's batch run:\n" + listed))) >= {"20", "29"}
+
+
+def test_prose_ending_like_code_is_still_prose() -> None:
+    # finding 4: ';' or '(' at a line's end, an indented line of words, a key with no value over words
+    led = _read((None, "The upload chunk size is 64 KB."), (None, "the nightly upload failed again :(\nchunk_size: 128 KB"))
+    assert "128 KB" in _live(led)
+    led = _read((None, "The upload chunk size is 64 KB."), (None, "The upload chunk size is 256 KB;\nthe retry delay stays as it is."))
+    assert "256 KB" in _live(led) and "64 KB" not in _live(led)
+    for said in ("right, two notes;\n  the upload chunk size is 256 KB now\n  never delete the upload bucket",
+                 "ground rules:\n  never delete the upload bucket\n  the upload chunk size is 256 KB now"):
+        led = _read((None, said))
+        assert any(kind == "safety" for kind, *_ in led), said
+        assert "256 KB" in _live(led), said
+    # code that ends like that still is code: no entry from it
+    assert _read((None, "in upload.c:\nchunk_size = 4096;\nstart_upload(chunk_size);")) == []
+
+
+def test_an_inline_code_span_does_not_open_a_fence() -> None:
+    # finding 5: "```x```" on one line toggled the fence and blanked every line after it
+    led = _read((None, "```chunk_size``` is the key to set.\nThe upload chunk size is 256 KB.\nNever delete the upload bucket."))
+    assert "256 KB" in _live(led) and any(kind == "safety" for kind, *_ in led)
