@@ -63,3 +63,55 @@ def test_an_inline_code_span_does_not_open_a_fence() -> None:
     # finding 5: "```x```" on one line toggled the fence and blanked every line after it
     led = _read((None, "```chunk_size``` is the key to set.\nThe upload chunk size is 256 KB.\nNever delete the upload bucket."))
     assert "256 KB" in _live(led) and any(kind == "safety" for kind, *_ in led)
+
+
+def test_only_before_a_verb_with_an_ending_like_a_past_or_plural_still_directs() -> None:
+    # finding 6: "-ed"/"-s" endings read as finite verbs lost these directives
+    from contextwindow.folding.mood import only_directs
+
+    for rule in ("Only proceed when the canary is green.", "Proceed only with a signed release tag.",
+                 "Only focus on the ingest service today.", "Only seed the staging tables from snapshots.",
+                 "Only access the billing database through the jump host."):
+        assert only_directs(rule), rule
+    for seen in ("Only Safari renders the glitch.", "Only interns merge on weekends.", "Only crashed twice.",
+                 "Only staging has the hotfix."):
+        assert not only_directs(seen), seen
+
+
+def test_a_rule_before_a_colon_is_not_a_label() -> None:
+    # finding 7: "Only <verb> …:" was stripped as a label, losing the rule
+    from contextwindow.folding.mood import only_directs
+
+    assert only_directs("Only restart via Ansible: the old script is broken.")
+    assert not only_directs("Heads-up: only Safari renders the glitch.")
+
+
+def test_a_past_or_descriptive_only_is_no_rule() -> None:
+    # finding 9: irregular pasts and a count with a past verb describe what happened
+    for seen in ("The mirror only went offline once.", "Edge only broke on the kiosk build.",
+                 "Only two nightly jobs took over an hour.", "Only a handful of users saw the banner."):
+        assert not any(kind in ("constraint", "safety") for kind, *_ in _read((None, seen))), seen
+
+
+def _scrubbed(said: str, *history: str) -> str:
+    from contextwindow.folding.ledger import scrub
+
+    led: list = []
+    for m in history:
+        led = update(led, m)
+    return scrub(said, led)
+
+
+def test_a_bare_number_is_scrubbed_where_a_word_of_its_subject_is_named() -> None:
+    # finding 10: every subject word was required, so "keep the cap at 4" kept the superseded 4
+    out = _scrubbed("Fine, I'll leave the cap at 4 for this sprint.", "The reviewer cap is 4.", "Actually, make the reviewer cap 6.")
+    assert "4" not in out and "[updated later: 6]" in out
+    # a number that is not a value of its own stays ("4 jobs" is another thing's count)
+    assert "4 jobs" in _scrubbed("The cap holds 4 jobs.", "The reviewer cap is 4.", "Actually, make the reviewer cap 6.")
+
+
+def test_a_decimal_is_one_value_when_scrubbing() -> None:
+    # finding 11: a clause ended at the dot of "4.5", and a stale statement matched the head of a longer one
+    history = ("The reviewer cap is 4.", "Actually, make the reviewer cap 6.")
+    assert _scrubbed("The reviewer cap is 4.5 per day? no.", *history) == "The reviewer cap is 4.5 per day? no."
+    assert _scrubbed("For the cap, 4.5 is fine.", *history) == "For the cap, 4.5 is fine."

@@ -191,8 +191,8 @@ def scrub(text: str, ledger: Sequence[Entry]) -> str:
             text = _aside_pattern(e.text).sub(partial(_hold_around_asides, hold=hold, e=e, ledger=ledger, live=live), text)
     for e in olds:
         note = f"[updated later: {e.updated_to}]"
-        if e.text in text:
-            text = text.replace(e.text, hold(note))
+        if e.text in text:  # the whole stale statement, not the head of a longer one ("… is 3." in "… is 3.5 s")
+            text = re.sub(rf"{re.escape(e.text)}(?!\w)", lambda _m, n=note: hold(n), text)
         for v in _with_cores(e.values):
             if v.lower() in live or not v.strip():
                 continue
@@ -277,17 +277,19 @@ def _with_cores(values: Sequence[str]) -> list[str]:
     return out
 
 
-# where one clause of a sentence ends: a sentence end, a semicolon, or a comma before a conjunction
-_CLAUSE_END = re.compile(r"(?<=[.!?\n;])|(?=,\s*(?:and|but|while|whereas|so|though|yet|plus)\b)", re.IGNORECASE)
+# where one clause of a sentence ends: a sentence end or a semicolon before a space or the end ("3.5" is one number),
+# a line end, or a comma before a conjunction
+_CLAUSE_END = re.compile(r"(?<=[.!?;])(?=\s|$)|(?<=\n)|(?=,\s*(?:and|but|while|whereas|so|though|yet|plus)\b)", re.IGNORECASE)
 
 
 def _sub_bare_number(text: str, v: str, note: str, words: set[str]) -> str:
     """``text`` with the bare 1-2 digit number ``v`` of a superseded entry replaced by ``note`` only in a clause that
-    carries the entry: it names every word of the entry's subject, and there ``v`` stands alone as a value (not "3 jobs",
-    "3 am"). Elsewhere a small number is another thing's ("the build uses 1 worker")."""
+    carries the entry: it names a word of the entry's subject ("I'll keep the limit at 3" for "the retry limit"), and
+    there ``v`` stands alone as a value (not "3 jobs", "3 am"). Elsewhere a small number is another thing's ("the build
+    uses 1 worker")."""
     out = []
     for part in _CLAUSE_END.split(text):
-        if words and words <= set(subject_words(part)):
+        if words & set(subject_words(part)):
             for val in reversed([x for x in find_values(part) if x.text == v]):
                 part = part[: val.start] + note + part[val.end :]
         out.append(part)

@@ -34,10 +34,26 @@ _LABEL = re.compile(r"^[*_\s]*(?:[A-Za-z][\w ]{0,24}?)?[*_]*\s*:\s+")
 _PLEASE = re.compile(r"\bplease\b", re.IGNORECASE)
 
 
-def _finite(word: str) -> bool:
-    """``word`` ends like a past or a third-person form ("shows", "crashed"), or like a plural."""
+# the common irregular past forms (English grammar, not a family's words): "Staging only went down twice"
+_PAST = re.compile(
+    r"^(?:went|came|ran|broke|got|took|gave|saw|left|found|made|said|told|knew|thought|began|fell|froze|hit|kept|lost|"
+    r"met|paid|put|sent|set|shut|spent|stood|stuck|threw|understood|woke|wrote|built|bought|caught|drove|felt|held|led|"
+    r"meant|rose|sold|shook|shot|slept|spoke|stole|swung|taught|tore|won|wore)$",
+    re.IGNORECASE,
+)
+
+
+def _past(word: str) -> bool:
+    """``word`` is a past form: "-ed" (not "-eed": "proceed", "need", "seed" are base forms) or an irregular one."""
     w = word.lower().strip(",;:.!?")
-    return w.isalpha() and (w.endswith("ed") or (w.endswith("s") and not w.endswith("ss")))
+    return w.isalpha() and ((w.endswith("ed") and not w.endswith("eed")) or bool(_PAST.match(w)))
+
+
+def _finite(word: str) -> bool:
+    """``word`` ends like a past or a third-person form ("shows", "crashed", "went"), or like a plural ("-s", but not
+    "-ss", "-us", "-is": "pass", "focus" are base forms)."""
+    w = word.lower().strip(",;:.!?")
+    return w.isalpha() and (_past(w) or (w.endswith("s") and not w.endswith(("ss", "us", "is"))) or w.endswith("ing"))
 
 
 def _base_verb(word: str) -> bool:
@@ -54,12 +70,30 @@ def only_directs(clause: str) -> bool:
         return False
     if _PLEASE.search(clause):
         return True
-    words = _OPENING.sub("", _LABEL.sub("", clause.strip())).split()
+    label = _LABEL.match(clause.strip())
+    if label and _ONLY.search(label.group()):
+        # "Only deploy from main: the branch is frozen" — the "only" is in what looks like a label: it is the rule
+        words = _OPENING.sub("", label.group().strip(" *_:")).split()
+    else:
+        words = _OPENING.sub("", _LABEL.sub("", clause.strip())).split()
     if len(words) >= 2 and words[0].lower() == "only":
         if _COUNT.match(words[1]):
             # a limit written as a noun phrase ("Only <v> per second from the scraper"), unless a verb says what happened
-            return not any((_finite(w) and w.lower().rstrip(",;:.!?").endswith("ed")) or _AUX.match(w.rstrip(",;:.!?")) for w in words[2:])
-        return _base_verb(words[1])
+            return not any(_past(w) or _AUX.match(w.rstrip(",;:.!?")) for w in words[2:])
+        # "only" + a verb + its object, no subject before the verb ("Only proceed once …", "Only focus on …", "Only seed
+        # the database …"); the suffix of a plural or third person is no test here (finding 6). A name ("Only Firefox
+        # shows …") or a word followed by a verb of its own ("Only admins merge …") is a subject; a past form describes.
+        w1 = words[1].strip(",;:.!?")
+        nxt = words[2] if len(words) > 2 else ""
+        def _s_form(w: str) -> bool:
+            w = w.lower().strip(",;:.!?")
+            return w.isalpha() and w.endswith("s") and not w.endswith(("ss", "us", "is"))
+
+        # a plural first word with a word after it that is not a function word is a subject and its verb ("Only
+        # admins merge …"); "Only rotate keys …" is a verb and its object (a singular subject with no determiner, "Only
+        # prod runs …", reads as a directive: a known miss of this reading)
+        follows = not nxt or bool(_NOT_VERB.match(nxt.strip(",;:.!?"))) or not nxt[:1].isalpha() or not _s_form(w1)
+        return w1.isalpha() and w1.islower() and not _NOT_VERB.match(w1) and not _past(w1) and not w1.endswith("ing") and follows
     # an imperative: a verb in its base form first, and no finite verb after it ("Firefox only shows …" has one)
     rest = [w for w in words[1:] if w.lower() != "only"]
     return bool(words) and _base_verb(words[0]) and not (rest and _finite(rest[0]))
