@@ -192,7 +192,8 @@ def scrub(text: str, ledger: Sequence[Entry]) -> str:
     for e in olds:
         note = f"[updated later: {e.updated_to}]"
         if e.text in text:  # the whole stale statement, not the head of a longer one ("… is 3." in "… is 3.5 s")
-            text = re.sub(rf"{re.escape(e.text)}(?!\w)", lambda _m, n=note: hold(n), text)
+            held = hold(note)
+            text = re.sub(rf"{re.escape(e.text)}(?!\w)", lambda _m: held, text)
         for v in _with_cores(e.values):
             if v.lower() in live or not v.strip():
                 continue
