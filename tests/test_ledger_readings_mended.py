@@ -115,3 +115,12 @@ def test_a_decimal_is_one_value_when_scrubbing() -> None:
     history = ("The reviewer cap is 4.", "Actually, make the reviewer cap 6.")
     assert _scrubbed("The reviewer cap is 4.5 per day? no.", *history) == "The reviewer cap is 4.5 per day? no."
     assert _scrubbed("For the cap, 4.5 is fine.", *history) == "For the cap, 4.5 is fine."
+
+
+def test_a_thing_kept_for_someone_only_is_a_rule() -> None:
+    # with "-ing" no longer a base verb, "Voiding … is for X only" lost the reading it had by accident (seen on tarn)
+    from contextwindow.folding.mood import only_directs
+
+    assert only_directs("Rotating the signing key is for the release bot only.")
+    assert only_directs("The prod console is reserved for on-call engineers only.")
+    assert not only_directs("Rotating the signing key only took a minute.")

@@ -192,8 +192,7 @@ def scrub(text: str, ledger: Sequence[Entry]) -> str:
     for e in olds:
         note = f"[updated later: {e.updated_to}]"
         if e.text in text:  # the whole stale statement, not the head of a longer one ("… is 3." in "… is 3.5 s")
-            held = hold(note)
-            text = re.sub(rf"{re.escape(e.text)}(?!\w)", lambda _m: held, text)
+            text = re.sub(rf"{re.escape(e.text)}(?!\w)", hold(note).replace("\\", "\\\\"), text)
         for v in _with_cores(e.values):
             if v.lower() in live or not v.strip():
                 continue

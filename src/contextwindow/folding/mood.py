@@ -32,6 +32,8 @@ _AUX = re.compile(r"^(?:is|are|was|were|has|have|had|does|do|did|got|gets|shows?
 # a label before the sentence: "Important: use only …", "**Rule**: only …"
 _LABEL = re.compile(r"^[*_\s]*(?:[A-Za-z][\w ]{0,24}?)?[*_]*\s*:\s+")
 _PLEASE = re.compile(r"\bplease\b", re.IGNORECASE)
+# a thing kept for someone: "Voiding labels is for the dispatch lead only", "The deploy key is reserved for CI only"
+_RESERVED = re.compile(r"\b(?:is|are)\s+(?:reserved\s+|meant\s+)?for\s+[^.;!?]{1,60}?\bonly\b", re.IGNORECASE)
 
 
 # the common irregular past forms (English grammar, not a family's words): "Staging only went down twice"
@@ -68,7 +70,7 @@ def only_directs(clause: str) -> bool:
     "only", and for "Only <v> shows the bug", "<v> only crashes on <v>", "We only saw it once"."""
     if not _ONLY.search(clause):
         return False
-    if _PLEASE.search(clause):
+    if _PLEASE.search(clause) or _RESERVED.search(clause):
         return True
     label = _LABEL.match(clause.strip())
     if label and _ONLY.search(label.group()):
