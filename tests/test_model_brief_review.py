@@ -109,3 +109,29 @@ def test_the_replay_bills_the_path_the_summarizer_took() -> None:
     meter2 = MeteredSummarizer(LLMSummarizer(ScriptedModel(["no brief here", reply], window=window), count=COUNT), COUNTER, window)
     out2 = meter2.summarize(replace(base, prefix=replace(pre, tokens=1_000)))
     assert out2.extra["request"] == "flat" and meter2.sizes[-1][0] == 0
+
+
+def test_the_replay_bills_every_call_s_output_and_no_fallback_text() -> None:
+    from contextwindow.llm.base import Completion
+    from contextwindow.usage import Usage
+
+    msgs = session()[:24]
+    brief = "## Goal\nx\n## Progress\n- read batches 0-5 and everything went fine\n## Remaining\n- batch 6"
+
+    def done(text: str, out: int) -> Completion:
+        return Completion(text=text, usage=Usage(input_tokens=900, output_tokens=out), raw=None, finish_reason="stop", message=None)
+
+    base = SummaryRequest(msgs, constraints=(RULE,), budget_tokens=3_000)
+    pre = CachedPrefix(messages=tuple(msgs), system="sys", provider="openai", tokens=1_000, sent=len(msgs))
+    # a cached-prefix answer that is no brief (70 tokens out), then the flat brief (40): both were written
+    meter = MeteredSummarizer(LLMSummarizer(ScriptedModel([done("I will keep going with batch 6 now, sure thing. " * 4, 70), done(brief, 40)], window=16_000), count=COUNT), COUNTER, 16_000)
+    out = meter.summarize(replace(base, prefix=pre))
+    assert out.ok and out.calls == 2 and meter.sizes[-1][2] == 110
+    # every call fails: the extractive fallback's user words are not billed as model output
+    failing = MeteredSummarizer(LLMSummarizer(ScriptedModel([done("no", 1)] * 40, window=16_000), count=COUNT), COUNTER, 16_000)
+    out = failing.summarize(base)
+    assert not out.ok and out.method == "extractive" and failing.sizes[-1][2] == 1
+    # an extractive brief priced as a model's is still billed as its text
+    plain = MeteredSummarizer(ExtractiveSummarizer(COUNT), COUNTER, 16_000)
+    plain.summarize(base)
+    assert plain.sizes[-1][2] > 50

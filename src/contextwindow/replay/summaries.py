@@ -92,10 +92,27 @@ class MeteredSummarizer:
         block = constraints_block(request.constraints)
         return text.replace(block, "", 1) if block and block in text else text
 
+    def _output(self, outcome: SummaryOutcome, request: SummaryRequest) -> int:
+        """Output tokens of the summary's calls. One model call that answered: what it wrote
+        (``written``), counted here. Several (chunks and their merges, a cached-prefix answer that
+        was no brief before the flat retry): the calls' own reported output, summed, when every
+        call reported it (``written`` is only the last). A model summary that failed (the
+        extractive fallback's text is no model's output): the reported output of the calls that
+        answered, nothing when none did. No model call at all (an extractive brief priced as a
+        model's): the brief less the memory block."""
+        reported = [u.output_tokens for u in outcome.usages]
+        if outcome.calls > 1 and len(reported) == outcome.calls and all(reported):
+            return sum(reported)
+        if outcome.written is not None:
+            return self._count_text(outcome.written)
+        if not outcome.ok and outcome.calls:
+            return sum(reported)
+        return self._count_text(self._written(outcome.text, request))
+
     def summarize(self, request: SummaryRequest) -> SummaryOutcome:
         outcome = self.inner.summarize(request)
         read, fresh = self._input(request, outcome.extra.get("request"))
-        out = self._count_text(outcome.written if outcome.written is not None else self._written(outcome.text, request))
+        out = self._output(outcome, request)
         self.calls += 1
         self.input_tokens += read + fresh
         self.output_tokens += out
