@@ -111,6 +111,7 @@ class _Parts:
         self.said = [self._scrub(s) for s in said]
         self.block = constraints_block(request.constraints)
         self._users: dict[int, str] = {}
+        self._limits: tuple[int, int] | None = None
 
     def _scrub(self, text: str) -> str:
         r = self.request
@@ -133,7 +134,12 @@ class _Parts:
 
     def limits(self) -> tuple[int, int]:
         """(user_limit, goal_limit): the extractive brief's, shrunk until the harness's part alone
-        fits the budget (or they reach their floors)."""
+        fits the budget (or they reach their floors); computed once."""
+        if self._limits is None:
+            self._limits = self._search()
+        return self._limits
+
+    def _search(self) -> tuple[int, int]:
         budget = self.request.budget_tokens
         user_limit, goal_limit = int(budget * USER_SHARE), 4000
         for _ in range(14):
@@ -144,18 +150,25 @@ class _Parts:
         return user_limit, goal_limit
 
 
-def model_budget(request: SummaryRequest, count: CountText) -> int:
+def harness(request: SummaryRequest, count: CountText) -> _Parts:
+    """The harness's part of ``request``'s brief, built once for :func:`model_budget` and
+    :func:`anchored` of the same request."""
+    return _Parts(request, count)
+
+
+def model_budget(request: SummaryRequest, count: CountText, parts: _Parts | None = None) -> int:
     """Tokens the model's own text may take: the brief's budget less what the harness carries
-    (the user's words and the memory block), at least :data:`MIN_MODEL_BUDGET` (or the budget)."""
-    parts = _Parts(request, count)
+    (the user's words and the memory block), at least :data:`MIN_MODEL_BUDGET` (or the budget).
+    ``parts``: :func:`harness` of the same request and counter, when the caller has it."""
+    parts = parts or _Parts(request, count)
     used = count(parts.render("", *parts.limits()))
     return max(min(request.budget_tokens, MIN_MODEL_BUDGET), request.budget_tokens - used)
 
 
-def anchored(text: str, request: SummaryRequest, count: CountText) -> str:
+def anchored(text: str, request: SummaryRequest, count: CountText, parts: _Parts | None = None) -> str:
     """The model's brief ``text`` with the user's own words and the memory block put in by the
     harness, within ``request.budget_tokens`` when the harness's part alone fits (module doc)."""
-    parts = _Parts(request, count)
+    parts = parts or _Parts(request, count)
     body = ensure_constraints(text, request.constraints, request.superseded, request.ledger, rebuild=True)
     if parts.block and body.endswith(parts.block):
         body = body[: -len(parts.block)].rstrip()

@@ -25,7 +25,7 @@ from ..errors import ContextOverflowError, ContextWindowError
 from ..messages import Message, TextPart
 from ..usage import Usage
 from . import prompts
-from .anchor import anchored, model_budget
+from .anchor import anchored, harness, model_budget
 from .base import SummaryOutcome, SummaryRequest
 from .cached import cached_messages, prompt_room
 from .extractive import ExtractiveSummarizer
@@ -183,11 +183,12 @@ class LLMSummarizer:
         calls = _Calls(limit=2 * self.max_parts + 4)
         whole = request
         # the model writes in what the user's own words and the memory block leave (folding/anchor.py)
-        request = replace(request, budget_tokens=model_budget(whole, self._count))
+        ours = harness(whole, self._count)  # built once: the model's budget and the anchoring
+        request = replace(request, budget_tokens=model_budget(whole, self._count, ours))
         try:
             cached = self._cached(request, calls)
             if cached is not None:
-                text = anchored(cached, whole, self._count)
+                text = anchored(cached, whole, self._count, ours)
                 return SummaryOutcome(text, "llm", ok=True, calls=calls.n, usages=tuple(calls.usages), extra={"request": "cached_prefix"}, written=cached)
             tried = calls.n  # 1 when the cached prefix was asked and answered no brief (or "too long")
             budget = request.budget_tokens
@@ -207,4 +208,4 @@ class LLMSummarizer:
             fb = self._fallback.summarize(whole)
             return SummaryOutcome(fb.text, "extractive", ok=False, calls=calls.n, usages=tuple(calls.usages), error=f"{type(exc).__name__}: {exc}")
         flat: dict[str, object] = {"request": "flat", "cached_prefix_calls": tried} if request.prefix is not None else {}
-        return SummaryOutcome(anchored(text, whole, self._count), "llm", ok=True, calls=calls.n, usages=tuple(calls.usages), extra=flat, written=text)
+        return SummaryOutcome(anchored(text, whole, self._count, ours), "llm", ok=True, calls=calls.n, usages=tuple(calls.usages), extra=flat, written=text)
