@@ -41,7 +41,7 @@ import memory_heath_tools as X
 from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
 from memory_heath_values import MONEY, Kind, Values, found
 from memory_heath_world import SITUATIONS, Subject
-from memory_sessions import Generated, Plant, mentions_exact
+from memory_sessions import Generated, Plant, first_built, mentions_exact
 
 FAMILY = "heath"
 SEED_BASE = 23_000
@@ -500,11 +500,5 @@ def consistent(g: HeathSession) -> bool:
 
 def generate(seed: int) -> HeathSession:
     """The ``heath`` session of ``seed`` (deterministic: the same seed gives the same session)."""
-    for attempt in range(16):
-        b = _Builder(seed, attempt)
-        b.plan()
-        b.write()
-        g = b.finish()
-        if g is not None:
-            return g
-    raise RuntimeError(f"heath: seed {seed} gave no session whose values are all unique")
+    g: HeathSession = first_built(_Builder, seed, 16, "heath")
+    return g

@@ -42,7 +42,7 @@ from contextwindow.messages import Message, ToolCallPart, assistant, tool_result
 from memory_moss_tools import tool_output
 from memory_moss_values import CURRENCIES, QUANTITIES, Q, V, Values, found
 from memory_moss_world import SITUATIONS, S, Situation
-from memory_sessions import Generated, Plant, mentions_exact
+from memory_sessions import Generated, Plant, first_built, mentions_exact
 
 FAMILY = "moss"
 SEED_BASE = 22_000
@@ -534,11 +534,5 @@ def consistent(g: MossSession) -> bool:
 
 def generate(seed: int) -> MossSession:
     """The ``moss`` session of ``seed`` (deterministic: the same seed gives the same session)."""
-    for attempt in range(16):
-        b = _Builder(seed, attempt)
-        b.plan()
-        b.write()
-        g = b.finish()
-        if g is not None:
-            return g
-    raise RuntimeError(f"moss: seed {seed} gave no session whose values are all unique")
+    g: MossSession = first_built(_Builder, seed, 16, "moss")
+    return g

@@ -46,7 +46,7 @@ from memory_quarry_text import Pair, Subj
 from memory_quarry_tools import contrib_output, tool_output
 from memory_quarry_values import BYSTANDERS, NUMERIC, Q, Values, found
 from memory_quarry_values import FORMS as VALUE_FORMS
-from memory_sessions import Generated, Plant, mentions_exact
+from memory_sessions import Generated, Plant, first_built, mentions_exact
 
 FAMILY = "quarry"
 SEED_BASE = 20_000
@@ -524,11 +524,5 @@ def _consistent(g: QuarrySession) -> bool:
 
 def generate(seed: int) -> QuarrySession:
     """The ``quarry`` session of ``seed`` (deterministic: the same seed gives the same session)."""
-    for attempt in range(8):
-        b = _Builder(seed, attempt)
-        b.plan()
-        b.write()
-        g = b.finish()
-        if g is not None:
-            return g
-    raise RuntimeError(f"quarry: seed {seed} gave no session whose values are all unique")
+    g: QuarrySession = first_built(_Builder, seed, 8, "quarry")
+    return g

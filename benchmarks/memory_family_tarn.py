@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 import memory_tarn_text as T
 from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
-from memory_sessions import Generated, Plant, mentions_exact
+from memory_sessions import Generated, Plant, first_built, mentions_exact
 from memory_tarn_tools import HANDBOOK, SHAPES, tool_output
 from memory_tarn_values import V, Values, found
 
@@ -572,11 +572,5 @@ def consistent(g: TarnSession) -> bool:
 
 def generate(seed: int) -> TarnSession:
     """The ``tarn`` session of ``seed`` (deterministic: the same seed gives the same session)."""
-    for attempt in range(12):
-        b = _Builder(seed, attempt)
-        b.plan()
-        b.write()
-        g = b.finish()
-        if g is not None:
-            return g
-    raise RuntimeError(f"tarn: seed {seed} gave no session whose values are all unique")
+    g: TarnSession = first_built(_Builder, seed, 12, "tarn")
+    return g

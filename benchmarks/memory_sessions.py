@@ -50,6 +50,7 @@ import random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import memory_probe8 as P8
 from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
@@ -64,6 +65,26 @@ def mentions_exact(messages: Sequence[Message], mentions: Mapping[str, Sequence[
         if [i for i, m in enumerate(messages) if found(v, m.text)] != sorted(mentions.get(v, ())):
             return False
     return not any(a != b and found(a, b) for a in vals for b in vals)
+
+
+class _Builds(Protocol):
+    def plan(self) -> None: ...
+    def write(self) -> None: ...
+    def finish(self) -> Any: ...
+
+
+def first_built(make: Callable[[int, int], _Builds], seed: int, attempts: int, family: str) -> Any:
+    """The session of ``seed`` from the first of ``attempts`` builds (``make(seed, attempt)``: plan,
+    write, finish) whose check passes (``finish`` returns None when it does not): deterministic, the
+    same seed gives the same session. The families in their own modules use it."""
+    for attempt in range(attempts):
+        b = make(seed, attempt)
+        b.plan()
+        b.write()
+        g = b.finish()
+        if g is not None:
+            return g
+    raise RuntimeError(f"{family}: seed {seed} gave no session whose values are all unique")
 
 
 def value_pattern(value: str) -> re.Pattern[str]:

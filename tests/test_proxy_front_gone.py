@@ -71,19 +71,7 @@ def test_a_request_forwarded_as_sent_whose_client_left_is_stored_not_recorded(st
             history += [msg, {"role": "tool", "tool_call_id": msg["tool_calls"][0]["id"], "content": f"src/http.py:{len(history)}: retry()"}]
             px.wait_idle()
         fast = px.server.stats["front_fast"]
-        held, unhold = threading.Event(), threading.Event()
-        head = f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
-        sock = socket.create_connection((px.server.config.host, px.server.port))
-        try:
-            sock.sendall(head.encode() + body)
-            assert arrived.wait(GUARD_S), "the upstream never received the request"
-            px._loop.call_soon_threadsafe(lambda: (held.set(), unhold.wait(GUARD_S)))  # the proxy's loop does nothing meanwhile
-            assert held.wait(GUARD_S)
-            release.set()
-            assert up.wait_idle(GUARD_S)  # the answer is in the front's socket
-        finally:
-            sock.close()  # and then the client's end
-            unhold.set()
+        _answer_then_hang_up(px, up, body, arrived, release)
         px.wait_idle()
         st = px.server.status()
         assert st["front_fast"] == fast + 1, st  # the front sent it as sent
@@ -110,19 +98,7 @@ def test_a_request_the_worker_served_whose_client_left_is_stored_not_recorded(st
     body = json.dumps({"model": "gpt-4o-mini", "max_tokens": 64, "messages": history, "stream": streamed}).encode()
     with LocalProviderServer(handler) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0, front="lean"),
                                                              Conversations(store)) as px:
-        held, unhold = threading.Event(), threading.Event()
-        head = f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
-        sock = socket.create_connection((px.server.config.host, px.server.port))
-        try:
-            sock.sendall(head.encode() + body)
-            assert arrived.wait(GUARD_S), "the upstream never received the request"
-            px._loop.call_soon_threadsafe(lambda: (held.set(), unhold.wait(GUARD_S)))  # the proxy's loop does nothing meanwhile
-            assert held.wait(GUARD_S)
-            release.set()
-            assert up.wait_idle(GUARD_S)  # the answer is in the worker's socket
-        finally:
-            sock.close()  # and then the client's end
-            unhold.set()
+        _answer_then_hang_up(px, up, body, arrived, release)
         px.wait_idle()
         st = px.server.status()
         assert st["delegated"] == 1 and st["front_fast"] == 0, st  # the worker served it
@@ -130,3 +106,21 @@ def test_a_request_the_worker_served_whose_client_left_is_stored_not_recorded(st
         assert [sm.message.role for sm in store.list(conv.id)] == ["system", "user"], st  # its messages: whole, no reply
         assert store.list_usage(conv.id) == [], st  # not accounted (without the front's word it was: checked)
         assert st["undelivered"] == 1 and st["awaiting_delivery"] == 0, st  # the front said its client had not the answer whole
+
+
+def _answer_then_hang_up(px: Any, up: Any, body: bytes, arrived: threading.Event, release: threading.Event) -> None:
+    """Send ``body`` on a raw connection, hold the proxy's loop while the upstream answers and the
+    client hangs up, so the proxy sees the answer and the client's end in one turn of its loop."""
+    held, unhold = threading.Event(), threading.Event()
+    head = f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    sock = socket.create_connection((px.server.config.host, px.server.port))
+    try:
+        sock.sendall(head.encode() + body)
+        assert arrived.wait(GUARD_S), "the upstream never received the request"
+        px._loop.call_soon_threadsafe(lambda: (held.set(), unhold.wait(GUARD_S)))  # the proxy's loop does nothing meanwhile
+        assert held.wait(GUARD_S)
+        release.set()
+        assert up.wait_idle(GUARD_S)  # the answer is in the proxy's socket (the front's or the worker's)
+    finally:
+        sock.close()  # and then the client's end
+        unhold.set()
