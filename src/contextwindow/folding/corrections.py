@@ -179,9 +179,41 @@ def is_correction(clause: str) -> bool:
 _LEADING_CONTRAST = re.compile(r"^not\s+(?P<old>[^:;,]{1,80}?)\s*[:;]\s+(?P<r>\S.*)$", re.IGNORECASE)
 
 
+# a value the clause itself marks as the one before (English grammar, not a family's wording): "X: not U anymore — V",
+# "X (previously U) is V", "X (was U) is V", "X changed (U before, V now)"
+_NOT_ANYMORE = re.compile(r"\bnot\s+(?:the\s+)?(?P<old>[^,;()—–]{1,60}?)\s+any\s?(?:more|longer)\b\s*(?:[—–]+|--?|[,;:])?\s*", re.IGNORECASE)
+_WAS_ASIDE = re.compile(r"\s*\((?:previously|formerly|was|were|used to be|before:?)\s+(?P<old>[^()]{1,60}?)\)", re.IGNORECASE)
+_BEFORE_NOW = re.compile(r"\s*\((?P<old>[^(),]{1,60}?)\s+before,\s*(?P<new>[^(),]{1,60}?)\s+now\)", re.IGNORECASE)
+
+
+def _old_values(text: str) -> list[str]:
+    """The values of ``text`` when it is little but them (at most three other words), else []."""
+    vals = find_values(text)
+    if not vals or len(re.findall(r"[A-Za-z]{2,}", frame(text, vals).replace("<v>", " "))) > 3:
+        return []
+    return [v.text for v in vals]
+
+
+def _marked_old(body: str) -> tuple[str, list[str]]:
+    """(``body`` without the values it marks as the ones before, those values): "not U anymore", "(previously U)",
+    "(U before, V now)" — the old value is named inside the statement of the new one, and is not its value."""
+    for pat, new in ((_NOT_ANYMORE, lambda m: " "), (_WAS_ASIDE, lambda m: ""), (_BEFORE_NOW, lambda m: " to " + m.group("new"))):
+        m = pat.search(body)
+        if m:
+            olds = _old_values(m.group("old"))
+            if olds:
+                rest = (body[: m.start()] + new(m) + body[m.end() :]).replace("  ", " ").strip()
+                return rest, olds
+    return body, []
+
+
 def split_contrast(body: str) -> tuple[str, list[str]]:
     """(``body`` without a trailing contrast that holds a value, the old values it names); a leading one
-    ("Not U: the X is in V") the same."""
+    ("Not U: the X is in V") the same, and an old value the clause marks as the one before ("not U anymore",
+    "(previously U)", "(U before, V now)")."""
+    body, marked = _marked_old(body)
+    if marked:
+        return body, marked
     lead = _LEADING_CONTRAST.match(body.strip())
     if lead:
         olds = [v.text for v in find_values(lead.group("old"))]

@@ -181,7 +181,7 @@ def scrub(text: str, ledger: Sequence[Entry]) -> str:
         return f"\x00{chr(0xF0000 + len(notes) - 1)}\x00"
 
     olds = stale(ledger)
-    if not olds:
+    if not olds and not any(e.active and e.replaces for e in ledger):
         return text
     for e in sorted((e for e in ledger if e.active and e.text.strip()), key=lambda e: len(e.text), reverse=True):
         if e.text in text:
@@ -253,12 +253,12 @@ def _without_replaced(e: Entry, olds: Sequence[Entry], live: set[str]) -> str:
     note = ", ".join(e.values)
     mine = {v.lower() for v in e.values}
     text = e.text
-    for o in olds:
-        if o.updated_to not in (note, e.text):
-            continue
-        for v in _with_cores(o.values):
-            if v.strip() and v.lower() not in live and not any(v.lower() in m for m in mine):  # "Python" inside its "Python 2.29.2"
-                text = re.sub(rf"(?<![\w$€£]){re.escape(v)}(?![\w])", "[earlier value]", text, flags=re.IGNORECASE)
+    # the old values of the entries it superseded, and those it names as the ones before itself ("not U anymore",
+    # "(previously U)", "V, not U": ``replaces``) even when no entry held them (an answer the ledger did not keep)
+    earlier = [v for o in olds if o.updated_to in (note, e.text) for v in _with_cores(o.values)] + list(e.replaces)
+    for v in earlier:
+        if v.strip() and v.lower() not in live and not any(v.lower() in m for m in mine):  # "Python" inside its "Python 2.29.2"
+            text = re.sub(rf"(?<![\w$€£]){re.escape(v)}(?![\w])", "[earlier value]", text, flags=re.IGNORECASE)
     return text
 
 
