@@ -194,7 +194,7 @@ def _old_values(text: str) -> list[str]:
     return [v.text for v in vals]
 
 
-def _marked_old(body: str) -> tuple[str, list[str]]:
+def marked_old(body: str) -> tuple[str, list[str]]:
     """(``body`` without the values it marks as the ones before, those values): "not U anymore", "(previously U)",
     "(U before, V now)" — the old value is named inside the statement of the new one, and is not its value."""
     for pat, new in ((_NOT_ANYMORE, lambda m: " "), (_WAS_ASIDE, lambda m: ""), (_BEFORE_NOW, lambda m: " to " + m.group("new"))):
@@ -211,7 +211,7 @@ def split_contrast(body: str) -> tuple[str, list[str]]:
     """(``body`` without a trailing contrast that holds a value, the old values it names); a leading one
     ("Not U: the X is in V") the same, and an old value the clause marks as the one before ("not U anymore",
     "(previously U)", "(U before, V now)")."""
-    body, marked = _marked_old(body)
+    body, marked = marked_old(body)
     if marked:
         return body, marked
     lead = _LEADING_CONTRAST.match(body.strip())

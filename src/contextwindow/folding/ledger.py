@@ -253,9 +253,12 @@ def _without_replaced(e: Entry, olds: Sequence[Entry], live: set[str]) -> str:
     note = ", ".join(e.values)
     mine = {v.lower() for v in e.values}
     text = e.text
-    # the old values of the entries it superseded, and those it names as the ones before itself ("not U anymore",
-    # "(previously U)", "V, not U": ``replaces``) even when no entry held them (an answer the ledger did not keep)
-    earlier = [v for o in olds if o.updated_to in (note, e.text) for v in _with_cores(o.values)] + list(e.replaces)
+    # the old values of the entries it superseded, and those its own words mark as the ones before ("not U anymore",
+    # "(previously U)", "(U before, V now)": corrections.marked_old) even when no entry held them (an answer the ledger
+    # did not keep). Not a contrast ("Use V, not U"): in a rule it is part of the rule.
+    earlier = [v for o in olds if o.updated_to in (note, e.text) for v in _with_cores(o.values)]
+    if e.kind not in ("safety", "goal"):
+        earlier += corrections.marked_old(e.text)[1]
     for v in earlier:
         if v.strip() and v.lower() not in live and not any(v.lower() in m for m in mine):  # "Python" inside its "Python 2.29.2"
             text = re.sub(rf"(?<![\w$€£]){re.escape(v)}(?![\w])", "[earlier value]", text, flags=re.IGNORECASE)
