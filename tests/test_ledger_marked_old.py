@@ -6,14 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from contextwindow.folding.ledger import active, scrub, update
-
-
-def _ledger(*said: str) -> list:
-    led: list = []
-    for text in said:
-        led = update(led, text)
-    return led
+from contextwindow.folding.ledger import active, scrub
+from ledger_helpers import ledger_of as _ledger
 
 
 def _out(led: list) -> str:
