@@ -54,7 +54,8 @@ def test_the_bundled_dates_agree_with_the_anthropic_sdk() -> None:
         month, day, year = re.fullmatch(r"(\w+) (\d+)\w*, (\d{4})", said).groups()  # type: ignore[union-attr]
         assert spec.retires == date(int(year), months[month], int(day)).isoformat(), mid
         checked += 1
-    assert checked >= 8
+    # SDK 2.12.0 listed 8+ models we know; 2.13.0 dropped the retired ones and lists 5, 4 of them in our registry
+    assert checked >= 4
 
 
 def test_status_in_words() -> None:
