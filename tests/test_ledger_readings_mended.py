@@ -73,7 +73,7 @@ def test_only_before_a_verb_with_an_ending_like_a_past_or_plural_still_directs()
                  "Only focus on the ingest service today.", "Only seed the staging tables from snapshots.",
                  "Only access the billing database through the jump host."):
         assert only_directs(rule), rule
-    for seen in ("Only Safari renders the glitch.", "Only interns merge on weekends.", "Only crashed twice.",
+    for seen in ("Only Safari renders the glitch.", "Only interns merged on weekends.", "Only crashed twice.",
                  "Only staging has the hotfix."):
         assert not only_directs(seen), seen
 

@@ -11,7 +11,10 @@ Read from the sentence's structure, not from a list of verbs: a directive has a 
 imperative: its first word (after a lead and "please") is "only" before a verb in its base form, or a verb
 in its base form before "only". A word that is a value, a number, a determiner or a pronoun is no verb;
 a word ending in "-ed" is past, one ending in a single "-s" is a third person or a plural (no base form):
-"Only Firefox shows …", "Only crashed once", "Runs only on Fridays" describe.
+"Only Firefox shows …", "Only crashed once", "Runs only on Fridays" describe. "Only" before a role or a group and what
+it does in a present or modal form is a policy of who may act: "Only admins merge to main", "Only the release manager
+tags releases", "Only maintainers get to cut a release" (review debt of issue 11); with a past, stative or copular verb
+it describes ("Only admins saw the banner", "Only admins were online").
 """
 
 from __future__ import annotations
@@ -45,23 +48,89 @@ _PAST = re.compile(
 )
 
 
+# who a policy names: a role or a group (English words for who holds a job, not one family's words); "-ist"/"-ian" name a
+# person ("pharmacists", "technicians")
+_AGENT = re.compile(
+    r"^(?:(?:admin|administrator|maintainer|owner|reviewer|approver|manager|lead|engineer|developer|dev|contributor|committer|"
+    r"member|employee|operator|sre|moderator|editor|author|assignee|officer|director|supervisor|auditor|accountant|tester|"
+    r"architect|intern|contractor|signer|superuser|steward|custodian|clerk|team|group|squad|crew|board|committee|department|"
+    r"human|person|partner|owner|senior|nurse|doctor|teacher|parent|guardian)s?|people|staff|personnel|folks|ops|on-?call|"
+    r"signatory|signatories|[a-z]{3,}(?:ist|ian)s?)$"
+)
+# a modal after the subject: "Only admins can/may/should/must merge"
+_MODAL = re.compile(r"^(?:can|may|should|must|shall)$")
+# verbs of a state or of perceiving: "Only admins see the banner", "Only the ops team knows the password" describe
+_STATIVE = re.compile(
+    r"^(?:know|have|has|see|hear|like|want|seem|look|happen|remember|understand|use|work|live|sit|come|go|goes|care|notice|"
+    r"feel|think|believe|exist|need|get|stay|wait)s?$"
+)
+_OF = re.compile(r"^(?:of|on|in|from|at|with|for|under|inside|within|the|a|an|our|your|their|its)$")
+
+
 def _past(word: str) -> bool:
     """``word`` is a past form: "-ed" (not "-eed": "proceed", "need", "seed" are base forms) or an irregular one."""
     w = word.lower().strip(",;:.!?")
     return w.isalpha() and ((w.endswith("ed") and not w.endswith("eed")) or bool(_PAST.match(w)))
 
 
-def _finite(word: str) -> bool:
-    """``word`` ends like a past or a third-person form ("shows", "crashed", "went"), or like a plural ("-s", but not
-    "-ss", "-us", "-is": "pass", "focus" are base forms)."""
+def _s_form(word: str) -> bool:
+    """``word`` ends like a third-person form or a plural ("-s", but not "-ss", "-us", "-is": "pass", "focus" are base
+    forms)."""
     w = word.lower().strip(",;:.!?")
-    return w.isalpha() and (_past(w) or (w.endswith("s") and not w.endswith(("ss", "us", "is"))) or w.endswith("ing"))
+    return w.isalpha() and w.endswith("s") and not w.endswith(("ss", "us", "is"))
+
+
+def _finite(word: str) -> bool:
+    """``word`` ends like a past, a third-person form or a plural ("shows", "crashed", "went", "admins"), or in "-ing"."""
+    w = word.lower().strip(",;:.!?")
+    return w.isalpha() and (_past(w) or _s_form(w) or w.endswith("ing"))
 
 
 def _base_verb(word: str) -> bool:
     """``word`` may be a verb in its base form ("deploy", "use", "pass"), not a past or third-person form."""
     w = word.lower().strip(",;:.!?")
     return w.isalpha() and not _NOT_VERB.match(w) and not _finite(w)
+
+
+def _subject_role(words: list[str]) -> tuple[str, str] | None:
+    """The two words after a subject that names a role or a group at the head of ``words`` (the subject's own
+    phrase "of the billing group", "on the release team", "in <v>" skipped), or ``None`` when the words open with
+    no such subject."""
+    i, role = 0, False
+    while i < min(len(words), 10):
+        w = words[i].lower().strip(",;:.!?")
+        if w != words[i].lower():  # a clause break inside the subject
+            return None
+        if _AGENT.match(w):
+            role = True
+        elif role and (_OF.match(w) or w == "<v>" or words[i][:1].isupper()):
+            pass  # the role's own phrase: "members of the <v> group", "engineers in <v>"
+        elif role and i >= 1 and _OF.match(words[i - 1].lower()) and i + 1 < len(words) and _AGENT.match(words[i + 1].lower().strip(",;:.!?")):
+            pass  # a word before a role inside that phrase: "on the release team"
+        elif role:
+            return w, (words[i + 1].lower() if i + 1 < len(words) else "")
+        elif _past(w) or _MODAL.match(w) or w.endswith("ing") or not (_OF.match(w) or w.isalpha()):
+            return None  # a verb (or a value) before any role: the role is no subject
+        i += 1
+    return None
+
+
+def _acts(verb: str, after: str) -> bool:
+    """``verb`` (and the word ``after`` it), said of a role, says what the role does: a modal, "get(s) to", or a verb in
+    a present form that is no state ("merge", "tags"); not a past, "-ing", copula or stative verb."""
+    if _MODAL.match(verb) or (verb in ("get", "gets") and after == "to"):
+        return True
+    return verb.isalpha() and not _NOT_VERB.match(verb) and not _past(verb) and not verb.endswith("ing") and not _STATIVE.match(verb)
+
+
+def agent_fence(words: list[str]) -> bool | None:
+    """``words`` (what follows an opening "only") name a role or a group and then what it does, in a present or modal
+    form: "admins merge to main", "the release manager tags releases", "people on the release team merge …",
+    "maintainers get to cut a release", "members of the billing group can issue refunds" — a policy of who may act.
+    False for a past, "-ing", stative or copular verb after the subject ("admins merged it", "admins see the banner",
+    "admins were online"); ``None`` when the subject is no role ("Firefox shows the bug", "integration tests fail")."""
+    got = _subject_role(words)
+    return None if got is None else _acts(*got)
 
 
 def only_directs(clause: str) -> bool:
@@ -83,16 +152,16 @@ def only_directs(clause: str) -> bool:
             # a limit written as a noun phrase ("Only <v> per second from the scraper"), unless a verb says what happened
             return not any(_past(w) or _AUX.match(w.rstrip(",;:.!?")) for w in words[2:])
         # "only" + a verb + its object, no subject before the verb ("Only proceed once …", "Only focus on …", "Only seed
-        # the database …"); the suffix of a plural or third person is no test here (finding 6). A name ("Only Firefox
-        # shows …") or a word followed by a verb of its own ("Only admins merge …") is a subject; a past form describes.
+        # the database …"); the suffix of a plural or third person is no test here (finding 6). A role or a group and
+        # what it does is a policy ("Only admins merge …", "Only the release manager tags …": agent_fence); a name
+        # ("Only Firefox shows …") or another word followed by a verb of its own is a subject; a past form describes.
+        role = agent_fence(words[1:])
+        if role is not None:
+            return role
         w1 = words[1].strip(",;:.!?")
         nxt = words[2] if len(words) > 2 else ""
-        def _s_form(w: str) -> bool:
-            w = w.lower().strip(",;:.!?")
-            return w.isalpha() and w.endswith("s") and not w.endswith(("ss", "us", "is"))
-
         # a plural first word with a word after it that is not a function word is a subject and its verb ("Only
-        # admins merge …"); "Only rotate keys …" is a verb and its object (a singular subject with no determiner, "Only
+        # interns' builds …", "Only tests fail …"); "Only rotate keys …" is a verb and its object (a singular subject with no determiner, "Only
         # prod runs …", reads as a directive: a known miss of this reading)
         follows = not nxt or bool(_NOT_VERB.match(nxt.strip(",;:.!?"))) or not nxt[:1].isalpha() or not _s_form(w1)
         return w1.isalpha() and w1.islower() and not _NOT_VERB.match(w1) and not _past(w1) and not w1.endswith("ing") and follows

@@ -1,0 +1,44 @@
+"""An opening "only" before a role or a group and what it does is a policy of who may act (review debt of issue 11):
+"Only admins merge to main" is a rule as "Only Priya signs off" is, while "Only Firefox shows the bug" and a role
+said with a past, stative or copular verb describe. Sentences of our own, none from a benchmark family."""
+
+from __future__ import annotations
+
+import pytest
+
+from contextwindow.folding.mood import only_directs
+from ledger_helpers import ledger_of
+
+RULES = [
+    "Only admins merge to main.",
+    "Only maintainers tag releases on the mirror.",
+    "Only the release manager publishes the changelog.",
+    "Only people on the payments team approve refunds over the limit.",
+    "Only reviewers get to close a security ticket.",
+    "Only the on-call engineer restarts the ingest workers.",
+    "Only auditors may export the ledger tables.",
+    "Only contractors with a badge should enter the server room.",
+    "Only librarians withdraw the archive copies.",
+    "Only members of the data group can drop a partition.",
+]
+DESCRIBED = [
+    "Only Firefox shows the bug.",
+    "Only admins merged anything last week.",
+    "Only admins see the new banner.",
+    "Only admins were online during the outage.",
+    "Only the staging box has the new driver.",
+    "Only the ops team knows why it broke.",
+    "Only testers reporting from Safari hit it.",
+]
+
+
+@pytest.mark.parametrize("said", RULES)
+def test_a_role_or_group_doing_something_after_only_is_a_rule(said: str) -> None:
+    assert only_directs(said)
+    assert [e.kind for e in ledger_of(said)] in (["constraint"], ["safety"]), said
+
+
+@pytest.mark.parametrize("said", DESCRIBED)
+def test_only_before_a_description_is_no_rule(said: str) -> None:
+    assert not only_directs(said)
+    assert [e.kind for e in ledger_of(said) if e.kind in ("constraint", "safety")] == [], said
