@@ -30,7 +30,18 @@ import re
 from collections.abc import Callable
 
 from .base import SummaryRequest, constraints_block, ensure_constraints, scrub_stale
-from .extractive import _SECTION, USER_SHARE, _clip, _no_headings, _user_section, sections, user_requests, user_words
+from .extractive import (
+    _SECTION,
+    USER_SHARE,
+    Limits,
+    _clip,
+    _no_headings,
+    _user_section,
+    fit,
+    sections,
+    user_requests,
+    user_words,
+)
 
 CountText = Callable[[str], int]
 
@@ -136,18 +147,10 @@ class _Parts:
         """(user_limit, goal_limit): the extractive brief's, shrunk until the harness's part alone
         fits the budget (or they reach their floors); computed once."""
         if self._limits is None:
-            self._limits = self._search()
+            budget = self.request.budget_tokens
+            got, _ = fit(lambda lim: self.render("", lim.user, lim.goal), self.count, budget, Limits(user=int(budget * USER_SHARE)))
+            self._limits = (got.user, got.goal)
         return self._limits
-
-    def _search(self) -> tuple[int, int]:
-        budget = self.request.budget_tokens
-        user_limit, goal_limit = int(budget * USER_SHARE), 4000
-        for _ in range(14):
-            if self.count(self.render("", user_limit, goal_limit)) <= budget:
-                break
-            goal_limit = max(300, goal_limit * 2 // 3)
-            user_limit = user_limit * 2 // 3 if user_limit > 60 else 0
-        return user_limit, goal_limit
 
 
 def harness(request: SummaryRequest, count: CountText) -> _Parts:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ..messages import Message, TextPart, ToolCallPart, ToolResultPart
@@ -197,6 +198,42 @@ def _no_headings(text: str) -> str:
 
 
 USER_SHARE = 0.4  # of the brief's budget for the user's own earlier messages
+SHRINK_STEPS = 14  # at most this many shrinks of a brief's limits
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What a brief's parts may hold: the goal and the latest request (characters), the user's earlier messages
+    (tokens), a prior brief's other notes (characters) and the tool-call lines (a count)."""
+
+    goal: int = 4000
+    user: int = 0
+    notes: int = 0
+    calls: int = 0
+
+    def shrunk(self) -> Limits:
+        """One step smaller: each part by a third (the goal not under 300 characters; the user's messages and the
+        notes to nothing once small), the tool-call lines by half."""
+        return Limits(
+            goal=max(300, self.goal * 2 // 3),
+            user=self.user * 2 // 3 if self.user > 60 else 0,
+            notes=self.notes * 2 // 3 if self.notes > 300 else 0,
+            calls=self.calls // 2,
+        )
+
+
+def fit(render: Callable[[Limits], str], count: CountText, budget: int, start: Limits) -> tuple[Limits, str]:
+    """The limits from ``start`` shrunk until ``render`` of them fits ``budget`` tokens (or
+    :data:`SHRINK_STEPS` shrinks are done), and that rendering: the extractive brief's and the
+    harness's part of a model's brief (anchor.py) are fitted alike."""
+    limits = start
+    text = render(limits)
+    for _ in range(SHRINK_STEPS):
+        if count(text) <= budget:
+            break
+        limits = limits.shrunk()
+        text = render(limits)
+    return limits, text
 
 
 def _one_line(text: str) -> str:
@@ -285,7 +322,8 @@ def brief(request: SummaryRequest, count: CountText) -> str:
              "user messages"}
     notes = "\n".join(f"{k}: {v}" if k != "earlier" else v for k, v in prior.items() if k not in known and v)
 
-    def render(n_calls: int, goal_limit: int, notes_limit: int, user_limit: int) -> str:
+    def render(limits: Limits) -> str:
+        n_calls, goal_limit, notes_limit, user_limit = limits.calls, limits.goal, limits.notes, limits.user
         out = ["## Goal\n" + _clip(_no_headings(goal), goal_limit)]
         if env_lines:
             out.append("## Environment (harness/system blocks, not user requests)\n" + "\n".join(env_lines))
@@ -314,16 +352,8 @@ def brief(request: SummaryRequest, count: CountText) -> str:
             out.append("## Focus requested\n" + request.instructions.strip())
         return "\n\n".join(out)
 
-    n_calls, goal_limit, notes_limit, user_limit = len(calls), 4000, 3000, int(request.budget_tokens * USER_SHARE)
-    text = render(n_calls, goal_limit, notes_limit, user_limit)
-    for _ in range(14):
-        if count(text) <= request.budget_tokens:
-            break
-        n_calls //= 2
-        goal_limit = max(300, goal_limit * 2 // 3)
-        notes_limit = notes_limit * 2 // 3 if notes_limit > 300 else 0
-        user_limit = user_limit * 2 // 3 if user_limit > 60 else 0
-        text = render(n_calls, goal_limit, notes_limit, user_limit)
+    start = Limits(goal=4000, user=int(request.budget_tokens * USER_SHARE), notes=3000, calls=len(calls))
+    text = fit(render, count, request.budget_tokens, start)[1]
     return ensure_constraints(text, request.constraints, request.superseded, request.ledger)
 
 
