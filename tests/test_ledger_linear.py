@@ -8,9 +8,11 @@ within any test run; the linear one reads each in well under a second. Sentences
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from contextwindow.folding import ledger as L
-from contextwindow.folding.clauses import sentences
+from contextwindow.folding.clauses import sentences, windows
 from contextwindow.folding.entries import MAX_READ_CHARS
 
 SIZE = 60_000
@@ -29,7 +31,8 @@ def test_a_long_run_is_read_in_one_pass(run: str) -> None:
     # the statements on each side of the long line are still read, the old limit still superseded
     assert {(e.subject, e.values, e.active) for e in got if e.kind == "fact"} >= {("cache host", ("kite-7.lan",), True)}
     assert [e.values for e in got if e.active and "upload" in e.subject] == [("40 MB",)]
-    assert [e.values for e in got if not e.active] == [("20 MB",)]
+    # (a statement repeated word for word leaves its earlier copies inactive, with no value: not a value superseded)
+    assert [e.values for e in got if not e.active and e.values] == [("20 MB",)]
 
 
 def test_a_blank_run_inside_a_statement_is_layout() -> None:
@@ -40,10 +43,44 @@ def test_a_blank_run_inside_a_statement_is_layout() -> None:
     assert sentences("a" + " " * 9000 + "b") == ["a  b"]
 
 
-def test_a_clause_too_long_to_be_a_statement_is_not_read() -> None:
-    # a run-on clause over MAX_READ_CHARS states nothing the ledger keeps, however many "and"s it has
+def test_a_clause_too_long_to_read_whole_is_read_in_windows() -> None:
+    # a run-on clause over MAX_READ_CHARS is read in windows of a statement's size (it was skipped, unread and
+    # uncounted: a silent miss): what it states at its head and far past its first window is kept
     run_on = "The staging host is pike-2.lan and the build cache is 40 GB" + " and we keep going" * (MAX_READ_CHARS // 10)
     assert len(run_on) > MAX_READ_CHARS
-    assert L.update([], run_on + ".") == []
+    assert {(e.subject, e.values) for e in L.update([], run_on + ".")} == {("staging host", ("pike-2.lan",)), ("build cache", ("40 GB",))}
+    deep = "We keep going" + " and we keep going" * (MAX_READ_CHARS // 10) + " and never push to the release branch on Fridays"
+    deep += " and on it goes" * 200 + ", and the deploy window is 02:00 UTC."
+    assert len(deep) > 3 * MAX_READ_CHARS
+    got = {(e.kind, e.values) for e in L.update([], deep)}
+    assert ("constraint", ("Fridays",)) in got and ("fact", ("02:00 UTC",)) in got
     # a short one that says two things is still split
     assert {e.subject for e in L.update([], "The staging host is pike-2.lan and the build cache is 40 GB.")} == {"staging host", "build cache"}
+
+
+@given(st.lists(st.sampled_from(["a", "b", " ", ",", ";", ".", " and ", " or ", "xyz"]), max_size=800).map("".join), st.integers(min_value=20, max_value=400))
+def test_windows_are_bounded_and_leave_nothing_out(sentence: str, limit: int) -> None:
+    got = windows(sentence, limit)
+    assert all(len(w) <= limit for w in got)
+    assert "".join(got).replace(" ", "") == sentence.replace(" ", "")
+    if len(sentence) <= limit:
+        assert got == [sentence]
+
+
+def test_what_is_left_unread_is_counted_and_said_in_the_brief() -> None:
+    # past its first MAX_READ_WINDOWS windows a run-on clause is not read: the rest is counted, and the brief says so
+    from contextwindow.folding.base import SummaryRequest
+    from contextwindow.folding.entries import MAX_CLAUSE_CHARS, MAX_READ_WINDOWS
+    from contextwindow.folding.extractive import ExtractiveSummarizer
+    from contextwindow.messages import Message, TextPart
+    from contextwindow.tokens import counter_for
+
+    read = MAX_READ_WINDOWS * MAX_CLAUSE_CHARS
+    said = "We keep going" + " and we keep going" * (2 * read // 18) + " and the deploy window is 02:00 UTC."
+    assert len(said) > 2 * read
+    assert L.update([], said) == []  # the statement is at its end, past what is read
+    unread = L.unread_chars(said)
+    assert len(said) - read <= unread <= len(said) - read // 2
+    assert L.unread_chars("The cache host is kite-7.lan. " * 300) == 0  # many short clauses: all read
+    brief = ExtractiveSummarizer(counter_for(None).count_text).summarize(SummaryRequest([Message("user", (TextPart(said),))]))
+    assert f"[{unread:,} characters of user text were not read for the memory" in brief.text

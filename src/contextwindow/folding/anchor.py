@@ -39,6 +39,7 @@ from .extractive import (
     _user_section,
     fit,
     sections,
+    unread_note,
     user_requests,
     user_words,
 )
@@ -121,6 +122,7 @@ class _Parts:
         self.latest = self._scrub(latest) if latest and latest != goal else ""
         self.said = [self._scrub(s) for s in said]
         self.block = constraints_block(request.constraints)
+        self.unread = unread_note(request.messages)
         self._users: dict[int, str] = {}
         self._limits: tuple[int, int] | None = None
 
@@ -139,6 +141,8 @@ class _Parts:
         users = self._users[user_limit]
         if users:
             out.append(users)
+        if self.unread:
+            out.append(self.unread)
         if self.block:
             out.append(self.block)
         return "\n\n".join(out)
@@ -159,13 +163,30 @@ def harness(request: SummaryRequest, count: CountText) -> _Parts:
     return _Parts(request, count)
 
 
-def model_budget(request: SummaryRequest, count: CountText, parts: _Parts | None = None) -> int:
-    """Tokens the model's own text may take: the brief's budget less what the harness carries
-    (the user's words and the memory block), at least :data:`MIN_MODEL_BUDGET` (or the budget).
+def model_room(request: SummaryRequest, count: CountText, parts: _Parts | None = None) -> int:
+    """Tokens the brief's budget leaves beside what the harness carries (the user's words and the
+    memory block): what the model's own text can take and still fit (may be under zero).
     ``parts``: :func:`harness` of the same request and counter, when the caller has it."""
     parts = parts or _Parts(request, count)
-    used = count(parts.render("", *parts.limits()))
-    return max(min(request.budget_tokens, MIN_MODEL_BUDGET), request.budget_tokens - used)
+    return request.budget_tokens - count(parts.render("", *parts.limits()))
+
+
+def model_budget(request: SummaryRequest, count: CountText, parts: _Parts | None = None) -> int:
+    """Tokens the model's own text may take: :func:`model_room`, at least :data:`MIN_MODEL_BUDGET`
+    (or the budget)."""
+    return max(min(request.budget_tokens, MIN_MODEL_BUDGET), model_room(request, count, parts))
+
+
+def model_left_out(request: SummaryRequest, count: CountText, parts: _Parts | None = None) -> str:
+    """Why no model should be asked for ``request``'s brief: the harness's part leaves less than
+    :data:`MIN_MODEL_BUDGET` tokens (or than a budget smaller than that) for the model's text, which
+    would be cut away to fit beside the user's words; "" when the model has its room."""
+    room = model_room(request, count, parts)
+    floor = min(request.budget_tokens, MIN_MODEL_BUDGET)
+    if room >= floor:
+        return ""
+    return (f"the user's words and the memory block leave {max(room, 0)} of the brief's {request.budget_tokens} tokens "
+            f"for a model's text (under {floor}): no model call, the extractive brief")
 
 
 def anchored(text: str, request: SummaryRequest, count: CountText, parts: _Parts | None = None) -> str:

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .entries import MAX_CLAUSE_CHARS, MAX_READ_CHARS, MAX_READ_WINDOWS
 from .scoped import kept_in_scope
 from .subjects import STOP_WORDS
 from .vocabulary import ABBREVIATIONS, MEASURE_ABBREVIATIONS, TITLE_ABBREVIATIONS
@@ -132,6 +133,44 @@ def sentences(text: str) -> list[str]:
         if tail:
             out.append(tail)
     return [part for piece in out for part in _lower_case_sentences(piece)]
+
+
+# where a clause too long to read whole is cut: after a ";", a ",", before an "and"/"but"/"or", else at a blank
+_CUT = (re.compile(r"[;,]\s+"), re.compile(r"\s+(?=(?:and|but|or|then|so)\b)", re.IGNORECASE), re.compile(r"\s+"))
+
+
+def read_windows(sentence: str) -> tuple[list[str], int]:
+    """What of ``sentence`` the ledger reads, and how many characters of it are left unread: all of it when it is at
+    most ``MAX_READ_CHARS`` long, else its first ``MAX_READ_WINDOWS`` windows of at most ``MAX_CLAUSE_CHARS`` (a
+    statement's size) each."""
+    if len(sentence) <= MAX_READ_CHARS:
+        return [sentence], 0
+    got = windows(sentence, MAX_CLAUSE_CHARS)
+    return got[:MAX_READ_WINDOWS], sum(len(w) for w in got[MAX_READ_WINDOWS:])
+
+
+def windows(sentence: str, limit: int) -> list[str]:
+    """``sentence`` as it is read: whole when it is at most ``limit`` characters, else in consecutive windows of at most
+    ``limit`` characters, each cut at its last ";"/"," (else before its last "and"/"but"/"or", else at its last blank,
+    else at ``limit``) past the middle: a run-on clause is read, and reading stays linear in its length (each window
+    costs a bounded amount)."""
+    if len(sentence) <= limit:
+        return [sentence]
+    out: list[str] = []
+    at = 0
+    while len(sentence) - at > limit:
+        piece = sentence[at : at + limit]
+        cut = 0
+        for mark in _CUT:
+            ends = [m for m in mark.finditer(piece, limit // 2)]
+            if ends:
+                cut = ends[-1].start() if mark is not _CUT[0] else ends[-1].start() + 1
+                break
+        cut = cut or limit
+        out.append(sentence[at : at + cut].strip())
+        at += cut
+    out.append(sentence[at:].strip())
+    return [w for w in out if w]
 
 
 def _is_sentence(quote: str) -> bool:

@@ -8,9 +8,12 @@ KINDS = ("safety", "constraint", "goal", "preference", "fact")
 #: the order entries are given up in when even the condensed ledger does not fit (first goes first)
 DROP_ORDER = ("fact", "preference", "goal", "constraint", "safety")
 MAX_CLAUSE_CHARS = 400
-#: a clause longer than this (a run-on paste, a line of layout) is not read at all: no statement is split off it, so the
-#: reading of a message stays linear in its length (splitting tries each "and"/";" of a clause: quadratic in it)
+#: a clause longer than this (a run-on paste, a line of layout) is read in windows of at most MAX_CLAUSE_CHARS
+#: (clauses.read_windows), so the reading of a message stays linear in its length (splitting tries each "and"/";" of a
+#: clause: quadratic in it) ...
 MAX_READ_CHARS = 4 * MAX_CLAUSE_CHARS
+#: ... its first this many windows: the rest is not read, and is counted (ledger.unread_chars) and said in the brief
+MAX_READ_WINDOWS = 16
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,9 @@ from functools import lru_cache
 from ..messages import Message, TextPart, ToolCallPart, ToolResultPart
 from .base import SummaryOutcome, SummaryRequest, constraints_block, ensure_constraints
 from .clauses import block_label, split_environment
-from .ledger import goal_in_force
+from .constraints import user_words as said_by_user
+from .entries import MAX_CLAUSE_CHARS, MAX_READ_WINDOWS
+from .ledger import goal_in_force, unread_chars
 
 CountText = Callable[[str], int]
 
@@ -279,6 +281,16 @@ def _lines(body: str) -> list[str]:
     return [ln for ln in body.splitlines() if ln.strip().startswith("- ")]
 
 
+def unread_note(messages: Sequence[Message]) -> str:
+    """One line saying how many characters of the user's words in ``messages`` the memory ledger did not read (a run-on
+    clause's rest, ledger.unread_chars), or "" when it read them all: the miss is said, not silent."""
+    n = sum(unread_chars(t) for m in messages if (t := said_by_user(m)))
+    if not n:
+        return ""
+    return (f"[{n:,} characters of user text were not read for the memory: run-on clauses past their first "
+            f"{MAX_READ_WINDOWS * MAX_CLAUSE_CHARS:,} characters; the messages themselves are in the store]")
+
+
 def user_words(request: SummaryRequest, users: Sequence[str], prior: dict[str, str]) -> tuple[str, str, list[str]]:
     """(goal, latest request, earlier messages as "- " lines) in the user's own words, as a brief
     carries them: the goal in force from the ledger, else the prior brief's goal, else the first
@@ -317,6 +329,7 @@ def brief(request: SummaryRequest, count: CountText) -> str:
     files = list(dict.fromkeys([ln[2:].strip() for ln in _lines(prior.get("files touched", ""))] + files_touched(msgs)))[-MAX_FILES:]
     env_lines = list(dict.fromkeys([*(ln for ln in prior.get("environment", "").splitlines() if ln.strip()), *(f"- {block_label(b)}" for b in env)]))[-8:]
     goal, latest, said = user_words(request, users, prior)
+    unread = unread_note(msgs)
     # what a model-written prior brief said outside the known sections: kept once, clipped
     known = {"goal", "environment", "memory", "constraints", "latest user request", "state & done", "progress", "errors", "files touched", "focus",
              "user messages"}
@@ -334,6 +347,8 @@ def brief(request: SummaryRequest, count: CountText) -> str:
         said_text = _user_section(said, user_limit, count)
         if said_text:
             out.append(said_text)
+        if unread:
+            out.append(unread)
         if calls and n_calls:
             shown = calls[-n_calls:]
             more = len(calls) - len(shown)

@@ -12,6 +12,8 @@ client's retries, empty or garbage output, the bound) falls back to the extracti
 reported as ``ok=False``. The user's own words are the harness's, not the model's: the goal, the
 latest request, the earlier user messages and the ledger's memory block are put in around the
 model's text, which is written in (and cut to) what they leave of the budget (folding/anchor.py).
+When they leave less than ``anchor.MIN_MODEL_BUDGET`` for it, no model is called: the extractive
+brief is the outcome (``method="extractive"``, ``ok=True``, no call, ``extra["model_skipped"]`` says why).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from ..errors import ContextOverflowError, ContextWindowError
 from ..messages import Message, TextPart
 from ..usage import Usage
 from . import prompts
-from .anchor import anchored, harness, model_budget
+from .anchor import anchored, harness, model_budget, model_left_out
 from .base import SummaryOutcome, SummaryRequest
 from .cached import cached_messages, prompt_room
 from .extractive import ExtractiveSummarizer
@@ -184,6 +186,10 @@ class LLMSummarizer:
         whole = request
         # the model writes in what the user's own words and the memory block leave (folding/anchor.py)
         ours = harness(whole, self._count)  # built once: the model's budget and the anchoring
+        skipped = model_left_out(whole, self._count, ours)
+        if skipped:  # no spend for text that could not fit: the extractive brief, and why
+            fb = self._fallback.summarize(whole)
+            return SummaryOutcome(fb.text, "extractive", ok=True, calls=0, extra={"model_skipped": skipped})
         request = replace(request, budget_tokens=model_budget(whole, self._count, ours))
         try:
             cached = self._cached(request, calls)

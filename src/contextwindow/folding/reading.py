@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from . import corrections, frames, lists, pronouns, typos
-from .clauses import Value, asides, counted, find_values, frame, sentences, split_environment
-from .entries import MAX_CLAUSE_CHARS, MAX_READ_CHARS, Entry
+from .clauses import Value, asides, counted, find_values, frame, read_windows, sentences, split_environment
+from .entries import MAX_CLAUSE_CHARS, Entry
 from .mood import only_directs
 from .pasted import without_pasted
 from .relations import (
@@ -419,7 +419,7 @@ def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]
     out: list[Entry] = []
     prev = ""
     request = ""
-    for clause in (a for s in sentences(own) if len(s) <= MAX_READ_CHARS for a in asides(s, _reads_alone)):
+    for clause in (a for s in sentences(own) for w in read_windows(s)[0] for a in asides(w, _reads_alone)):
         parts = compound(clause)
         end = clause.rstrip()[-1:] if len(parts) > 1 and clause.rstrip()[-1:] in ".!" else ""
         for k, part in enumerate(parts):

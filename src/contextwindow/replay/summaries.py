@@ -111,6 +111,8 @@ class MeteredSummarizer:
 
     def summarize(self, request: SummaryRequest) -> SummaryOutcome:
         outcome = self.inner.summarize(request)
+        if outcome.extra.get("model_skipped"):
+            return outcome  # the model summarizer asked no model (folding/anchor.py model_left_out): nothing billed
         read, fresh = self._input(request, outcome.extra.get("request"))
         out = self._output(outcome, request)
         self.calls += 1
