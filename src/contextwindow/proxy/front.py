@@ -211,7 +211,7 @@ class FrontServer:
         self.stats["requests"] += 1
         path = head.target.split("?", 1)[0]
         hmap = dict(head.headers)
-        if not authorized(self.config.token, hmap.get(TOKEN_HEADER, ""), hmap.get("proxy-authorization", "")):
+        if not authorized(self.config.token, head.get(TOKEN_HEADER), head.get("proxy-authorization")):  # the first of each, as aiohttp's
             client.write(error_bytes(shape_for(path), 401, f"the proxy needs its token: send it in the {TOKEN_HEADER} header",
                                 kind="authentication_error", close=not keep))
             return

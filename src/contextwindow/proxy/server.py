@@ -138,6 +138,11 @@ class ProxyServer:
 
     # --- helpers --------------------------------------------------------------------------------
     def _authorized(self, request: web.Request) -> bool:
+        """The proxy's own token, or (a lean front's worker) the front's secret: the front asked
+        the same question of its client's headers, ``Proxy-Authorization`` included, which it does
+        not hand on (hop-by-hop)."""
+        if worker.from_front(self.config, request):
+            return True
         return authorized(self.config.token, request.headers.get(TOKEN_HEADER, ""), request.headers.get("proxy-authorization", ""))
 
     async def _read_body(self, request: web.Request) -> bytes:

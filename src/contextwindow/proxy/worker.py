@@ -26,6 +26,7 @@ the client sent it and the conversation may go on without a build, the answer ca
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -111,7 +112,9 @@ def overflowed(config: ProxyConfig, request: web.Request) -> bool:
 
 def from_front(config: ProxyConfig, request: web.Request) -> bool:
     secret = config.worker_secret
-    return bool(secret) and request.headers.get(SECRET_HEADER) == secret
+    if not secret:
+        return False
+    return hmac.compare_digest(request.headers.get(SECRET_HEADER, "").encode(), secret.encode())
 
 
 async def idle(server: ProxyServer) -> web.Response:

@@ -1,0 +1,155 @@
+"""What both fronts of ``ctxw proxy`` (``aiohttp`` and ``lean``) must do alike: accept and refuse
+the same credentials for the proxy's own token (``Proxy-Authorization`` included, on every path the
+lean front takes: the worker's, its own fast path, pass-through), never let that token reach the
+upstream, and stream a pass-through body of any size while a managed endpoint keeps its 413."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import pytest
+
+openai = pytest.importorskip("openai")
+pytest.importorskip("aiohttp")
+pytest.importorskip("httptools")
+
+from aiohttp import web  # noqa: E402
+
+from contextwindow.llm.localserver import LocalProviderServer, Reply, ToolCallSpec  # noqa: E402
+from contextwindow.proxy import Conversations  # noqa: E402
+from contextwindow.proxy.server import BackgroundProxy, ProxyConfig  # noqa: E402
+from contextwindow.store import open_store  # noqa: E402
+
+FRONTS = ["aiohttp", "lean"]
+TOKEN = "s3cret"
+TOOLS = [{"type": "function", "function": {"name": "grep", "parameters": {"type": "object"}}}]
+
+
+def script(req: Any) -> Reply:
+    n = len(req.body["messages"])
+    return Reply(tool_calls=(ToolCallSpec("grep", {"pattern": "retry", "n": n}, id=f"call_{n}"),), input_tokens=50 * n, output_tokens=7)
+
+
+class Recorder:
+    """An upstream for every path but the chat one (``--anthropic-upstream``: ``/v1/messages/...``):
+    records each request's method, path, headers, body size and digest (the body is read as it
+    comes, not kept), and answers 200 with that record."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self.url = ""
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        digest, size = hashlib.sha256(), 0
+        async for piece in request.content.iter_chunked(1 << 16):
+            digest.update(piece)
+            size += len(piece)
+        seen = {"method": request.method, "path": request.path, "headers": {k.lower(): v for k, v in request.headers.items()},
+                "size": size, "sha256": digest.hexdigest()}
+        self.requests.append(seen)
+        return web.json_response({"size": size, "sha256": seen["sha256"]})
+
+    async def _start(self) -> None:
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.url = f"http://127.0.0.1:{self._runner.addresses[0][1]}"
+
+    def __enter__(self) -> Recorder:
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(30)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop).result(30)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+
+
+@contextmanager
+def proxy(front: str, **kw: Any) -> Iterator[tuple[LocalProviderServer, Recorder, BackgroundProxy]]:
+    with LocalProviderServer(script) as up, Recorder() as other:
+        cfg = ProxyConfig(upstream=up.base_url, anthropic_upstream=other.url, port=0, front=front, **kw)
+        with BackgroundProxy(cfg, Conversations(open_store("memory://"))) as px:
+            yield up, other, px
+
+
+def _own_token_absent(headers: list[dict[str, str]]) -> None:
+    for h in headers:
+        assert "proxy-authorization" not in h and "x-ctxw-token" not in h, h
+        assert TOKEN not in " ".join(h.values())
+
+
+# each: the client's headers, and whether the proxy takes them as its token
+CREDENTIALS: list[tuple[list[tuple[str, str]], bool]] = [
+    ([], False),
+    ([("x-ctxw-token", TOKEN)], True),
+    ([("x-ctxw-token", "nope")], False),
+    ([("proxy-authorization", f"Bearer {TOKEN}")], True),
+    ([("Proxy-Authorization", f"bearer {TOKEN}")], True),
+    ([("proxy-authorization", f"Bearer  {TOKEN}")], True),
+    ([("proxy-authorization", f"Basic {TOKEN}")], False),
+    ([("proxy-authorization", TOKEN)], False),
+    ([("proxy-authorization", "Bearer nope")], False),
+    ([("x-ctxw-token", "nope"), ("proxy-authorization", f"Bearer {TOKEN}")], False),  # x-ctxw-token, when sent, decides
+    ([("x-ctxw-token", ""), ("proxy-authorization", f"Bearer {TOKEN}")], True),
+    ([("x-ctxw-token", "nope"), ("x-ctxw-token", TOKEN)], False),  # a header sent twice: the first one counts
+    ([("x-ctxw-token", TOKEN), ("x-ctxw-token", "nope")], True),
+]
+
+
+@pytest.mark.parametrize("front", FRONTS)
+def test_both_fronts_take_and_refuse_the_same_credentials(front: str) -> None:
+    chat = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}]}
+    with proxy(front, token=TOKEN) as (up, other, px):
+        got = []
+        for headers, _ in CREDENTIALS:
+            for method, path, body in (("POST", "/v1/chat/completions", chat), ("GET", "/v1/models", None),
+                                       ("POST", "/v1/messages/count_tokens", {"model": "m", "messages": []})):
+                r = httpx.request(method, px.url + path, headers=headers, json=body, timeout=60)
+                got.append((headers, path, r.status_code))
+        want = [(h, p, 200 if ok else 401) for h, ok in CREDENTIALS for p in ("/v1/chat/completions", "/v1/models", "/v1/messages/count_tokens")]
+        assert got == want
+        taken = sum(ok for _, ok in CREDENTIALS)
+        assert len(up.requests) == taken and len(other.requests) == taken  # nothing refused went upstream
+        _own_token_absent([r.headers for r in up.requests] + [r["headers"] for r in other.requests])
+
+
+@pytest.mark.parametrize("front", FRONTS)
+@pytest.mark.parametrize("stream", [False, True])
+def test_proxy_authorization_serves_a_whole_conversation_and_never_goes_upstream(front: str, stream: bool) -> None:
+    with proxy(front, token=TOKEN) as (up, _, px):
+        c = openai.OpenAI(base_url=f"{px.url}/v1", api_key="sk-test", max_retries=0,
+                          default_headers={"Proxy-Authorization": f"Bearer {TOKEN}"})
+        history: list[Any] = [{"role": "system", "content": "You are a careful coding agent."},
+                              {"role": "user", "content": "Find the retry logic."}]
+        for i in range(5):
+            if stream:
+                calls: dict[int, Any] = {}
+                for ev in c.chat.completions.create(model="gpt-4o-mini", messages=history, max_tokens=256, tools=TOOLS, stream=True):
+                    for tc in (ev.choices[0].delta.tool_calls or []) if ev.choices else []:
+                        calls.setdefault(tc.index, tc)
+                call = calls[0]
+            else:
+                call = c.chat.completions.create(model="gpt-4o-mini", messages=history, max_tokens=256, tools=TOOLS).choices[0].message.tool_calls[0]
+            history += [{"role": "assistant", "content": None, "tool_calls": [
+                {"id": call.id, "type": "function", "function": {"name": "grep", "arguments": call.function.arguments}}]},
+                {"role": "tool", "tool_call_id": call.id, "content": f"src/http.py:{i}: retry()"}]
+        px.wait_idle()
+        assert len(up.requests) == 5
+        if front == "lean":
+            st = px.server.status()
+            assert st["front_fast"] >= 1 and st["delegated"] >= 1  # both of the lean front's paths were taken
+        _own_token_absent([r.headers for r in up.requests])
+        assert all(r.headers["authorization"] == "Bearer sk-test" for r in up.requests)  # the provider's own auth goes on
