@@ -86,8 +86,12 @@ class LeanProxy:
 
 async def _spawn(argv: list[str], secret: str) -> tuple[asyncio.subprocess.Process, int]:
     env = {NICE_ENV: str(WORKER_NICE), **os.environ, SECRET_ENV: secret, "CTXW_PROXY_FRONT": "aiohttp"}
-    # its stdin is a pipe from here: when this process ends, however it ends, the worker sees it close and stops
-    proc = await asyncio.create_subprocess_exec(*argv, env=env, stdin=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    # its stdin is a pipe from here: when this process ends, however it ends, the worker sees it close and stops.
+    # Its own session: a terminal's Ctrl-C (SIGINT to the foreground process group) reaches the front
+    # alone, which hands over what it holds before it stops the worker (else the worker stopped at
+    # once, and the answers the front still held lost their usage rows)
+    proc = await asyncio.create_subprocess_exec(*argv, env=env, stdin=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                                                start_new_session=True)
     assert proc.stderr is not None
     while True:
         line = await proc.stderr.readline()
@@ -108,7 +112,9 @@ async def _echo(proc: asyncio.subprocess.Process) -> None:
 
 async def serve_split(config: ProxyConfig, worker_argv: list[str], clip_budget: int | None, ready: Any = None, *,
                       restarts: int = RESTARTS, backoff: float = BACKOFF_S) -> None:
-    """Serve with the worker in its own process until SIGTERM or Ctrl-C (``ctxw proxy --front lean``).
+    """Serve with the worker in its own process until SIGTERM or Ctrl-C (``ctxw proxy --front lean``),
+    then stop in order: the requests in flight end, the answers held are handed over, and the worker
+    (in a session of its own, out of the terminal's reach) commits and stops.
     A worker that exits is started again after a back-off (``backoff`` seconds, doubling); after
     ``restarts`` failures in a row (exits within ``UP_S`` of starting, or starts that fail) the front
     stops and :class:`~contextwindow.errors.WorkerError` says why (``ctxw proxy`` exits non-zero)."""
@@ -121,11 +127,17 @@ async def serve_split(config: ProxyConfig, worker_argv: list[str], clip_budget: 
     if ready is not None:
         ready(front)
     stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def interrupted() -> None:  # Ctrl-C: stop as on SIGTERM; a second one is Python's KeyboardInterrupt (no drain)
+        stop.set()
+        loop.remove_signal_handler(signal.SIGINT)
+
     with contextlib.suppress(NotImplementedError, RuntimeError):
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+        loop.add_signal_handler(signal.SIGINT, interrupted)
     stopping = False
     failed: list[str] = []
-    loop = asyncio.get_running_loop()
 
     def give_up(why: str) -> None:
         failed.append(why)

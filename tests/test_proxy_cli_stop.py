@@ -1,0 +1,80 @@
+"""``ctxw proxy`` stopped by Ctrl-C in a terminal (SIGINT to its whole process group) keeps every
+usage row of the answers its clients had: through ``--front lean`` the worker process must not stop
+before its front has handed over the answers it holds (up to ``handover.HOLD_S``) and it has
+committed them."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+openai = pytest.importorskip("openai")
+pytest.importorskip("aiohttp")
+pytest.importorskip("httptools")
+
+from contextwindow.llm.localserver import LocalProviderServer, Reply, ToolCallSpec  # noqa: E402
+from contextwindow.store import open_store  # noqa: E402
+
+TOOLS = [{"type": "function", "function": {"name": "grep", "parameters": {"type": "object"}}}]
+
+
+def script(req: Any) -> Reply:
+    n = len(req.body["messages"])
+    return Reply(tool_calls=(ToolCallSpec("grep", {"pattern": "retry", "n": n}, id=f"call_{n}"),), input_tokens=50 * n, output_tokens=7)
+
+
+def _conversation(c: Any, name: str, rounds: int) -> None:
+    history: list[Any] = [{"role": "system", "content": "You are a careful coding agent."},
+                          {"role": "user", "content": f"Find the retry logic in {name}."}]
+    for i in range(rounds):
+        call = c.chat.completions.create(model="gpt-4o-mini", messages=history, max_tokens=256, tools=TOOLS).choices[0].message.tool_calls[0]
+        history += [{"role": "assistant", "content": None, "tool_calls": [
+            {"id": call.id, "type": "function", "function": {"name": "grep", "arguments": call.function.arguments}}]},
+            {"role": "tool", "tool_call_id": call.id, "content": f"{name}/http.py:{i}: retry()"}]
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="sends SIGINT to a process group (POSIX)")
+@pytest.mark.parametrize("front", ["lean", "aiohttp"])
+def test_ctrl_c_keeps_every_usage_row(tmp_path: Path, front: str) -> None:
+    db = tmp_path / "proxy.db"
+    conversations, rounds = 4, 4
+    with LocalProviderServer(script) as up:
+        # its own process group, as a shell gives a foreground job: Ctrl-C signals the whole group
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "contextwindow.cli.main", "proxy", "--upstream", up.base_url, "--port", "0",
+             "--store", f"sqlite:///{db}", "--front", front],
+            stderr=subprocess.PIPE, text=True, start_new_session=True,
+        )
+        try:
+            assert proc.stderr is not None
+            for line in proc.stderr:
+                if m := re.search(r"ctxw proxy: listening on (http://127\.0\.0\.1:\d+)", line):
+                    break
+            else:
+                raise AssertionError("ctxw proxy exited before it listened")
+            c = openai.OpenAI(base_url=f"{m.group(1)}/v1", api_key="sk-test", max_retries=0)
+            for k in range(conversations):
+                _conversation(c, f"pkg{k}", rounds)
+            os.killpg(proc.pid, signal.SIGINT)  # at once: the last answers are still held by the front
+            _, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(30)
+    assert len(up.requests) == conversations * rounds
+    store = open_store(f"sqlite:///{db}")
+    try:
+        convs = store.list_conversations()
+        assert len(convs) == conversations
+        rows = [u.input_tokens for conv in convs for u in store.list_usage(conv.id)]
+    finally:
+        store.close()
+    assert sorted(rows) == sorted(50 * (2 + 2 * i) for _ in range(conversations) for i in range(rounds)), err
+    assert "records lost 0" in err or front == "aiohttp", err
