@@ -153,3 +153,56 @@ def test_proxy_authorization_serves_a_whole_conversation_and_never_goes_upstream
             assert st["front_fast"] >= 1 and st["delegated"] >= 1  # both of the lean front's paths were taken
         _own_token_absent([r.headers for r in up.requests])
         assert all(r.headers["authorization"] == "Bearer sk-test" for r in up.requests)  # the provider's own auth goes on
+
+
+@pytest.mark.parametrize("front", FRONTS)
+def test_a_pass_through_body_over_max_body_is_streamed_and_a_managed_one_refused(front: str) -> None:
+    limit = 64 << 10
+    blob = hashlib.sha256(b"seed").digest() * (40 * limit // 32)  # 40 times the limit
+    want = {"size": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
+
+    def pieces() -> Iterator[bytes]:  # no Content-Length: chunked
+        for at in range(0, len(blob), 100_000):
+            yield blob[at:at + 100_000]
+
+    with proxy(front, max_body=limit) as (up, other, px):
+        with httpx.Client(timeout=60) as http:
+            for body in (blob, pieces()):
+                r = http.post(f"{px.url}/v1/messages/count_tokens?beta=true", content=body, headers={"content-type": "application/json"})
+                assert r.status_code == 200 and r.json() == want
+            r = http.put(f"{px.url}/v1/messages/batches/upload", content=blob)  # any method, any path
+            assert r.status_code == 200 and r.json() == want
+            # the same keep-alive connection serves on after a relayed body
+            r = http.post(f"{px.url}/v1/messages/count_tokens", content=b'{"model":"m","messages":[]}')
+            assert r.status_code == 200 and r.json()["size"] == 27
+        assert [(q["method"], q["path"], q["size"]) for q in other.requests] == [
+            ("POST", "/v1/messages/count_tokens", len(blob)), ("POST", "/v1/messages/count_tokens", len(blob)),
+            ("PUT", "/v1/messages/batches/upload", len(blob)), ("POST", "/v1/messages/count_tokens", 27)]
+        assert other.requests[0]["headers"]["content-length"] == str(len(blob))  # streamed through, not re-chunked
+        for path in ("/v1/chat/completions", "/v1/messages"):  # a body the proxy must read: 413, as before
+            try:
+                r = httpx.post(f"{px.url}{path}", content=blob, timeout=60)
+                assert r.status_code == 413 and r.json()["error"]["type"] in ("request_too_large", "invalid_request_error")
+            except (httpx.WriteError, httpx.RemoteProtocolError, httpx.ReadError):
+                pass  # answered 413 and closed while the client was still sending
+        assert up.requests == []
+
+
+def test_a_client_gone_mid_body_leaves_the_lean_front_serving() -> None:
+    import socket
+
+    with proxy("lean", max_body=64 << 10) as (_up, other, px):
+        with socket.create_connection(("127.0.0.1", px.server.port), timeout=30) as s:
+            s.sendall(b"POST /v1/messages/count_tokens HTTP/1.1\r\nhost: x\r\ncontent-length: 10000000\r\n\r\n" + b"x" * (2 << 20))
+        r = httpx.post(f"{px.url}/v1/messages/count_tokens", content=b"{}", timeout=60)
+        assert r.status_code == 200 and r.json()["size"] == 2
+        px.wait_idle()
+        assert [q["size"] for q in other.requests][-1] == 2 and all(q["size"] != 10_000_000 for q in other.requests)
+        # an answer out before its body ended (here: the proxy's 401): said, then the connection closed
+    with proxy("lean", token=TOKEN, max_body=64 << 10) as (_up, other, px):
+        with socket.create_connection(("127.0.0.1", px.server.port), timeout=30) as s:
+            s.sendall(b"POST /v1/messages/count_tokens HTTP/1.1\r\nhost: x\r\ncontent-length: 10000000\r\n\r\n" + b"x" * 100_000)
+            out = b""
+            while piece := s.recv(65536):
+                out += piece
+        assert out.startswith(b"HTTP/1.1 401") and other.requests == []

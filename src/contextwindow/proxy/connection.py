@@ -2,9 +2,14 @@
 requests with llhttp (the ``httptools`` package: keep-alive, pipelining, Content-Length and chunked
 bodies) and hands each to its front's ``serve`` in turn, answering them in turn.
 
-- A body over ``max_body`` is refused with 413 (in the provider's shape) as soon as its length says
-  so, or as soon as a chunked body passes it, and the connection closed: nothing past the bound is
-  kept. A malformed request or an upgrade: 400, and closed.
+- A request the proxy reads (``POST`` to a managed endpoint, :data:`.protocols.BY_PATH`) is read
+  whole: a body over ``max_body`` is refused with 413 (in the provider's shape) as soon as its
+  length says so, or as soon as a chunked body passes it, and the connection closed: nothing past
+  the bound is kept. Any other request with a body (a pass-through) is served as soon as its head is
+  in, its body relayed as it arrives (:class:`.body.BodyStream`: any size, at most about
+  ``body.HIGH_WATER`` bytes held), as ``ctxw proxy --front aiohttp`` streams it; if its answer is
+  out before its body is all read, the connection is closed after it. A malformed request or an
+  upgrade: 400, and closed.
 - ``Expect: 100-continue`` is answered here (not while an earlier answer on the connection is
   being written).
 - Memory: the connection reads no further while a request waits behind the one being served (the
@@ -23,13 +28,20 @@ from typing import TYPE_CHECKING
 
 import httptools
 
-from .protocols import Protocol, shape_for
+from .body import BodyStream
+from .protocols import BY_PATH, Protocol, shape_for
 from .wire import Head, whole_response
 
 if TYPE_CHECKING:
     from .front import FrontServer
 
 log = logging.getLogger("contextwindow.proxy")
+
+
+def read_whole(head: Head) -> bool:
+    """Whether the proxy reads this request's body (bounded by ``max_body``) rather than relay it as
+    it comes: a ``POST`` to a managed endpoint, as :class:`~.server.ProxyServer` decides."""
+    return head.method == "POST" and head.target.split("?", 1)[0] in BY_PATH
 
 
 def error_bytes(shape: Protocol, status: int, message: str, *, kind: str = "invalid_request_error", close: bool = False) -> bytes:
@@ -49,12 +61,14 @@ class ClientConnection(asyncio.Protocol):
         self._body: list[bytes] = []
         self._size = 0
         self._too_large = False
-        self._queue: collections.deque[tuple[Head, bytes, bool]] = collections.deque()
+        self._queue: collections.deque[tuple[Head, bytes | BodyStream, bool]] = collections.deque()
+        self._stream: BodyStream | None = None  # the body of the request being read, relayed as it arrives
         self._task: asyncio.Task[None] | None = None
         self._writable: asyncio.Future[None] | None = None
         self.gone = False
         self.closing = False  # an answer framed by the connection's end was written: nothing may follow it
         self._paused = False  # reading paused while a request waits to be served
+        self._body_held = False  # reading paused while a relayed body waits to be taken (body.HIGH_WATER)
 
     # --- reading --------------------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -69,6 +83,8 @@ class ClientConnection(asyncio.Protocol):
             self._refuse(400, "upgrades are not served")
             return
         except httptools.HttpParserError as exc:
+            if self._stream is not None:
+                self._stream.fail(ConnectionResetError(f"malformed HTTP request body: {exc}"))
             self._refuse(400, f"malformed HTTP request: {exc}")
             return
         if self._too_large:
@@ -99,6 +115,7 @@ class ClientConnection(asyncio.Protocol):
         self._url = b""
         self._body = []
         self._size = 0
+        self._stream = None
 
     def on_url(self, url: bytes) -> None:
         self._url += url
@@ -114,7 +131,8 @@ class ClientConnection(asyncio.Protocol):
             if k == "content-length" and v.strip().isdigit():
                 head.length = int(v)
         head.http10 = self._parser.get_http_version() == "1.0"
-        if head.length is not None and head.length > self.front.config.max_body:
+        whole = read_whole(head)
+        if whole and head.length is not None and head.length > self.front.config.max_body:
             self._too_large = True  # refused at once (with Expect: 100-continue too: no body is asked for)
         elif (self._task is None and not self._queue and self.transport is not None and not head.http10
               and any(k == "expect" and v.strip().lower() == "100-continue" for k, v in head.headers)):
@@ -122,8 +140,28 @@ class ClientConnection(asyncio.Protocol):
             # while an earlier answer is being written on this connection (it would land inside it):
             # then the client sends the body once its own wait is over
             self.transport.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+        chunked = any(k == "transfer-encoding" and "chunked" in v.lower() for k, v in head.headers)
+        if not whole and not self._too_large and (chunked or (head.length or 0) > 0):  # relayed as it arrives
+            self._stream = BodyStream(head.length, self._hold)
+            self._queued(head, self._stream, bool(self._parser.should_keep_alive()))
+
+    def _hold(self, flag: bool) -> None:
+        self._body_held = flag
+        self._reading()
+
+    def _reading(self) -> None:
+        """Read on only while no request waits behind the one served and no relayed body waits to be taken."""
+        if self.transport is None or self.gone:
+            return
+        if self._paused or self._body_held:
+            self.transport.pause_reading()
+        else:
+            self.transport.resume_reading()
 
     def on_body(self, body: bytes) -> None:
+        if self._stream is not None:
+            self._stream.feed(body)
+            return
         if self._too_large:
             return
         self._size += len(body)
@@ -136,22 +174,39 @@ class ClientConnection(asyncio.Protocol):
     def on_message_complete(self) -> None:
         if self._too_large or self.gone:
             return
-        self._queue.append((self._head, b"".join(self._body), bool(self._parser.should_keep_alive())))
+        if self._stream is not None:  # queued when its head was in
+            self._stream.end()
+            self._stream = None
+            if self._queue and self.transport is not None and not self._paused:  # it waits behind the one served
+                self._paused = True
+                self.front.stats["read_paused"] += 1
+                self._reading()
+            return
+        self._queued(self._head, b"".join(self._body), bool(self._parser.should_keep_alive()))
         self._body = []
+
+    def _queued(self, head: Head, body: bytes | BodyStream, keep: bool) -> None:
+        self._queue.append((head, body, keep))
         stats = self.front.stats
         stats["read_ahead_peak"] = max(stats["read_ahead_peak"], len(self._queue) - (self._task is None))
         if self._task is None:
             self._task = asyncio.ensure_future(self._serve())
-        elif self.transport is not None and not self._paused:
+        elif self.transport is not None and not self._paused and not isinstance(body, BodyStream):
             # a request waits behind the one being served: read no further until it is taken (the
-            # client's pipelined requests wait in its socket, not in the front's memory)
+            # client's pipelined requests wait in its socket, not in the front's memory; a relayed
+            # body is read on to its bound, then waits likewise)
             self._paused = True
             stats["read_paused"] += 1
-            self.transport.pause_reading()
+            self._reading()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.gone = True
         self.transport = None
+        for _, body, _ in self._queue:
+            if isinstance(body, BodyStream):
+                body.fail(ConnectionResetError("the client went away before its request's body ended"))
+        if self._stream is not None:
+            self._stream.fail(ConnectionResetError("the client went away before its request's body ended"))
         if self._writable is not None and not self._writable.done():
             self._writable.set_exception(ConnectionResetError("the client went away"))
         if self._task is not None:
@@ -163,7 +218,7 @@ class ClientConnection(asyncio.Protocol):
                 head, body, keep = self._queue.popleft()
                 if self._paused and not self.gone:
                     self._paused = False
-                    self.transport.resume_reading()
+                    self._reading()
                 try:
                     await self.front.serve(self, head, body, keep)
                 except (ConnectionError, TimeoutError) as exc:
@@ -177,7 +232,8 @@ class ClientConnection(asyncio.Protocol):
                             log.error("an answer was broken off mid-way (%s): the client's connection is closed", exc)
                         self.abort()
                     return
-                if not keep or self.closing:
+                if not keep or self.closing or (isinstance(body, BodyStream) and not body.done):
+                    # (answered before its body was all read: where the next request starts is not known)
                     if self.transport is not None:
                         self.transport.close()
                     return

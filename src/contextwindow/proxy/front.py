@@ -11,9 +11,12 @@ process under ``ctxw proxy --front lean`` or on the same loop for an embedded pr
 Per request:
 
 - HTTP/1.1 read by llhttp (``httptools``, in :mod:`.connection`): keep-alive, pipelining, Content-Length and chunked
-  bodies; a body over ``max_body`` is refused with 413 (in the provider's shape) as soon as its
-  length says so, or as soon as a chunked body passes it, and the connection closed: nothing past
-  the bound is kept. The proxy's own token is checked first (401).
+  bodies; a managed endpoint's body over ``max_body`` is refused with 413 (in the provider's shape)
+  as soon as its length says so, or as soon as a chunked body passes it, and the connection closed:
+  nothing past the bound is kept; a pass-through body (any other path or method) goes to the
+  worker as it arrives, whatever its size (:class:`.body.BodyStream`), as through ``--front
+  aiohttp``. The proxy's own token is checked first (401), as :func:`.config.authorized` says for
+  both fronts; the worker believes the front's secret instead.
 - A managed request whose conversation the front knows and that passes :func:`fastpath.decide`
   goes upstream at once, byte for byte, on a kept connection (:mod:`.pool`); its answer is relayed
   as it arrives (server-sent events piece by piece), without waiting for the worker. The request
@@ -61,6 +64,7 @@ from typing import Any
 
 from ..llm.overflow import describe_error
 from . import fastpath
+from .body import BodyStream
 from .config import TOKEN_HEADER, ProxyConfig, authorized, join_url
 from .connection import ClientConnection, error_bytes
 from .handover import Handovers
@@ -193,7 +197,7 @@ class FrontServer:
         self.limits.clear()  # learned from the old worker's Sessions
 
     # --- a request ------------------------------------------------------------------------------
-    async def serve(self, client: ClientConnection, head: Head, body: bytes, keep: bool) -> None:
+    async def serve(self, client: ClientConnection, head: Head, body: bytes | BodyStream, keep: bool) -> None:
         self._inflight += 1
         self._idle.clear()
         try:
@@ -206,15 +210,18 @@ class FrontServer:
             if not self._inflight:
                 self._idle.set()
 
-    async def _serve(self, client: ClientConnection, head: Head, body: bytes, keep: bool) -> None:
+    async def _serve(self, client: ClientConnection, head: Head, body: bytes | BodyStream, keep: bool) -> None:
         started = time.monotonic()
         self.stats["requests"] += 1
         path = head.target.split("?", 1)[0]
-        hmap = dict(head.headers)
         if not authorized(self.config.token, head.get(TOKEN_HEADER), head.get("proxy-authorization")):  # the first of each, as aiohttp's
             client.write(error_bytes(shape_for(path), 401, f"the proxy needs its token: send it in the {TOKEN_HEADER} header",
                                 kind="authentication_error", close=not keep))
             return
+        if isinstance(body, BodyStream):  # a pass-through body, relayed as it arrives (connection.read_whole)
+            await self._delegate(client, head, body, keep, None, None, None)
+            return
+        hmap = dict(head.headers)
         proto = BY_PATH.get(path) if head.method == "POST" else None
         key: bytes | None = None
         bkey: bytes | None = None
@@ -356,7 +363,7 @@ class FrontServer:
             client.write(LAST_CHUNK)
         await client.drain()
 
-    async def _delegate(self, client: ClientConnection, head: Head, body: bytes, keep: bool, key: bytes | None, proto: Protocol | None,
+    async def _delegate(self, client: ClientConnection, head: Head, body: bytes | BodyStream, keep: bool, key: bytes | None, proto: Protocol | None,
                         doc: Any, *, overflowed: bool = False, bkey: bytes | None = None) -> None:
         """``key``: the front's key of the request's conversation (None: not one the front decides);
         ``doc``: its parsed body, when parsed already; ``overflowed``: the front kept nothing of it."""
@@ -373,7 +380,7 @@ class FrontServer:
             headers.append((SECRET_HEADER, self.secret))
             if overflowed:
                 headers.append((OVERFLOW_HEADER, "1"))
-        has_body = bool(body) or head.method in ("POST", "PUT", "PATCH")
+        has_body = isinstance(body, BodyStream) or bool(body) or head.method in ("POST", "PUT", "PATCH")
         rid = None
         if proto is not None and not path.startswith("/_ctxw/"):  # the worker records its answer once told the client had it
             self._delegated += 1
@@ -414,7 +421,7 @@ class FrontServer:
             report()  # the client went away (or the worker broke off) before: the bytes it was written
         if key is None:
             return
-        if room and rh.status == 200 and proto is not None and not overflowed:
+        if room and rh.status == 200 and proto is not None and not overflowed and isinstance(body, bytes):
             doc = _parsed(body) if doc is None else doc
             msgs = doc.get("messages") if isinstance(doc, dict) else None
             if not isinstance(msgs, list):

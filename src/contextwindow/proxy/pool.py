@@ -6,6 +6,12 @@ An answer is read as it arrives: :meth:`Conn.request` returns once the head is i
 the bytes are relayed as they came). A connection that goes quiet for ``read_timeout`` seconds is
 closed with :class:`UpstreamTimeout`; one that cannot be opened or breaks is :class:`UpstreamBroken`.
 A kept connection the server closed meanwhile (it answered nothing) is retried once on a new one.
+
+A request body relayed as it arrives (:class:`.body.BodyStream`, a pass-through's) goes on a new
+connection (it cannot be sent twice), framed by its Content-Length or else chunked, as the server
+takes it (the connection's write buffer, not the front's memory, holds what the server has not
+read); the answer's head may come before its end. A body that breaks off (its client went away)
+breaks the connection: :class:`UpstreamBroken`.
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ from collections.abc import AsyncIterator, Iterable
 
 import httptools
 
-from .wire import Head, request_bytes
+from .body import BodyStream
+from .wire import LAST_CHUNK, Head, chunk, request_bytes, request_head
 
 KEEP_IDLE = 64  # idle connections kept per host and port
 HIGH_WATER = 1 << 20  # bytes of an answer read but not yet taken, above which reading pauses (a slow client)
@@ -54,6 +61,8 @@ class Conn(asyncio.Protocol):
         self._head_only = False
         self._buffered = 0  # bytes in _pieces
         self._paused = False  # reading paused: the answer's taker is behind (HIGH_WATER)
+        self._writable: asyncio.Future[None] | None = None  # set while the server is behind taking the request's body
+        self._pump: asyncio.Task[None] | None = None  # a relayed request body being sent
 
     # --- asyncio.Protocol -----------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -70,8 +79,17 @@ class Conn(asyncio.Protocol):
     def eof_received(self) -> bool | None:
         return None
 
+    def pause_writing(self) -> None:
+        self._writable = asyncio.get_running_loop().create_future()
+
+    def resume_writing(self) -> None:
+        if self._writable is not None and not self._writable.done():
+            self._writable.set_result(None)
+        self._writable = None
+
     def connection_lost(self, exc: Exception | None) -> None:
         self.reusable = False
+        self.resume_writing()
         head = self._head
         if head is not None and not self._done and head.length is None and not head.chunked and head.status >= 200 and exc is None:
             self._end()  # an answer framed by the end of the connection ends here
@@ -129,7 +147,7 @@ class Conn(asyncio.Protocol):
             keep = self._parser.should_keep_alive()
         except Exception:
             keep = False
-        self.reusable = bool(keep) and not self._head_only and self._error is None
+        self.reusable = bool(keep) and not self._head_only and self._error is None and (self._pump is None or self._pump.done())
         self._wake()
 
     def _fail(self, exc: BaseException) -> None:
@@ -163,20 +181,40 @@ class Conn(asyncio.Protocol):
             self._timer.cancel()
             self._timer = None
 
-    async def request(self, method: str, target: str, headers: Iterable[tuple[str, str]], body: bytes | None) -> Head:
-        """Send one request; the answer's head."""
+    async def request(self, method: str, target: str, headers: Iterable[tuple[str, str]], body: bytes | BodyStream | None) -> Head:
+        """Send one request; the answer's head (a relayed body: sent meanwhile, and on after it)."""
         assert self.transport is not None
         loop = asyncio.get_running_loop()
         self._head, self._done, self._error, self.answered, self.reusable = None, False, None, False, False
         self._pieces.clear()
         self._buffered = 0
+        self._pump = None
         self._resume()
         self._head_only = method == "HEAD"
         self._ready = loop.create_future()
         self._seen = time.monotonic()
         self._timer = loop.call_later(self._pool.read_timeout, self._tick)
-        self.transport.write(request_bytes(method, target, self._name, headers, body))
+        if isinstance(body, BodyStream):
+            self.transport.write(request_head(method, target, self._name, headers, body.length))
+            self._pump = asyncio.ensure_future(self._send_body(body))
+        else:
+            self.transport.write(request_bytes(method, target, self._name, headers, body))
         return await self._ready
+
+    async def _send_body(self, body: BodyStream) -> None:
+        framed = body.length is None
+        try:
+            async for piece in body:
+                if self.transport is None or self.transport.is_closing():
+                    return
+                self.transport.write(chunk(piece) if framed else piece)
+                self._seen = time.monotonic()  # the request going out is not the server gone quiet
+                if self._writable is not None:
+                    await self._writable
+            if framed and self.transport is not None and not self.transport.is_closing():
+                self.transport.write(LAST_CHUNK)
+        except ConnectionError as exc:  # the body broke off (its client went away): nothing can end this request well
+            self._fail(UpstreamBroken(f"the request's body broke off: {exc}"))
 
     async def chunks(self) -> AsyncIterator[bytes]:
         """The answer's body as it arrives."""
@@ -204,6 +242,8 @@ class Conn(asyncio.Protocol):
 
     def close(self) -> None:
         self.reusable = False
+        if self._pump is not None and not self._pump.done():
+            self._pump.cancel()
         if self.transport is not None:
             self.transport.abort()
 
@@ -230,11 +270,12 @@ class Pool:
         self._all.add(conn)
         return conn
 
-    async def send(self, method: str, target: str, headers: Iterable[tuple[str, str]], body: bytes | None) -> tuple[Conn, Head]:
-        """Send a request on a kept connection (or a new one); the connection and the answer's head.
-        Give the connection back with :meth:`release` once its body is read."""
+    async def send(self, method: str, target: str, headers: Iterable[tuple[str, str]], body: bytes | BodyStream | None) -> tuple[Conn, Head]:
+        """Send a request on a kept connection (or a new one; always, for a relayed body); the
+        connection and the answer's head. Give the connection back with :meth:`release` once its
+        answer is read."""
         headers = list(headers)
-        while self._idle:
+        while self._idle and not isinstance(body, BodyStream):
             conn = self._idle.pop()
             if conn.transport is None or conn.transport.is_closing():
                 continue

@@ -73,6 +73,12 @@ def request_bytes(method: str, target: str, host: str, headers: Iterable[tuple[s
     return b"".join(out)
 
 
+def request_head(method: str, target: str, host: str, headers: Iterable[tuple[str, str]], length: int | None) -> bytes:
+    """The head of a request whose body follows: ``length`` bytes, or (None) chunked."""
+    framing = b"content-length: %d\r\n" % length if length is not None else b"transfer-encoding: chunked\r\n"
+    return request_bytes(method, target, host, headers, None)[:-2] + framing + b"\r\n"
+
+
 def response_head(status: int, headers: Iterable[tuple[str, str]], *, length: int | None, close: bool, framed: bool = True) -> bytes:
     """A response's head: its own headers (the hop-by-hop ones left out), then the framing: the
     given Content-Length, else chunked (``framed=False``: neither, for an answer to HEAD without a

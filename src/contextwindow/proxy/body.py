@@ -1,0 +1,80 @@
+"""A request body the lean front relays as it arrives (a pass-through request's: any size, bounded
+memory): the client's connection (:mod:`.connection`) feeds it, the connection that carries it on
+(:mod:`.pool`) takes it piece by piece.
+
+Memory: at most about ``HIGH_WATER`` bytes wait between the two; above it the client's connection
+reads no further (``hold(True)``), below ``LOW_WATER`` it reads on (``hold(False)``), as
+:mod:`.pool` does for an answer and a slow client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+from collections.abc import AsyncIterator, Callable
+
+HIGH_WATER = 1 << 20
+LOW_WATER = 256 << 10
+
+
+class BodyStream:
+    """One request body as it comes: ``length`` (its Content-Length; None: chunked), ``feed``,
+    ``end`` or ``fail`` from the reading side; iterated once by the sending side. ``hold(flag)``
+    asks the reading side to stop (True) or go on (False) reading."""
+
+    def __init__(self, length: int | None, hold: Callable[[bool], None]) -> None:
+        self.length = length
+        self._hold = hold
+        self._pieces: collections.deque[bytes] = collections.deque()
+        self._buffered = 0
+        self._held = False
+        self._more: asyncio.Future[None] | None = None
+        self.done = False  # the whole body was read from the client
+        self.taken = 0  # bytes given to the sending side
+        self._error: BaseException | None = None
+
+    # --- the reading side -----------------------------------------------------------------------
+    def feed(self, data: bytes) -> None:
+        if self.done or self._error is not None:
+            return
+        self._pieces.append(data)
+        self._buffered += len(data)
+        if self._buffered > HIGH_WATER and not self._held:
+            self._held = True
+            self._hold(True)
+        self._wake()
+
+    def end(self) -> None:
+        self.done = True
+        self._wake()
+
+    def fail(self, exc: BaseException) -> None:
+        """The body will not come whole (the client went away, or sent a malformed one)."""
+        if not self.done and self._error is None:
+            self._error = exc
+            self._pieces.clear()
+            self._buffered = 0
+            self._wake()
+
+    def _wake(self) -> None:
+        if self._more is not None and not self._more.done():
+            self._more.set_result(None)
+
+    # --- the sending side -----------------------------------------------------------------------
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        while True:
+            while self._pieces:
+                piece = self._pieces.popleft()
+                self._buffered -= len(piece)
+                self.taken += len(piece)
+                if self._held and self._buffered < LOW_WATER:
+                    self._held = False
+                    self._hold(False)
+                yield piece
+            if self._error is not None:
+                raise self._error
+            if self.done:
+                return
+            self._more = asyncio.get_running_loop().create_future()
+            await self._more
+            self._more = None
