@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import replace
 from typing import Any
 
 import click
 
 from ..errors import ConfigError
 from .common import default_store_url, handle_errors, store_option
+
+#: the HTTP layer ``ctxw proxy`` serves with unless ``--front`` or ``$CTXW_PROXY_FRONT`` says
+#: otherwise (an embedded proxy, ``ProxyConfig``, keeps ``aiohttp``: docs/proxy.md, "the lean front")
+DEFAULT_FRONT = "lean"
 
 
 def register(group: click.Group) -> None:
@@ -24,13 +27,16 @@ def register(group: click.Group) -> None:
     @click.option("--window", type=click.IntRange(min=1), default=None, help="Context window in tokens (default: the model's).")
     @click.option("--clip-budget", type=click.IntRange(min=0), default=4_000, show_default=True,
                   help="Tokens a tool result may keep before it is clipped at the door (0: never clip).")
-    @click.option("--token-env", default=None, metavar="VAR", help="Environment variable holding the token clients must send in x-ctxw-token.")
-    @click.option("--max-body", type=click.IntRange(min=1), default=32 * 1024 * 1024, show_default=True, help="Largest request body in bytes (413 beyond).")
+    @click.option("--token-env", default=None, metavar="VAR",
+                  help="Environment variable holding the token clients must send in x-ctxw-token (or as Proxy-Authorization: Bearer).")
+    @click.option("--max-body", type=click.IntRange(min=1), default=32 * 1024 * 1024, show_default=True,
+                  help="Largest body in bytes of a request the proxy reads (413 beyond); pass-through bodies stream, whatever their size.")
     @click.option("-v", "--verbose", is_flag=True, help="Log each request's conversation and what was done to it.")
     @click.option("--lane", is_flag=True, help="Experimental: defer bookkeeping while requests are in flight (docs/proxy.md).")
     @click.option("--front", type=click.Choice(["aiohttp", "lean"]), default=None,
-                  help="The HTTP layer: aiohttp (default), or lean: a lean front that forwards unchanged requests itself, "
-                       "the store and Session work in a worker process (docs/proxy.md).")
+                  help="The HTTP layer: lean (default; $CTXW_PROXY_FRONT picks another): a front that forwards unchanged requests "
+                       "itself, the store and Session work in a worker process; or aiohttp: one process, each answer relayed once "
+                       "its request is durable (docs/proxy.md).")
     @handle_errors
     def proxy_cmd(upstream: str, anthropic_upstream: str | None, host: str, port: int, store_url: str | None, window: int | None,
                   clip_budget: int, token_env: str | None, max_body: int, verbose: bool, lane: bool, front: str | None) -> None:
@@ -53,17 +59,21 @@ def register(group: click.Group) -> None:
             token = os.environ.get(token_env)
             if not token:
                 raise ConfigError(f"--token-env {token_env}: the variable is not set or empty")
+        from ..proxy.config import FRONT_ENV
         from ..proxy.lean import SECRET_ENV
 
         config = ProxyConfig(upstream=upstream, anthropic_upstream=anthropic_upstream, host=host, port=port, token=token, max_body=max_body,
-                             lane=lane, worker_secret=os.environ.get(SECRET_ENV) or None)
-        if front:
-            config = replace(config, front=front)
+                             lane=lane, worker_secret=os.environ.get(SECRET_ENV) or None, front=front or os.environ.get(FRONT_ENV) or DEFAULT_FRONT)
         config.check()
         logging.basicConfig(level=logging.WARNING, format="ctxw proxy: %(message)s")
         logging.getLogger("contextwindow.proxy").setLevel(logging.DEBUG if verbose else logging.WARNING)
         url = store_url or default_store_url()
         if config.front == "lean" and not config.worker_secret:
+            try:
+                import httptools  # noqa: F401
+            except ModuleNotFoundError as exc:
+                raise ConfigError("ctxw proxy's lean front needs httptools; install it with: pip install 'contextwindow[proxy]', "
+                                  "or serve with --front aiohttp") from exc
             _serve_lean(config, url, window, clip_budget, token_env, verbose, lane)
             return
         store = open_store(url)

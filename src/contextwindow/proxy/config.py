@@ -23,6 +23,7 @@ HOP_BY_HOP = frozenset({
 OWN_HEADERS = ("x-ctxw-token", "x-ctxw-conversation", "x-ctxw-worker", "x-ctxw-overflowed", "x-ctxw-rid")
 TOKEN_HEADER = "x-ctxw-token"
 DEFAULT_MAX_BODY = 32 * 1024 * 1024  # Anthropic's own request limit
+FRONT_ENV = "CTXW_PROXY_FRONT"  # the front an embedded proxy's config (and `ctxw proxy` without --front) takes
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +40,9 @@ class ProxyConfig:
     #: measured, and 3-8% more CPU per request at load 9-14 (docs/proxy.md, 2026-11-24 08:50-10:30)
     lane: bool = False
     #: the HTTP layer that serves clients: "aiohttp" (ProxyServer alone) or "lean" (proxy/front.py in
-    #: front of a ProxyServer worker); the environment's CTXW_PROXY_FRONT picks the default
-    front: str = field(default_factory=lambda: os.environ.get("CTXW_PROXY_FRONT", "aiohttp"))
+    #: front of a ProxyServer worker); the environment's CTXW_PROXY_FRONT picks the default (`ctxw
+    #: proxy` defaults to "lean": cli/proxy_cmd.py)
+    front: str = field(default_factory=lambda: os.environ.get(FRONT_ENV, "aiohttp"))
     #: set on a ProxyServer that is a lean front's worker: its internal endpoints answer this secret only (proxy/worker.py)
     worker_secret: str | None = None
 

@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import WorkerError
-from .config import ProxyConfig
+from .config import FRONT_ENV, ProxyConfig
 from .conversations import Conversations
 from .front import FrontServer
 from .server import ProxyServer
@@ -85,7 +85,7 @@ class LeanProxy:
 
 
 async def _spawn(argv: list[str], secret: str) -> tuple[asyncio.subprocess.Process, int]:
-    env = {NICE_ENV: str(WORKER_NICE), **os.environ, SECRET_ENV: secret, "CTXW_PROXY_FRONT": "aiohttp"}
+    env = {NICE_ENV: str(WORKER_NICE), **os.environ, SECRET_ENV: secret, FRONT_ENV: "aiohttp"}
     # its stdin is a pipe from here: when this process ends, however it ends, the worker sees it close and stops.
     # Its own session: a terminal's Ctrl-C (SIGINT to the foreground process group) reaches the front
     # alone, which hands over what it holds before it stops the worker (else the worker stopped at
