@@ -19,15 +19,9 @@ openai = pytest.importorskip("openai")
 pytest.importorskip("aiohttp")
 pytest.importorskip("httptools")
 
-from contextwindow.llm.localserver import LocalProviderServer, Reply, ToolCallSpec  # noqa: E402
+from contextwindow.llm.localserver import LocalProviderServer  # noqa: E402
 from contextwindow.store import open_store  # noqa: E402
-
-TOOLS = [{"type": "function", "function": {"name": "grep", "parameters": {"type": "object"}}}]
-
-
-def script(req: Any) -> Reply:
-    n = len(req.body["messages"])
-    return Reply(tool_calls=(ToolCallSpec("grep", {"pattern": "retry", "n": n}, id=f"call_{n}"),), input_tokens=50 * n, output_tokens=7)
+from test_proxy_front import TOOLS, script  # noqa: E402  (the upstream's scripted tool calls, 50 input tokens a message)
 
 
 def _conversation(c: Any, name: str, rounds: int) -> None:

@@ -1,6 +1,7 @@
-"""A request body the lean front relays as it arrives (a pass-through request's: any size, bounded
-memory): the client's connection (:mod:`.connection`) feeds it, the connection that carries it on
-(:mod:`.pool`) takes it piece by piece.
+"""Flow control shared by the lean front's connections (:class:`WriteFlow`), and a request body
+the lean front relays as it arrives (:class:`BodyStream`, a pass-through request's: any size,
+bounded memory): the client's connection (:mod:`.connection`) feeds it, the connection that
+carries it on (:mod:`.pool`) takes it piece by piece.
 
 Memory: at most about ``HIGH_WATER`` bytes wait between the two; above it the client's connection
 reads no further (``hold(True)``), below ``LOW_WATER`` it reads on (``hold(False)``), as
@@ -15,6 +16,25 @@ from collections.abc import AsyncIterator, Callable
 
 HIGH_WATER = 1 << 20
 LOW_WATER = 256 << 10
+
+
+class WriteFlow:
+    """An ``asyncio.Protocol``'s writing side: :meth:`drain` waits while its transport's buffer is
+    over its high-water mark (``pause_writing`` until ``resume_writing``)."""
+
+    _writable: asyncio.Future[None] | None = None
+
+    async def drain(self) -> None:
+        if self._writable is not None:
+            await self._writable
+
+    def pause_writing(self) -> None:
+        self._writable = asyncio.get_running_loop().create_future()
+
+    def resume_writing(self) -> None:
+        if self._writable is not None and not self._writable.done():
+            self._writable.set_result(None)
+        self._writable = None
 
 
 class BodyStream:

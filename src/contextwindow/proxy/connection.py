@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import httptools
 
-from .body import BodyStream
+from .body import BodyStream, WriteFlow
 from .protocols import BY_PATH, Protocol, shape_for
 from .wire import Head, whole_response
 
@@ -49,7 +49,7 @@ def error_bytes(shape: Protocol, status: int, message: str, *, kind: str = "inva
     return whole_response(status, shape.error_bytes(message, kind=kind, param=None), close=close)
 
 
-class ClientConnection(asyncio.Protocol):
+class ClientConnection(WriteFlow, asyncio.Protocol):
     """One client connection: requests read in turn, answered in turn."""
 
     def __init__(self, front: FrontServer) -> None:
@@ -251,14 +251,3 @@ class ClientConnection(asyncio.Protocol):
             raise ConnectionResetError("the client went away")
         self.transport.write(data)
 
-    async def drain(self) -> None:
-        if self._writable is not None:
-            await self._writable
-
-    def pause_writing(self) -> None:
-        self._writable = asyncio.get_running_loop().create_future()
-
-    def resume_writing(self) -> None:
-        if self._writable is not None and not self._writable.done():
-            self._writable.set_result(None)
-        self._writable = None

@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Iterable
 
 import httptools
 
-from .body import BodyStream
+from .body import BodyStream, WriteFlow
 from .wire import LAST_CHUNK, Head, chunk, request_bytes, request_head
 
 KEEP_IDLE = 64  # idle connections kept per host and port
@@ -40,7 +40,7 @@ class UpstreamTimeout(TimeoutError):
     pass
 
 
-class Conn(asyncio.Protocol):
+class Conn(WriteFlow, asyncio.Protocol):
     """One client connection."""
 
     def __init__(self, pool: Pool) -> None:
@@ -78,14 +78,6 @@ class Conn(asyncio.Protocol):
 
     def eof_received(self) -> bool | None:
         return None
-
-    def pause_writing(self) -> None:
-        self._writable = asyncio.get_running_loop().create_future()
-
-    def resume_writing(self) -> None:
-        if self._writable is not None and not self._writable.done():
-            self._writable.set_result(None)
-        self._writable = None
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.reusable = False
@@ -209,8 +201,7 @@ class Conn(asyncio.Protocol):
                     return
                 self.transport.write(chunk(piece) if framed else piece)
                 self._seen = time.monotonic()  # the request going out is not the server gone quiet
-                if self._writable is not None:
-                    await self._writable
+                await self.drain()
             if framed and self.transport is not None and not self.transport.is_closing():
                 self.transport.write(LAST_CHUNK)
         except ConnectionError as exc:  # the body broke off (its client went away): nothing can end this request well
