@@ -29,8 +29,8 @@ from memory_sessions import mentions_exact
 FENCE = re.compile(r"```.*?```", re.DOTALL)
 KINDS = ("goal", "safety", "constraint", "preference", "fact")
 #: verbs that say which way a value went (a later date or time is "up")
-UP = re.compile(r"\b(bumped|pushed to|slipped to)\b")
-DOWN = re.compile(r"\b(cut to|pulled in|lowered)\b")
+UP = re.compile(r"\b(bumped|pushed|slipped)\b")
+DOWN = re.compile(r"\b(cut|pulled in|lowered)\b")
 
 
 def own_words(m: Message) -> str:
@@ -132,8 +132,8 @@ def problems(g: BrookSession) -> list[str]:
         if subjects[subj].said_at[0] > at:
             bad(f"trap {w!r}: before its subject was stated")
     for d, how in zip(g.distractors, g.distractor_how, strict=True):
-        at = g.mentions.get(d, [])
-        if d.lower() in said or len(at) != 1 or not is_user(msgs[at[0]]) or not found(d, own_words(msgs[at[0]])) or d in g.traps:
+        where_d = g.mentions.get(d, [])
+        if d.lower() in said or len(where_d) != 1 or not is_user(msgs[where_d[0]]) or not found(d, own_words(msgs[where_d[0]])) or d in g.traps:
             bad(f"distractor {d!r} ({how}): a planted value, or not said once by the user")
     return out
 

@@ -9,14 +9,14 @@ that is not the user's, ``{p}`` a person quoted. Nothing here reads a session wi
 from __future__ import annotations
 
 #: a safety rule, first said
-SAFETY = {
+SAFETY: dict[str, tuple[str, ...]] = {
     "please": ("Please make sure we never {a}.", "Please make sure nobody on the team ever tries to {a}."),
     "going": ("Going forward, we don't {a}. Ever.", "Going forward: no one is to {a}."),
     "hard": ("Hard requirement: do not {a}.", "Hard requirement — we never {a}, no exceptions."),
     "nonneg": ("It's non-negotiable that we never {a}.", "Non-negotiable for me: nobody gets to {a}."),
 }
 #: a bound, first said (``max`` / ``min`` / ``by``)
-BOUND = {
+BOUND: dict[str, dict[str, tuple[str, ...]]] = {
     "max": {
         "please": ("Please make sure {n} stays under {v}.",),
         "going": ("Going forward, {n} can't go over {v}.",),
@@ -41,20 +41,20 @@ BOUND = {
 }
 #: a rule as an item of a bulleted list (the list's lead line is ``LIST_LEAD``)
 LIST_SAFETY = ("- never {a}", "- no one may {a}")
-LIST_BOUND = {"max": ("- {n}: under {v}", "- {n} capped at {v}"), "min": ("- {n}: {v} minimum",), "by": ("- {n}: by {v} at the latest",)}
+LIST_BOUND: dict[str, tuple[str, ...]] = {"max": ("- {n}: under {v}", "- {n} capped at {v}"), "min": ("- {n}: {v} minimum",), "by": ("- {n}: by {v} at the latest",)}
 LIST_LEAD = ("Ground rules for this stretch of work:", "Before you touch anything, the rules:", "House rules, short version:")
 #: a preference, first said
-PREFERENCE = {
+PREFERENCE: dict[str, tuple[str, ...]] = {
     "rather": ("I'd rather we go with {v} for {n}.",),
     "default": ("Let's default to {v} for {n}, if that's fine.",),
     "pref": ("My preference for {n} is {v}.",),
     "allsame": ("If it's all the same to you, {v} for {n}, please.",),
 }
 #: a fact, first said
-FACT = {
+FACT: dict[str, tuple[str, ...]] = {
     "is": ("{N} is {v}.",),
     "fyi": ("FYI {n} is {v}.", "fyi — {n}: {v}"),
-    "record": ("For the record, {n} is {v}.",),
+    "record": ("Putting it on record: {n} is {v}.",),
     "eq": ("Quick note: {n} = {v}.",),
     "paren": ("(For context, {n} is {v}.)",),
 }
@@ -64,18 +64,17 @@ PASSING = ("While you're in there, keep in mind that {n} is {v}.", "Oh and since
 TWO = ("{N1} is {v1}, and {n2} is {v2}.", "Two things: {n1} is {v1}; {n2} is {v2}.")
 
 #: updates by value type; each names the subject, and a template with {o} names the value it replaces
-UPDATE = {
-    "thing": ("We swapped {o} for {v} as {n}.", "We dropped {o}; {n} is {v} now.", "{N} moved to {v}."),
+UPDATE: dict[str, tuple[str, ...]] = {
+    "thing": ("We swapped {o} for {v} as {n}.", "We dropped {o}; {n} is {v} now.", "{N} got relocated to {v}."),
     "fact_pick": ("We swapped {o} for {v} as {n}.", "We dropped {o}; {n} is {v} now."),
-    "person": ("{v} took over as {n}.", "{v} is covering as {n} from today.", "{o} handed things over — {n} is {v} now."),
+    "person": ("{v} has stepped in as {n}.", "{v} is covering as {n} from today.", "{o} handed things over — {n} is {v} now."),
     "pick": ("Actually, {v} for {n} instead of {o}.", "I've changed my mind on {n}: {v}.", "We swapped {o} for {v} as {n}."),
 }
 #: updates whose verb says which way the value went: (up | down | any, template); a date or a time goes "up" when later.
 #: A limit's update says it is the limit that moved, not the measure ("the cap on the download size").
-MOVES = {
+MOVES: dict[str, tuple[tuple[str, str], ...]] = {
     "date": (("up", "{N} got pushed to {v}."), ("up", "{N} slipped to {v}, sorry."), ("down", "{N} was pulled in to {v}.")),
-    "clock": (("any", "We moved {n} to {v}."), ("any", "{N} is {v} now, the DBA asked for it.")),
-    "number": (("up", "We bumped {n} to {v}."), ("down", "{N} was cut to {v}."), ("any", "After the review {n} went from {o} to {v}.")),
+    "number": (("up", "We bumped {n} up to {v}."), ("down", "{N} was cut to {v}."), ("any", "After the review {n} went from {o} to {v}.")),
     "bound_max": (("up", "We bumped the cap on {n} to {v}."), ("down", "The limit for {n} was cut to {v}."),
                   ("any", "After the review the ceiling for {n} went from {o} to {v}.")),
     "bound_min": (("up", "The floor for {n} got bumped to {v}."), ("down", "We lowered the bar for {n} to {v}."),
@@ -107,10 +106,10 @@ OTHER_TEAM = (
     "Someone asked me about {s}; it's {w}, but it doesn't affect us.",
     "{S} is apparently {w}. Not our concern.",
 )
-ASK = ("Is {n} still {v}?", "Remind me, what did we settle for {n}?", "Who else needs to know about {n}?")
+ASK = ("Quick check, {n} is still {v}, yes?", "Remind me, what did we settle for {n}?", "Who else needs to know about {n}?")
 REPEAT = ("As a reminder, {n} is still {v}.", "Nothing changed: {n} stays {v}.")
-CHATTER = ("ok", "Thanks, that helps.", "Back from a meeting, where were we?", "Hmm, odd. Go on.", "Cool.", "brb coffee",
-           "Looks fine to me.", "Let me read that properly in a minute.")
+CHATTER = ("ok", "Thanks, useful.", "Back from a meeting, where were we?", "Hmm, odd. Go on.", "Cool.", "brb coffee",
+           "Looks sane.", "Let me read that properly in a minute.")
 #: a pasted log or config (a code fence): its value for a planted subject is NOT the user's word
 PASTE = (
     "This is what last night's run printed, in case it helps:\n```\n2027-01-03T02:14:09Z WARN loader {key}={w} (from {file})\n2027-01-03T02:14:10Z INFO retrying\n```",
@@ -130,7 +129,7 @@ REPLIES = (
     "Pushed a fix to the branch, have a look when you can.",
     "That one was a config typo; corrected.",
 )
-ECHO = ("Noted: {n} is {v}.", "Understood, I'll keep {n} at {v}.")
+ECHO = ("Okay, working with {n} = {v}.", "I'll plan around {n} being {v}.")
 ASKING = ("can", "could", "is", "who")
 
 

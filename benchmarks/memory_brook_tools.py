@@ -20,11 +20,13 @@ def _hex(rng: random.Random) -> str:
 
 
 def call_args(tool: str, rng: random.Random, why: str) -> str:
-    arg = {"bash": {"command": f"make check-{rng.choice(WORDS)}"},
-           "read_file": {"path": f"docs/{rng.choice(WORDS)}.md"},
-           "sql": {"query": f"select id, state from jobs where kind = '{rng.choice(WORDS)}'"},
-           "gh": {"args": ["pr", "view", "--comments"]}}[tool]
-    arg["why"] = why[:60]
+    args: dict[str, dict[str, object]] = {
+        "bash": {"command": f"make check-{rng.choice(WORDS)}"},
+        "read_file": {"path": f"docs/{rng.choice(WORDS)}.md"},
+        "sql": {"query": f"select id, state from jobs where kind = '{rng.choice(WORDS)}'"},
+        "gh": {"args": ["pr", "view", "--comments"]},
+    }
+    arg = {**args[tool], "why": why[:60]}
     return json.dumps(arg)
 
 

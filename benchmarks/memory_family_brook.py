@@ -50,7 +50,7 @@ LONG_TURNS = 34
 SHORT_TURNS = 8
 NUMERIC = ("qty", "money", "pct", "num")
 #: update templates by value type
-CATEGORY = {"date": "date", "clock": "clock", "qty": "number", "money": "number", "pct": "number", "num": "number", "person": "person",
+CATEGORY = {"date": "date", "clock": "date", "qty": "number", "money": "number", "pct": "number", "num": "number", "person": "person",
             "version": "thing", "ticket": "thing", "path": "thing", "host": "thing"}
 
 
