@@ -40,7 +40,7 @@ import memory_brook_tools as X
 from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
 from memory_brook_values import Kind, Values, found, order
 from memory_brook_world import OTHERS_WHO, SITUATIONS, Situation, Subject
-from memory_sessions import Generated, Plant, first_built, mentions_exact
+from memory_sessions import Generated, TracedPlant, first_built, mention, mentions_exact, say
 
 FAMILY = "brook"
 SEED_BASE = 24_000
@@ -55,14 +55,8 @@ CATEGORY = {"date": "date", "clock": "date", "qty": "number", "money": "number",
 
 
 @dataclass
-class BrookPlant(Plant):
-    subject: str = ""  # "<situation>.<key>", "pair:<modifier>" or "goal"
-    noun: str = ""
-    vtype: str = ""
-    said: list[str] = field(default_factory=list)  # every value the user gave the subject, in order
-    said_at: list[int] = field(default_factory=list)  # the message of each
-    forms: list[str] = field(default_factory=list)  # the first statement's form, then each update's
-    texts: list[str] = field(default_factory=list)  # the sentence of each, values filled
+class BrookPlant(TracedPlant):
+    """``subject``: "<situation>.<key>", "pair:<modifier>" or "goal"."""
 
 
 @dataclass
@@ -203,20 +197,10 @@ class _Builder:
 
     # --- writing ----------------------------------------------------------------------------------
     def _mention(self, v: str, at: int) -> None:
-        lst = self.mentions.setdefault(v, [])
-        if not lst or lst[-1] != at:
-            lst.append(at)
+        mention(self.mentions, v, at)
 
     def _say(self, th: Thread, v: str, form: str, text: str, at: int) -> None:
-        p = th.plant
-        p.said.append(v)
-        p.said_at.append(at)
-        p.forms.append(form)
-        p.texts.append(text)
-        self._mention(v, at)
-        for old in p.said[:-1]:  # the value the update names as the one it replaces
-            if found(old, text):
-                self._mention(old, at)
+        say(th.plant, self.mentions, v, form, text, at, found)
 
     def _draw(self, th: Thread) -> str:
         if th.k.vtype == "pick":

@@ -41,7 +41,7 @@ import memory_heath_tools as X
 from contextwindow.messages import Message, ToolCallPart, assistant, tool_result, user
 from memory_heath_values import MONEY, Kind, Values, found
 from memory_heath_world import SITUATIONS, Subject
-from memory_sessions import Generated, Plant, first_built, mentions_exact
+from memory_sessions import Generated, TracedPlant, first_built, mention, mentions_exact, say
 
 FAMILY = "heath"
 SEED_BASE = 23_000
@@ -57,14 +57,8 @@ SHORT_TURNS = 8
 
 
 @dataclass
-class HeathPlant(Plant):
-    subject: str = ""  # "<situation>.<key>", "pair:<modifier> <noun>" or "goal"
-    noun: str = ""
-    vtype: str = ""
-    said: list[str] = field(default_factory=list)  # every value the user gave the subject, in order
-    said_at: list[int] = field(default_factory=list)  # the message of each
-    forms: list[str] = field(default_factory=list)  # the first statement's form, then each update's
-    texts: list[str] = field(default_factory=list)  # the sentence of each, values filled
+class HeathPlant(TracedPlant):
+    """``subject``: "<situation>.<key>", "pair:<modifier> <noun>" or "goal"."""
 
 
 @dataclass
@@ -249,20 +243,10 @@ class _Builder:
 
     # --- writing ----------------------------------------------------------------------------------
     def _mention(self, v: str, at: int) -> None:
-        lst = self.mentions.setdefault(v, [])
-        if not lst or lst[-1] != at:
-            lst.append(at)
+        mention(self.mentions, v, at)
 
     def _say(self, th: Thread, v: str, form: str, text: str, at: int) -> None:
-        p = th.plant
-        p.said.append(v)
-        p.said_at.append(at)
-        p.forms.append(form)
-        p.texts.append(text)
-        self._mention(v, at)
-        for old in p.said[:-1]:  # a value the message names (the one it replaces) is mentioned there too
-            if old != v and found(old, text):
-                self._mention(old, at)
+        say(th.plant, self.mentions, v, form, text, at, found)
 
     def _cur(self, th: Thread) -> str:
         return th.plant.said[-1]

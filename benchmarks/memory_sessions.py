@@ -103,6 +103,40 @@ class Plant:
 
 
 @dataclass
+class TracedPlant(Plant):
+    """A plant that keeps how it was said (the families in their own modules, ``heath`` and ``brook``, use it):
+    every value the user gave its subject, where, in which form and sentence."""
+
+    subject: str = ""  # the family's key for the subject ("goal" for the goal)
+    noun: str = ""
+    vtype: str = ""
+    said: list[str] = field(default_factory=list)  # every value the user gave the subject, in order
+    said_at: list[int] = field(default_factory=list)  # the message of each
+    forms: list[str] = field(default_factory=list)  # the first statement's form, then each update's
+    texts: list[str] = field(default_factory=list)  # the sentence of each, values filled
+
+
+def mention(mentions: dict[str, list[int]], v: str, at: int) -> None:
+    """Record that message ``at`` holds the tracked value ``v`` (once per message)."""
+    lst = mentions.setdefault(v, [])
+    if not lst or lst[-1] != at:
+        lst.append(at)
+
+
+def say(plant: TracedPlant, mentions: dict[str, list[int]], v: str, form: str, text: str, at: int, found: Callable[[str, str], bool]) -> None:
+    """The user gave ``plant``'s subject the value ``v`` in ``text`` (message ``at``, worded as ``form``): kept
+    on the plant, and ``v`` and any earlier value the text names (the one it replaces) mentioned there."""
+    plant.said.append(v)
+    plant.said_at.append(at)
+    plant.forms.append(form)
+    plant.texts.append(text)
+    mention(mentions, v, at)
+    for old in plant.said[:-1]:
+        if old != v and found(old, text):
+            mention(mentions, old, at)
+
+
+@dataclass
 class Generated:
     messages: list[Message]
     plants: list[Plant]

@@ -18,6 +18,7 @@ import memory_brook_text as T
 from check_family_brook import is_user, problems
 from contextwindow.messages import ToolResultPart, dumps, tool_result, user
 from contextwindow.tokens import counter_for
+from family_helpers import borrowed
 from memory_brook_values import found
 from memory_brook_world import SITUATIONS
 from memory_family_brook import SEED_BASE, VOICES, BrookPlant, BrookSession, generate
@@ -175,15 +176,6 @@ def test_no_sentence_is_borrowed_from_another_family() -> None:
     """No string literal of brook's text and world modules (longer than a few words) is one of another
     family's modules, placeholders and case aside."""
 
-    def literals(path: Path) -> set[str]:
-        src = path.read_text(encoding="utf-8")
-        found_ = re.findall(r'"((?:[^"\\\n]|\\.)*)"', src) + re.findall(r"'((?:[^'\\\n]|\\.)*)'", src)
-        return {re.sub(r"\{\w*\}", "{}", s).lower().strip(" .!") for s in found_}
-
-    mine = literals(BENCH / "memory_brook_text.py") | literals(BENCH / "memory_brook_world.py")
-    theirs: set[str] = set()
-    for path in BENCH.glob("memory_*.py"):
-        if "brook" not in path.name:
-            theirs |= literals(path)
-    assert len(mine) > 150
-    assert sorted(s for s in mine if len(s) > 12 and " " in s and s in theirs) == []
+    count, shared = borrowed(BENCH, "brook", ("memory_brook_text.py", "memory_brook_world.py"))
+    assert count > 150
+    assert shared == []

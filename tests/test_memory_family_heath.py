@@ -17,6 +17,7 @@ import memory_heath_text as T
 import memory_heath_world as W
 from contextwindow.messages import Message, ToolResultPart, dumps
 from contextwindow.tokens import counter_for
+from family_helpers import borrowed
 from memory_family_heath import SEED_BASE, UPDATE_FORMS, VOICES, HeathPlant, HeathSession, consistent, generate
 from memory_heath_values import found
 
@@ -282,18 +283,9 @@ def test_no_sentence_is_borrowed_from_another_family() -> None:
     """No string literal of heath's text and world modules (longer than a few words) is a string of any
     other family's modules, placeholders and case aside."""
 
-    def literals(path: Path) -> set[str]:
-        src = path.read_text(encoding="utf-8")
-        found_ = re.findall(r'"((?:[^"\\\n]|\\.)*)"', src) + re.findall(r"'((?:[^'\\\n]|\\.)*)'", src)
-        return {re.sub(r"\{\w*\}", "{}", s).lower().strip(" .!") for s in found_}
-
-    mine = literals(BENCH / "memory_heath_text.py") | literals(BENCH / "memory_heath_world.py")
-    theirs: set[str] = set()
-    for path in BENCH.glob("memory_*.py"):
-        if "heath" not in path.name:
-            theirs |= literals(path)
-    assert len(mine) > 200
-    assert sorted(s for s in mine if len(s) > 12 and " " in s and s in theirs) == []
+    count, shared = borrowed(BENCH, "heath", ("memory_heath_text.py", "memory_heath_world.py"))
+    assert count > 200
+    assert shared == []
 
 
 def test_text_reads_as_sentences(sessions: list[HeathSession]) -> None:
