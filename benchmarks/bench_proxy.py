@@ -10,6 +10,13 @@ proxied batches alternate, so drift on a loaded machine hits both.
     python benchmarks/bench_proxy.py                  # the table in docs/proxy.md
     python benchmarks/bench_proxy.py --quick --json   # smaller, machine-readable
     python benchmarks/bench_proxy.py --own-work       # the proxy's own CPU per request, no HTTP
+    python benchmarks/bench_proxy.py --api responses  # the same on POST /v1/responses (Codex's shape)
+
+``--api responses``: the clients send Codex-shaped Responses requests (``instructions``, ``input``
+items: the task as an ``input_text`` message, then per turn a ``function_call`` and its
+``function_call_output``; tools as Responses function tools; ``prompt_cache_key``, ``store: false``),
+and the upstream answers on ``/v1/responses`` with the call the next request holds (a JSON
+``response`` object, or streamed as ``response.*`` events ending with ``response.completed``).
 """
 
 from __future__ import annotations
@@ -68,9 +75,34 @@ def serve_upstream(delay: float) -> None:
                   "choices": [{"index": 0, "message": {"role": "assistant", "content": None, "tool_calls": [call]}, "finish_reason": "tool_calls"}]}
         return web.json_response(answer)
 
+    async def responses(request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        await asyncio.sleep(float(request.headers.get(DELAY_HEADER, delay)))
+        n = len(body.get("input", []))
+        usage = {"input_tokens": 40 * n, "output_tokens": 12, "total_tokens": 40 * n + 12}
+        call = next_call((n - 1) // 2)
+        item = {"type": "function_call", "id": f"fc_{call['id']}", "call_id": call["id"], "name": call["function"]["name"],
+                "arguments": call["function"]["arguments"], "status": "completed"}
+        response = {"id": "resp_1", "object": "response", "model": body["model"], "status": "completed", "output": [item], "usage": usage}
+        if not body.get("stream"):
+            return web.json_response(response)
+        resp = web.StreamResponse(headers={"content-type": "text/event-stream"})
+        await resp.prepare(request)
+        args = item["arguments"]
+        events: list[dict[str, Any]] = [{"type": "response.created", "response": {**response, "status": "in_progress", "output": [], "usage": None}},
+                                        {"type": "response.output_item.added", "output_index": 0, "item": {**item, "arguments": "", "status": "in_progress"}}]
+        events += [{"type": "response.function_call_arguments.delta", "output_index": 0, "item_id": item["id"],
+                    "delta": args[i * len(args) // 8 : (i + 1) * len(args) // 8]} for i in range(8)]
+        events += [{"type": "response.output_item.done", "output_index": 0, "item": item}, {"type": "response.completed", "response": response}]
+        for ev in events:  # 12 events, as the chat stream has
+            await resp.write(f"event: {ev['type']}\ndata: ".encode() + json.dumps(ev).encode() + b"\n\n")
+        await resp.write_eof()
+        return resp
+
     async def main() -> None:
         app = web.Application(client_max_size=64 << 20)
         app.router.add_post("/v1/chat/completions", chat)
+        app.router.add_post("/v1/responses", responses)
         port = await serve_runner(web.AppRunner(app, access_log=None))
         print(f"port {port}", flush=True)
         await asyncio.Event().wait()
@@ -151,6 +183,39 @@ def history(client: int, turn: int) -> list[dict[str, Any]]:
     return out
 
 
+#: the same tools as Responses function tools
+RESPONSES_TOOLS = [{"type": "function", **t["function"]} for t in TOOLS]
+
+
+def responses_input(client: int, turn: int) -> list[dict[str, Any]]:
+    """:func:`history` as Codex sends it: input items (the system prompt goes in ``instructions``)."""
+    out: list[dict[str, Any]] = [{"type": "message", "role": "user",
+                                  "content": [{"type": "input_text", "text": f"Client {client}: fix the failing test in module {client}."}]}]
+    for t in range(turn):
+        call = next_call(t)
+        out.append({"type": "function_call", "name": call["function"]["name"], "arguments": call["function"]["arguments"], "call_id": call["id"]})
+        out.append({"type": "function_call_output", "call_id": call["id"],
+                    "output": "".join(f"src/m{client}_{t}.py:{i}: retry()\n" for i in range(40))})
+    return out
+
+
+def request_body(api: str, client: int, turn: int, stream: bool) -> dict[str, Any]:
+    """One request of ``client`` at ``turn`` (``api``: "chat" or "responses")."""
+    if api == "responses":
+        body: dict[str, Any] = {"model": "gpt-4o-mini", "instructions": "You are a careful coding agent. " * 20,
+                                "input": responses_input(client, turn), "tools": RESPONSES_TOOLS, "tool_choice": "auto",
+                                "parallel_tool_calls": False, "store": False, "stream": stream, "max_output_tokens": 256,
+                                "prompt_cache_key": f"bench-{client}"}
+        return body
+    body = {"model": "gpt-4o-mini", "max_tokens": 256, "messages": history(client, turn), "tools": TOOLS}
+    if stream:
+        body.update(stream=True, stream_options={"include_usage": True})
+    return body
+
+
+PATHS = {"chat": "/v1/chat/completions", "responses": "/v1/responses"}
+
+
 async def one(session: Any, url: str, body: bytes, delay: float | None = None) -> tuple[float, float]:
     headers = {"content-type": "application/json", "authorization": "Bearer x"}
     if delay is not None:
@@ -167,19 +232,10 @@ async def one(session: Any, url: str, body: bytes, delay: float | None = None) -
     return (first or end) - t0, end - t0
 
 
-def bodies(clients: int, turns: int, stream: bool, tag: int) -> list[list[bytes]]:
+def bodies(clients: int, turns: int, stream: bool, tag: int, api: str = "chat") -> list[list[bytes]]:
     """Every request of a batch, encoded before the batch starts (the load generator shares the
     cores with what it measures: it should spend them on sending, not on writing JSON)."""
-    out: list[list[bytes]] = []
-    for c in range(clients):
-        mine: list[bytes] = []
-        for t in range(turns):
-            body: dict[str, Any] = {"model": "gpt-4o-mini", "max_tokens": 256, "messages": history(c + tag, t), "tools": TOOLS}
-            if stream:
-                body.update(stream=True, stream_options={"include_usage": True})
-            mine.append(json.dumps(body).encode())
-        out.append(mine)
-    return out
+    return [[json.dumps(request_body(api, c + tag, t, stream)).encode() for t in range(turns)] for c in range(clients)]
 
 
 Batch = tuple[list[float], list[float], list[bool]]  # TTFB, total, and whether it was a conversation's first request
@@ -201,7 +257,7 @@ class Unlocked:
         return starts, delays
 
 
-async def send_batch(base: str, load: list[list[bytes]], unlocked: Unlocked | None = None) -> Batch:
+async def send_batch(base: str, load: list[list[bytes]], unlocked: Unlocked | None = None, api: str = "chat") -> Batch:
     """Each client sends its requests one after the other; the clients run concurrently (all at
     once, or ``unlocked``: spread start offsets and jittered upstream delays)."""
     import aiohttp
@@ -209,7 +265,7 @@ async def send_batch(base: str, load: list[list[bytes]], unlocked: Unlocked | No
     ttfb: list[float] = []
     total: list[float] = []
     first: list[bool] = []
-    url = f"{base}/v1/chat/completions"
+    url = f"{base}{PATHS[api]}"
     starts, delays = unlocked.plan(len(load), max(map(len, load))) if unlocked else ([0.0] * len(load), None)
     conn = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=conn) as session:
@@ -228,11 +284,11 @@ async def send_batch(base: str, load: list[list[bytes]], unlocked: Unlocked | No
 
 
 def run_batch(base: str, clients: int, turns: int, stream: bool, tag: int, cpu: list[float] | None = None,
-              unlocked: Unlocked | None = None) -> Batch:
+              unlocked: Unlocked | None = None, api: str = "chat") -> Batch:
     """One batch; ``cpu`` gets the load generator's own CPU seconds for it (bodies not included)."""
-    load = bodies(clients, turns, stream, tag)
+    load = bodies(clients, turns, stream, tag, api)
     t0 = time.process_time()
-    out = asyncio.run(send_batch(base, load, unlocked))
+    out = asyncio.run(send_batch(base, load, unlocked, api))
     if cpu is not None:
         cpu.append(time.process_time() - t0)
     return out
@@ -244,7 +300,7 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def compare(direct: str, proxy: str, clients: int, turns: int, stream: bool, rounds: int, tag0: int,
-            pids: tuple[int, int] | None = None, jitter_of: float | None = None) -> dict[str, Any]:
+            pids: tuple[int, int] | None = None, jitter_of: float | None = None, api: str = "chat") -> dict[str, Any]:
     """Latency direct vs through the proxy; with ``pids`` (upstream, proxy) also the CPU each
     process spent per request: the upstream's is the yardstick (one aiohttp server answering).
     ``jitter_of`` (the upstream's delay): clients not phase-locked (:class:`Unlocked`), round r's
@@ -259,12 +315,12 @@ def compare(direct: str, proxy: str, clients: int, turns: int, stream: bool, rou
     gen_cpu: list[float] = []
     for r in range(rounds):  # alternate, so load drift hits both
         unlocked = Unlocked(tag0 + 1000 * r, jitter_of) if jitter_of else None
-        a, b, c = run_batch(direct, clients, turns, stream, tag0 + 1000 * r, unlocked=unlocked)
+        a, b, c = run_batch(direct, clients, turns, stream, tag0 + 1000 * r, unlocked=unlocked, api=api)
         d_f += a
         d_t += b
         d_1 += c
         before = cpu_s(pids[1]) if pids else 0.0
-        a, b, c = run_batch(proxy, clients, turns, stream, tag0 + 1000 * r + 500, cpu=gen_cpu, unlocked=unlocked)
+        a, b, c = run_batch(proxy, clients, turns, stream, tag0 + 1000 * r + 500, cpu=gen_cpu, unlocked=unlocked, api=api)
         px_cpu += cpu_s(pids[1]) - before if pids else 0.0
         p_f += a
         p_t += b
@@ -272,9 +328,9 @@ def compare(direct: str, proxy: str, clients: int, turns: int, stream: bool, rou
     if pids:  # the upstream's CPU per request, measured on the direct batches of one more round
         before = cpu_s(pids[0])
         _, b, _ = run_batch(direct, clients, turns, stream, tag0 + 1000 * rounds,
-                            unlocked=Unlocked(tag0 + 1000 * rounds, jitter_of) if jitter_of else None)
+                            unlocked=Unlocked(tag0 + 1000 * rounds, jitter_of) if jitter_of else None, api=api)
         up_cpu = cpu_s(pids[0]) - before
-    row: dict[str, Any] = {"clients": clients, "stream": stream, "requests": len(p_t), "phase_locked": not jitter_of,
+    row: dict[str, Any] = {"api": api, "clients": clients, "stream": stream, "requests": len(p_t), "phase_locked": not jitter_of,
                            "generator_cpu_ms_per_request": round(1000 * sum(gen_cpu) / len(p_t), 3)}
     if pids:
         row["proxy_cpu_ms_per_request"] = round(1000 * px_cpu / len(p_t), 3)
@@ -294,10 +350,10 @@ def compare(direct: str, proxy: str, clients: int, turns: int, stream: bool, rou
     return row
 
 
-def throughput(base: str, clients: int, turns: int, tag: int) -> float:
-    load = bodies(clients, turns, False, tag)
+def throughput(base: str, clients: int, turns: int, tag: int, api: str = "chat") -> float:
+    load = bodies(clients, turns, False, tag, api)
     t0 = time.perf_counter()
-    _, total, _ = asyncio.run(send_batch(base, load))
+    _, total, _ = asyncio.run(send_batch(base, load, api=api))
     return len(total) / (time.perf_counter() - t0)
 
 
@@ -378,6 +434,8 @@ def main() -> None:
     ap.add_argument("--lane", action="store_true", help="run ctxw proxy --lane (bookkeeping deferred while requests are in flight)")
     ap.add_argument("--front", choices=("aiohttp", "lean"), default="aiohttp",
                     help="ctxw proxy --front: lean serves with proxy/front.py (the CPU column is then the serving process's; its worker's is apart)")
+    ap.add_argument("--api", choices=tuple(PATHS), default="chat",
+                    help="the clients' endpoint: chat (POST /v1/chat/completions) or responses (POST /v1/responses, Codex-shaped)")
     args = ap.parse_args()
     if args.serve_upstream is not None:
         serve_upstream(args.serve_upstream)
@@ -400,7 +458,8 @@ def main() -> None:
     rounds, turns1, turns50 = (2, 15, 5) if args.quick else (3, 40, 20)
     tmp = Path(tempfile.mkdtemp(prefix="bench_proxy_"))
     procs: list[subprocess.Popen[str]] = []
-    results: dict[str, Any] = {"cores": os.cpu_count(), "load_before": round(os.getloadavg()[0], 1), "rows": []}
+    api = args.api
+    results: dict[str, Any] = {"api": api, "cores": os.cpu_count(), "load_before": round(os.getloadavg()[0], 1), "rows": []}
     try:
         for delay in (0.05, 0.0):
             up, port = start([sys.executable, __file__, "--serve-upstream", str(delay)], r"port (\d+)")
@@ -411,39 +470,39 @@ def main() -> None:
                             r"listening on (http://127\.0\.0\.1:\d+)")
             procs.append(px)
             # warm both paths (imports, connection pools, model registry)
-            run_batch(upstream, 2, 2, False, 90_000)
-            run_batch(url, 2, 2, False, 90_100)
+            run_batch(upstream, 2, 2, False, 90_000, api=api)
+            run_batch(url, 2, 2, False, 90_100, api=api)
             if delay:
                 for clients, turns in ((1, turns1), (50, turns50)):
                     for stream in (False, True):
                         # each row's clients are conversations of their own: tags 100 apart for the streamed rows (until
                         # 2026-11-24 21:00 they were 1 apart, so 49 of the streamed 50-client row's clients re-opened the
                         # JSON row's conversations, same system prompt and task: a rewind, not a new conversation)
-                        row = compare(upstream, url, clients, turns, stream, rounds, tag0=clients * 10 + 100 * stream, pids=(up.pid, px.pid))
+                        row = compare(upstream, url, clients, turns, stream, rounds, tag0=clients * 10 + 100 * stream, pids=(up.pid, px.pid), api=api)
                         row["upstream_delay_ms"] = 50
                         results["rows"].append(row)
                 # an extra view, not the goal's: the same 50 clients not phase-locked
-                row = compare(upstream, url, 50, turns50, False, rounds, tag0=777, pids=(up.pid, px.pid), jitter_of=delay)
+                row = compare(upstream, url, 50, turns50, False, rounds, tag0=777, pids=(up.pid, px.pid), jitter_of=delay, api=api)
                 row["upstream_delay_ms"] = 50
                 results["unlocked"] = row
                 # another, not the goal's: clients re-opening conversations the proxy has seen (the 50-client JSON
                 # row's, from their first turn: the same system prompt and task), streamed; with --front lean a
                 # re-opened conversation's first requests go to the niced worker (docs/proxy.md)
-                row = compare(upstream, url, 50, turns50, True, rounds, tag0=50 * 10, pids=(up.pid, px.pid))
+                row = compare(upstream, url, 50, turns50, True, rounds, tag0=50 * 10, pids=(up.pid, px.pid), api=api)
                 row["upstream_delay_ms"] = 50
                 results["reopened"] = row
                 before = rss_kib(px.pid)
                 n_conv = 300
-                run_batch(url, n_conv, 1, False, 200_000)
+                run_batch(url, n_conv, 1, False, 200_000, api=api)
                 results["kib_per_live_conversation"] = round((rss_kib(px.pid) - before) / n_conv, 1)
                 results["conversations_for_memory"] = n_conv
             else:
-                row = compare(upstream, url, 1, turns1, False, rounds, tag0=7, pids=(up.pid, px.pid))
+                row = compare(upstream, url, 1, turns1, False, rounds, tag0=7, pids=(up.pid, px.pid), api=api)
                 row["upstream_delay_ms"] = 0
                 results["rows"].append(row)
                 results["instant_added_ms_p50"] = round(row["total_p50_proxy_ms"] - row["total_p50_direct_ms"], 2)
-                results["rps_direct"] = round(throughput(upstream, 50, turns50, 300_000), 1)
-                results["rps_proxy"] = round(throughput(url, 50, turns50, 310_000), 1)
+                results["rps_direct"] = round(throughput(upstream, 50, turns50, 300_000, api), 1)
+                results["rps_proxy"] = round(throughput(url, 50, turns50, 310_000, api), 1)
             for p in procs:
                 p.terminate()
                 p.wait(timeout=30)
@@ -455,7 +514,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(results, indent=2))
         return
-    print(f"bench_proxy ({results['cores']} cores; upstream, proxy and load generator share them; "
+    print(f"bench_proxy ({PATHS[api]}; {results['cores']} cores; upstream, proxy and load generator share them; "
           f"1-min load average {results['load_before']} before, {results['load_after']} after)\n")
     def cell(r: dict[str, Any], k: str) -> str:
         return f"{r[f'{k}_direct_ms']:.1f} → {r[f'{k}_proxy_ms']:.1f} ms ({r[f'{k}_added_pct']:+.1f}%)"

@@ -18,6 +18,14 @@ on a Session, here on bytes):
   bound are within the room, so the history stays under 90% of the trigger;
 - the new messages pass the provider rules on their own, and use no call id the history used.
 
+Responses requests (``POST /v1/responses``, Codex's) are decided the same way on their ``input``
+list (2026-11-24): plain items are messages of text (``input_text`` / ``output_text``), function
+and custom tool calls, and their outputs of text; a reasoning item, an image, a web search call or
+any other item goes to the worker, and so does a request the provider keeps the history of
+(``previous_response_id`` / ``conversation``: no key, :func:`key_of`). The worker groups a run of
+consecutive call (or output) items into one message, so new items whose first one is on the same
+side as the history's last (:attr:`Conv.last`) would change a stored message: they go to the worker.
+
 Anything else goes to the worker, which decides on the Session as ``ctxw proxy`` always has.
 """
 
@@ -31,15 +39,22 @@ from typing import Any
 
 from . import resend
 from .identity import BODY_KEYS, CLIENT_HEADERS, HEADER
+from .protocols import BY_PATH
 
 try:
     import orjson
 except ImportError:  # the proxy extra installs it; without it nothing is decided here
     orjson = None  # type: ignore[assignment]
 
-#: the protocols decided here (Responses requests always go to the worker)
-DECIDED = ("openai", "anthropic")
+#: the protocols decided here
+DECIDED = ("openai", "anthropic", "openai_responses")
 PLAIN_PARTS = frozenset({"text", "tool_use", "tool_result"})
+#: the body key holding each protocol's history list, and the one holding its system prompt (when not in the list)
+LIST_KEY = {"openai": "messages", "anthropic": "messages", "openai_responses": "input"}
+SYSTEM_KEY = {"openai": "system", "anthropic": "system", "openai_responses": "instructions"}
+RESPONSES_TEXT = frozenset({"input_text", "output_text"})
+CALLS = ("function_call", "custom_tool_call")
+OUTPUTS = ("function_call_output", "custom_tool_call_output")
 
 
 @dataclass(slots=True)
@@ -52,6 +67,7 @@ class Conv:
     call_ids: set[str] = field(default_factory=set)
     alias: bytes | None = None  # the byte key (:func:`byte_key`) its last request had, which finds it without a parse
     pending: deque[float] = field(default_factory=deque)  # tokens (bound) of requests sent as sent whose hand-over the worker has not answered
+    last: str = ""  # Responses: the side (:func:`side`) of its history's last item
 
 
 class Table:
@@ -118,6 +134,28 @@ class Table:
             conv.alias = None
 
 
+def history_of(proto: str, body: Mapping[str, Any]) -> Any:
+    """The body's history list (a Responses ``input`` may be a string: not a list)."""
+    return body.get(LIST_KEY.get(proto, "messages"))
+
+
+def _proto_of(path: str) -> str:
+    p = BY_PATH.get(path)
+    return p.name if p is not None else "openai"
+
+
+def side(proto: str, m: Any) -> str:
+    """Responses: which run an input item joins when the worker converts it — "assistant" (calls,
+    the assistant's messages, reasoning), "tool" (outputs) or "user" (any other message); "" for
+    other protocols, whose messages are not joined."""
+    if proto != "openai_responses" or not isinstance(m, dict):
+        return ""
+    kind = m.get("type", "message" if "role" in m else None)
+    if kind == "message":
+        return "assistant" if m.get("role") == "assistant" else "user"
+    return "tool" if kind in OUTPUTS or (isinstance(kind, str) and kind.endswith("_output")) else "assistant"
+
+
 def _first_user(msgs: list[Any]) -> int:
     """The index of a history's first user message (its length: none)."""
     return next((i for i, m in enumerate(msgs) if isinstance(m, dict) and m.get("role") == "user"), len(msgs))
@@ -126,14 +164,17 @@ def _first_user(msgs: list[Any]) -> int:
 def key_of(path: str, headers: Mapping[str, str], body: Mapping[str, Any]) -> bytes | None:
     """The front's key of a request's conversation: the path, the identity headers and body keys
     (proxy/identity.py's), the system prompt and the history up to its first user message. None
-    when the body holds no history list."""
-    msgs = body.get("messages")
-    if orjson is None or not isinstance(msgs, list):
+    when the body holds no history list, or the provider keeps its history (Responses
+    ``previous_response_id`` / ``conversation``)."""
+    protocol = BY_PATH.get(path)
+    proto = protocol.name if protocol is not None else "openai"
+    msgs = history_of(proto, body)
+    if orjson is None or not isinstance(msgs, list) or (protocol is not None and protocol.stateful(body)):
         return None
     first = _first_user(msgs)
     ids = [headers.get(HEADER, ""), *(headers.get(h, "") for h in CLIENT_HEADERS), *(body.get(k) for k in BODY_KEYS), body.get("metadata")]
     try:
-        head = orjson.dumps([path, ids, body.get("system"), msgs[: first + 1]])
+        head = orjson.dumps([path, ids, body.get(SYSTEM_KEY[proto]), msgs[: first + 1]])
     except TypeError:
         return None
     return hashlib.blake2b(head, digest_size=16).digest()
@@ -169,8 +210,10 @@ def byte_key(path: str, headers: Mapping[str, str], raw: bytes) -> bytes | None:
 
 
 def call_ids(proto: str, messages: list[Any]) -> set[str]:
-    """The call ids a history's assistant messages hold."""
+    """The call ids a history's assistant messages (Responses: call items) hold."""
     out: set[str] = set()
+    if proto == "openai_responses":
+        return {str(m.get("call_id")) for m in messages if isinstance(m, dict) and m.get("type") in CALLS}
     for m in messages:
         if not isinstance(m, dict) or m.get("role") != "assistant":
             continue
@@ -185,6 +228,8 @@ def _plain(proto: str, m: Any, clip: float | None) -> bool:
     """A message whose tokens its bytes bound, and whose tool results the clipper keeps as they are."""
     if not isinstance(m, dict):
         return False
+    if proto == "openai_responses":
+        return _plain_item(m, clip)
     role, content = m.get("role"), m.get("content")
     if proto == "openai":
         if role not in ("user", "assistant", "tool") or m.get("name"):
@@ -209,6 +254,27 @@ def _plain(proto: str, m: Any, clip: float | None) -> bool:
             if clip and _bytes(inner) > clip:
                 return False
     return True
+
+
+def _texts(content: Any) -> bool:
+    """A Responses content of text only (a string, or ``input_text`` / ``output_text`` parts)."""
+    return isinstance(content, str) or (isinstance(content, list) and all(
+        isinstance(p, dict) and p.get("type") in RESPONSES_TEXT and isinstance(p.get("text"), str) for p in content))
+
+
+def _plain_item(m: dict[str, Any], clip: float | None) -> bool:
+    """A Responses input item whose tokens its bytes bound (module docstring)."""
+    kind = m.get("type", "message" if "role" in m else None)
+    if kind == "message":
+        return m.get("role") in ("user", "assistant") and _texts(m.get("content"))
+    if kind == "function_call":
+        return all(isinstance(m.get(k), str) for k in ("call_id", "name", "arguments"))
+    if kind == "custom_tool_call":
+        return all(isinstance(m.get(k), str) for k in ("call_id", "name", "input"))
+    if kind in OUTPUTS:
+        out = m.get("output")
+        return isinstance(m.get("call_id"), str) and _texts(out) and (not clip or _bytes(out) <= clip)
+    return False  # reasoning (its cost may be the provider's output count), web search calls, anything else
 
 
 def _bytes(content: Any) -> int:
@@ -243,15 +309,17 @@ def decide(conv: Conv, proto: str, raw: bytes, body: Mapping[str, Any] | None, c
     else:
         if body is None:
             return NEED_BODY
-        msgs = body.get("messages")
+        msgs = history_of(proto, body)
         if not isinstance(msgs, list) or not resend.confirm(sp, msgs):
             return None
         new = msgs[conv.sent.count :]
     cost = len(sp.new) * conv.per_byte
     if cost > conv.room or not all(_plain(proto, m, clip / conv.per_byte if clip else None) for m in new):
         return None
+    if side(proto, new[0]) in ("assistant", "tool") and side(proto, new[0]) == conv.last:
+        return None  # Responses: the first new item would join the history's last message (module docstring)
     ids = call_ids(proto, new)
-    if not ids.isdisjoint(conv.call_ids) or any(v.rule != "first_not_user" for v in check(proto, {"messages": new})):
+    if not ids.isdisjoint(conv.call_ids) or any(v.rule != "first_not_user" for v in check(proto, {LIST_KEY[proto]: new})):
         return None  # (the tail alone may begin with the assistant's answer: it follows the history's user turn)
     return resend.Sent(raw=raw, count=conv.sent.count + len(new), fingerprints=(), clean=True, anchor=sp.at), cost, new
 
@@ -262,24 +330,30 @@ def shape_of(path: str, body: Mapping[str, Any]) -> bytes | None:
     messages from the first user message on, and the identity keys). Conversations of one agent
     share it: the room a first request's bytes must stay under (the worker's ``/whole`` room,
     proxy/worker.py) learned from one holds for the next one's first request. None: no history."""
-    msgs = body.get("messages")
+    key = LIST_KEY[_proto_of(path)]
+    msgs = body.get(key)
     if orjson is None or not isinstance(msgs, list):
         return None
     first = _first_user(msgs)
-    rest = {k: v for k, v in body.items() if k != "messages" and k not in BODY_KEYS and k != "metadata"}
+    rest = {k: v for k, v in body.items() if k != key and k not in BODY_KEYS and k != "metadata"}
     try:
         return hashlib.blake2b(orjson.dumps([path, rest, msgs[:first]], option=orjson.OPT_SORT_KEYS), digest_size=16).digest()
     except TypeError:
         return None
 
 
-def opening(messages: list[Any]) -> bool:
-    """A conversation's first request: the system prompt and the user's first words, no answer yet."""
+def opening(proto: str, messages: list[Any]) -> bool:
+    """A conversation's first request: the system prompt and the user's first words, no answer yet
+    (Responses: messages only, none of them the assistant's)."""
+    if proto == "openai_responses":
+        return all(side(proto, m) == "user" for m in messages)
     return not any(isinstance(m, dict) and m.get("role") in ("assistant", "tool") for m in messages)
 
 
 def _system(proto: str, m: Any) -> bool:
-    """A system message of plain text (Chat's ``system`` / ``developer`` roles)."""
+    """A system message of plain text (Chat's and Responses' ``system`` / ``developer`` roles)."""
+    if proto == "openai_responses":
+        return isinstance(m, dict) and m.get("type", "message") == "message" and m.get("role") in ("system", "developer") and _texts(m.get("content"))
     if proto != "openai" or not isinstance(m, dict) or m.get("role") not in ("system", "developer") or m.get("name"):
         return False
     content = m.get("content")
@@ -294,8 +368,8 @@ def first(limit: tuple[float, float] | None, proto: str, raw: bytes, body: Mappi
     messages' bytes times that bound are within the room, and it passes the provider rules."""
     from ..formats.rules import check
 
-    msgs = body.get("messages")
-    if limit is None or proto not in DECIDED or not isinstance(msgs, list) or not msgs or not opening(msgs):
+    msgs = history_of(proto, body)
+    if limit is None or proto not in DECIDED or not isinstance(msgs, list) or not msgs or not opening(proto, msgs):
         return None
     tokens, per = limit
     cost = len(raw) * per
@@ -304,7 +378,7 @@ def first(limit: tuple[float, float] | None, proto: str, raw: bytes, body: Mappi
     if check(proto, dict(body)):
         return None
     sent = resend.Sent(raw=raw, count=len(msgs), fingerprints=(), clean=True)
-    return Conv(sent, tokens - cost, per), (sent, 0.0, msgs)
+    return Conv(sent, tokens - cost, per, last=side(proto, msgs[-1])), (sent, 0.0, msgs)
 
 
 #: :func:`decide`'s answer when it needs the parsed body

@@ -274,6 +274,7 @@ class FrontServer:
         self.convs.sent(key, conv, sent)
         conv.room -= cost
         conv.call_ids |= fastpath.call_ids(proto.name, new)
+        conv.last = fastpath.side(proto.name, new[-1])
         conv.pending.append(cost)
         self.stats["front_fast"] += 1
         self._ids += 1
@@ -423,15 +424,15 @@ class FrontServer:
             return
         if room and rh.status == 200 and proto is not None and not overflowed and isinstance(body, bytes):
             doc = _parsed(body) if doc is None else doc
-            msgs = doc.get("messages") if isinstance(doc, dict) else None
+            msgs = fastpath.history_of(proto.name, doc) if isinstance(doc, dict) else None
             if not isinstance(msgs, list):
                 self.convs.forget(key)
                 return
             sent = fastpath.resend.Sent(raw=body, count=len(msgs), fingerprints=(), clean=True)
             tokens, per, whole = _room(room, body)
-            if whole and fastpath.opening(msgs):
+            if whole and fastpath.opening(proto.name, msgs):
                 self._learn(fastpath.shape_of(path, doc), room)
-            conv = fastpath.Conv(sent, tokens, per, fastpath.call_ids(proto.name, msgs))
+            conv = fastpath.Conv(sent, tokens, per, fastpath.call_ids(proto.name, msgs), last=fastpath.side(proto.name, msgs[-1]) if msgs else "")
             self.convs.remember(key, conv, bkey)
         else:
             self.convs.forget(key)
