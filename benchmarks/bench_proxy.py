@@ -222,13 +222,13 @@ async def one(session: Any, url: str, body: bytes, delay: float | None = None) -
         headers[DELAY_HEADER] = f"{delay:.6f}"
     t0 = time.perf_counter()
     async with session.post(url, data=body, headers=headers) as r:
+        if r.status != 200:
+            raise SystemExit(f"HTTP {r.status} from {url}: {(await r.read())[:300]!r}")
         first = None
         async for _ in r.content.iter_any():
             if first is None:
                 first = time.perf_counter()
         end = time.perf_counter()
-        if r.status != 200:
-            raise SystemExit(f"HTTP {r.status} from {url}")
     return (first or end) - t0, end - t0
 
 

@@ -112,3 +112,20 @@ def test_a_first_request_of_another_shape_or_not_plain_goes_to_the_worker() -> N
     big = "Find the retry logic. " + "retry " * 6_500  # under the trigger by its tokens, not by its bytes
     st, sent, upstream, _ = agents(["Find the retry logic.", big], [TOOLS, TOOLS])
     assert st["front_first"] == 0 and upstream == sent and st.get("misjudged", 0) == 0, st
+
+
+def test_a_re_opened_conversation_opens_from_the_front_and_continues_in_a_new_one() -> None:
+    """The same system prompt and task again (a client that starts over, a second run of one job):
+    the opening request goes from the front like any first request of a known shape, and the
+    worker stores it as the aiohttp front does: a new conversation whose parent is the old one
+    (not a late hand-over of the old one, whose history it is a prefix of)."""
+    st, sent, upstream, store = agents(["Find the retry logic.", "Find the retry logic."], [TOOLS] * 2)
+    # before: the front found the conversation, saw a body that does not extend it, and sent it to the worker
+    assert st["front_first"] == 1 and st["delegated"] == 1 and st["front_fast"] == 3, st
+    assert upstream == sent and st.get("misjudged", 0) == 0 and st.get("late_store", 0) == 0 and st["records_lost"] == 0, st
+    old, new = sorted(store.list_conversations(), key=lambda c: c.parent_id is not None)
+    assert new.parent_id == old.id
+    for conv in (old, new):
+        shown = [sm.message.role for seg in segments(store, conv.id) for t in seg.turns for sm in t.messages]
+        assert shown == ["system", "user", "assistant", "tool", "assistant"]
+        assert len(store.list_usage(conv.id)) == 2

@@ -75,6 +75,7 @@ from .worker import (
     ANSWER_PATH,
     DELIVERED_PATH,
     IDLE_PATH,
+    OPENED_HEADER,
     OVERFLOW_HEADER,
     RID_HEADER,
     ROOM_HEADER,
@@ -235,20 +236,23 @@ class FrontServer:
             got = None
             if conv is not None:  # found by its bytes: the new bytes alone decide, where they can
                 got = fastpath.decide(conv, proto.name, body, None, self.clip)
-            if conv is None or got is fastpath.NEED_BODY:
+            first = False
+            if got is None or got is fastpath.NEED_BODY:
                 doc = _parsed(body)
                 key = fastpath.key_of(path, hmap, doc) if isinstance(doc, dict) else None
-                conv = self.convs.get(key)
-                got = fastpath.decide(conv, proto.name, body, doc, self.clip) if conv is not None else None
-                if conv is None and key is not None and isinstance(doc, dict):  # a conversation's first request
+                found = self.convs.get(key)
+                if found is not conv or got is fastpath.NEED_BODY:
+                    got = fastpath.decide(found, proto.name, body, doc, self.clip) if found is not None else None
+                conv = found
+                if got is None and key is not None and isinstance(doc, dict):  # a conversation's first request, or a re-opened one's
                     opened = fastpath.first(self.limits.get(fastpath.shape_of(path, doc) or b""), proto.name, body, doc, self.clip)
                     if opened is not None:
-                        conv, got = opened
+                        (conv, got), first = opened, True
                         self.convs.remember(key, conv)
                         self.stats["front_first"] += 1
             if got is not None and got is not fastpath.NEED_BODY and conv is not None and key is not None:
                 self.convs.alias_to(bkey, key, conv)
-                await self._fast(client, head, body, keep, key, conv, got, proto, hmap, started)
+                await self._fast(client, head, body, keep, key, conv, got, proto, hmap, started, first=first)
                 return
             bkey = None if key is None else bkey
         elif proto is not None and capped:  # it still waits for its conversation's hand-overs (else it may be served before them)
@@ -268,7 +272,9 @@ class FrontServer:
         return pool, base
 
     async def _fast(self, client: ClientConnection, head: Head, body: bytes, keep: bool, key: bytes, conv: fastpath.Conv,
-                    got: tuple[Any, float, list[Any]], proto: Protocol, hmap: dict[str, str], started: float) -> None:
+                    got: tuple[Any, float, list[Any]], proto: Protocol, hmap: dict[str, str], started: float, *, first: bool = False) -> None:
+        """``first``: an opening request (:func:`fastpath.first`), which the worker stores as one
+        (``OPENED_HEADER``): a re-opened conversation's continues in a new conversation."""
         sent, cost, new = got
         path = head.target.split("?", 1)[0]
         self.convs.sent(key, conv, sent)
@@ -281,7 +287,7 @@ class FrontServer:
         rid = str(self._ids)
         assert orjson is not None
         meta = orjson.dumps(hmap)
-        headers = [("x-ctxw-id", rid), ("x-ctxw-path", path)]
+        headers = [("x-ctxw-id", rid), ("x-ctxw-path", path), *([(OPENED_HEADER, "1")] if first else [])]
         held = self.handovers.take(key)
         if held is None:
             self.handovers.post(key, STORE_PATH, [*headers, ("x-ctxw-split", f"{len(meta)},{len(meta) + len(body)}")], meta + body)

@@ -53,6 +53,9 @@ ANSWER_PATH = "/_ctxw/answer"
 IDLE_PATH = "/_ctxw/idle"
 DELIVERED_PATH = "/_ctxw/delivered"
 RID_HEADER = "x-ctxw-rid"  # a request the front hands over whole: its id, named again by its /_ctxw/delivered
+#: on a /_ctxw/store: a conversation's opening request (proxy/fastpath.py: ``first``), stored as one: the
+#: history of a conversation the store holds more of is a re-opened conversation, not a late hand-over
+OPENED_HEADER = "x-ctxw-opened"
 PENDING_KEPT = 10_000  # requests stored whose answers the front has not handed over
 NICE_ENV = "CTXW_PROXY_WORKER_NICE"
 #: the worker process's niceness under ``ctxw proxy --front lean`` (its front sets the variable;
@@ -164,7 +167,7 @@ async def store(server: ProxyServer, request: web.Request) -> web.Response:
                 if quick is not None:
                     prepared = conv.commit(quick)
                     stats["fast"] += 1
-                elif (late := conv.stored_already(parsed, key)) is not None:  # a late hand-over: stored already, not a rewind
+                elif h.get(OPENED_HEADER) != "1" and (late := conv.stored_already(parsed, key)) is not None:  # a late hand-over: stored already, not a rewind
                     prepared = late
                     stats["late_store"] = stats.get("late_store", 0) + 1
                     log.warning("conversation %s: a request the front forwarded as sent reached the store after a later one of "
