@@ -146,13 +146,16 @@ def cost_table(root: Path, clear_rule: str | None = None) -> int:
 
 
 def forget_memos(model: str | None = None) -> None:
-    """Empty the process-wide memos of pure answers per text (the summarizer's, and the token
-    counts of ``model``'s counter), so a repeated replay of a session does not find the answers the
-    previous one left there (within one replay the policies share them, as they would in one run)."""
-    from contextwindow.folding import extractive
+    """Empty the process-wide memos of pure answers per text (the summarizer's, the ledger's updates,
+    and the token counts of ``model``'s counter), so a repeated replay of a session does not find the
+    answers the previous one left there (within one replay the policies share them, as they would in
+    one run; the ledger's updates made by the replay's setup, which reads the user's rules once for
+    its measure, are found by the Session of ``default``)."""
+    from contextwindow.folding import constraints, extractive
 
     extractive.exit_code.cache_clear()
     extractive.condensed_line.cache_clear()
+    constraints.UPDATES.clear()
     if model is not None:
         forget = getattr(counter_for(model), "forget_memos", None)
         if forget is not None:

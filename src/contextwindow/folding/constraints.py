@@ -9,9 +9,11 @@ Pure functions over plain values.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 
 from ..messages import Message, TextPart
+from ..tokens.memo import SizedMemo
 from . import ledger as _ledger
 from .ledger import Entry, same_subject
 from .scoped import reading_scope
@@ -23,6 +25,14 @@ __all__ = [
     "Constraint", "detect", "from_json", "same_subject", "scrub", "subject_key", "superseded", "texts", "to_json", "update",
     "user_words",
 ]
+
+#: Characters of user texts (and the assistant's words they answer) whose updates :data:`UPDATES` keeps.
+UPDATE_MEMO_CHARS = 4_000_000
+#: The ledger's updates already made, by (ledger, text, source, asked): :func:`update` is a pure
+#: function of these, and the same update is asked for again when one conversation is read twice
+#: (a replay reads the user's rules once for its measure and once in each policy's Session; a
+#: reopened proxy conversation). Bounded by the characters of the texts it keeps alive.
+UPDATES: SizedMemo[tuple[tuple[Entry, ...], str, str, str], tuple[Entry, ...]] = SizedMemo(threading.Lock(), UPDATE_MEMO_CHARS)
 
 
 def detect(text: str) -> list[str]:
@@ -68,9 +78,16 @@ def asked_before(messages: Sequence[Message], at: int) -> str:
 def update(ledger: Sequence[Constraint], text: str, source: str = "", asked: str = "") -> list[Constraint]:
     """The ledger after a user message with ``text``: new entries added, superseded ones retired
     (each clause's values typed once for the whole update: folding/scoped.py). ``asked``: the assistant's message
-    before it, whose question an answer of only a value is about (folding/answers.py)."""
+    before it, whose question an answer of only a value is about (folding/answers.py). Made once per
+    distinct (ledger, text, source, asked): :data:`UPDATES`."""
+    key = (tuple(ledger), text, source, asked)
+    hit = UPDATES.get(key)
+    if hit is not None:
+        return list(hit)
     with reading_scope():
-        return _ledger.update(ledger, text, source, asked)
+        out = _ledger.update(ledger, text, source, asked)
+    UPDATES.put(key, tuple(out), len(text) + len(asked))
+    return out
 
 
 def texts(ledger: Iterable[Constraint]) -> list[str]:
