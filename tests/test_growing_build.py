@@ -213,5 +213,8 @@ def test_growing_candidates_are_the_candidates_of_the_whole_view(seed: int) -> N
         want = (mask_candidates(items, config), input_candidates(items, config, 200))
         assert found.find(items, config, 200) == want, (seed, n)
         assert found.names == tool_names(items)
+        # a clear's riders (cache.riders), from the same facts: the candidates with no size floor
+        free = MaskConfig(keep_last=config.keep_last, min_result_tokens=0)
+        assert found.riders(config.keep_last) == (mask_candidates(items, free), input_candidates(items, free, 1)), (seed, n)
         picked += bool(want[0]) + bool(want[1])
     assert picked

@@ -145,7 +145,7 @@ def clear_for_cache(
         return None
     _, start, saved = best
     chosen = cands[start:]
-    for i in riders(items, chosen[0], set(chosen), config) if config.ride_along else ():
+    for i in riders(items, chosen[0], set(chosen), config, candidates) if config.ride_along else ():
         rider = _cleared(items[i], names, count, memo)
         if rider.tokens < items[i].tokens:
             masked[i] = rider
@@ -160,19 +160,24 @@ def clear_for_cache(
     return out, {"method": "cache_clear", "targets": keys, "saved": saved, "tokens_after": total(out), "net_return": round(best[0])}
 
 
-def riders(items: Sequence[ViewItem], first: int, chosen: set[int], config: CacheConfig) -> list[int]:
+def riders(items: Sequence[ViewItem], first: int, chosen: set[int], config: CacheConfig, candidates: GrowingCandidates | None = None) -> list[int]:
     """The old results and old calls' inputs after ``first`` (a clear's first cleared item) that are
     no candidates only for their size (under ``min_result_tokens``, or inputs that shrink by less):
     the clear rewrites everything after ``first`` anyway, so clearing them costs no cache write and
     takes their excess over the stub out of every later call. The newest ``keep_last`` results and
-    the calls they answer, errors and excluded tools stay, as for any candidate. Walks the view: run
-    only when a clear is made."""
+    the calls they answer, errors and excluded tools stay, as for any candidate. Walks the view
+    (only when a clear is made), unless ``candidates`` has just read it (``GrowingCandidates.find``
+    of these ``items``): then from what it learned."""
     if first + 1 >= len(items):
         return []
-    mc = MaskConfig(keep_last=config.keep_last, min_result_tokens=0)
-    found = mask_candidates(items, mc)
-    if config.clear_inputs:
-        found += input_candidates(items, mc, 1)
+    if candidates is not None:
+        masks, inputs = candidates.riders(config.keep_last)
+        found = masks + inputs if config.clear_inputs else masks
+    else:
+        mc = MaskConfig(keep_last=config.keep_last, min_result_tokens=0)
+        found = mask_candidates(items, mc)
+        if config.clear_inputs:
+            found += input_candidates(items, mc, 1)
     return sorted(i for i in found if i > first and i not in chosen)
 
 

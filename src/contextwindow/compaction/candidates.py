@@ -34,7 +34,9 @@ class _Facts:
     result_at: dict[str, int] = field(default_factory=dict)  # call id -> number of the result message holding it
     results: list[int] = field(default_factory=list)  # indices of result messages, in order
     result_ok: list[bool] = field(default_factory=list)  # each one's mask verdict (age aside)
+    result_any: list[bool] = field(default_factory=list)  # the same with no size floor (a clear's riders: cache.riders)
     calls: list[tuple[int, float]] = field(default_factory=list)  # (index, number of its last result) of calls whose inputs may go (age aside)
+    ride_calls: list[tuple[int, float]] = field(default_factory=list)  # the same for inputs of at least one token (riders)
 
 
 class GrowingCandidates:
@@ -53,9 +55,20 @@ class GrowingCandidates:
             f = self._facts = _Facts()
             self._config = (config, min_tokens)
             self._extend(f, rows, config, min_tokens)
-        old = len(f.results) - config.keep_last
-        masks = [i for i, ok in zip(f.results[: max(0, old)], f.result_ok, strict=False) if ok]
-        inputs = [i for i, last in f.calls if last <= old]
+        return self._old(f.result_ok, f.calls, config.keep_last)
+
+    def riders(self, keep_last: int) -> tuple[list[int], list[int]]:
+        """For the view the last :meth:`find` was given: ``(mask_candidates(items, c),
+        input_candidates(items, c, 1))`` with ``c`` its config with no size floor
+        (``min_result_tokens=0``): what ``cache.riders`` picks from, without walking the view."""
+        return self._old(self._facts.result_any, self._facts.ride_calls, keep_last)
+
+    def _old(self, ok: list[bool], calls: list[tuple[int, float]], keep_last: int) -> tuple[list[int], list[int]]:
+        """The results and calls that are old (all but the newest ``keep_last`` results) among those whose verdict holds."""
+        f = self._facts
+        old = len(f.results) - keep_last
+        masks = [i for i, good in zip(f.results[: max(0, old)], ok, strict=False) if good]
+        inputs = [i for i, last in calls if last <= old]
         return masks, inputs
 
     @property
@@ -77,7 +90,7 @@ class GrowingCandidates:
                     return False
                 ids.add(c.id)
                 f.names[c.id] = c.name
-        pending: list[tuple[int, list[str]]] = []
+        pending: list[tuple[int, list[str], bool, bool]] = []
         for n, it in enumerate(new, start):
             m = it.message
             if m.role == "tool" and m.is_tool_result:
@@ -86,15 +99,22 @@ class GrowingCandidates:
                     if not fresh and (r.call_id not in ids or r.call_id in f.result_at):
                         return False
                     f.result_at[r.call_id] = len(f.results)
-                f.result_ok.append(
+                free = (
                     not is_masked(m)
-                    and it.tokens >= config.min_result_tokens
                     and not any(r.is_error for r in m.tool_results)
                     and not any((r.name or f.names.get(r.call_id)) in config.exclude_tools for r in m.tool_results)
                 )
-            elif m.role == "assistant" and input_ok(it, config, min_tokens):
-                pending.append((n, [c.id for c in m.tool_calls]))
-        for n, cids in pending:
-            f.calls.append((n, max(f.result_at.get(c, _NEVER) for c in cids)))
+                f.result_any.append(free)
+                f.result_ok.append(free and it.tokens >= config.min_result_tokens)
+            elif m.role == "assistant" and m.tool_calls:
+                ok, rides = input_ok(it, config, min_tokens), input_ok(it, config, 1)
+                if ok or rides:
+                    pending.append((n, [c.id for c in m.tool_calls], ok, rides))
+        for n, cids, ok, rides in pending:
+            last = max(f.result_at.get(c, _NEVER) for c in cids)
+            if ok:
+                f.calls.append((n, last))
+            if rides:
+                f.ride_calls.append((n, last))
         f.items = rows
         return True
