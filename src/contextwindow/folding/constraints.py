@@ -9,7 +9,6 @@ Pure functions over plain values.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable, Sequence
 
 from ..messages import Message, TextPart
@@ -32,7 +31,7 @@ UPDATE_MEMO_CHARS = 4_000_000
 #: function of these, and the same update is asked for again when one conversation is read twice
 #: (a replay reads the user's rules once for its measure and once in each policy's Session; a
 #: reopened proxy conversation). Bounded by the characters of the texts it keeps alive.
-UPDATES: SizedMemo[tuple[tuple[Entry, ...], str, str, str], tuple[Entry, ...]] = SizedMemo(threading.Lock(), UPDATE_MEMO_CHARS)
+UPDATES: SizedMemo[tuple[tuple[Entry, ...], str, str, str], tuple[Entry, ...]] = SizedMemo(None, UPDATE_MEMO_CHARS)
 
 
 def detect(text: str) -> list[str]:

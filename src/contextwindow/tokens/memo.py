@@ -21,10 +21,11 @@ V = TypeVar("V")
 
 class SizedMemo(Generic[K, V]):
     """key -> value, at most ``max_size`` of the keys' sizes (as the caller measures them: e.g. their
-    characters) in all, oldest forgotten first; writes under ``lock`` (shared with the owner's other memos)."""
+    characters) in all, oldest forgotten first; writes under ``lock`` (shared with the owner's other
+    memos; None: one of its own)."""
 
-    def __init__(self, lock: threading.Lock, max_size: int) -> None:
-        self._lock = lock
+    def __init__(self, lock: threading.Lock | None, max_size: int) -> None:
+        self._lock = lock if lock is not None else threading.Lock()
         self.max_size = max_size
         self._memo: OrderedDict[K, tuple[V, int]] = OrderedDict()
         self._size = 0
