@@ -74,3 +74,21 @@ def test_a_stored_ledger_finds_the_update_made_before_it_was_stored() -> None:
     n = len(constraints.UPDATES)
     assert constraints.update(stored, text, source=str(len(stored))) == made
     assert len(constraints.UPDATES) == n  # found, not made again
+
+
+def test_the_update_memo_counts_the_ledgers_it_keeps_not_only_the_texts() -> None:
+    """A memo entry keeps its key's ledger and the updated one; a Session reads its ledger back from JSON on every
+    add, so each entry holds its own copies: the bound must count them (found in review: 25 KB held per entry
+    counted as ~11 characters)."""
+    from contextwindow.folding import constraints
+
+    constraints.UPDATES.clear()
+    ledger: list[constraints.Constraint] = []
+    for i in range(40):
+        ledger = constraints.update(ledger, f"The limit for service alpha{i} must be {i * 7} megabytes.", source=str(i))
+    stored = constraints.to_json(ledger)
+    before = constraints.UPDATES.size
+    constraints.update(constraints.from_json(stored), "ok go on", source="x")
+    counted = constraints.UPDATES.size - before
+    assert counted >= sum(len(e.text) for e in ledger) * 2
+    constraints.UPDATES.clear()

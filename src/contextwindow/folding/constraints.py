@@ -26,11 +26,11 @@ __all__ = [
 ]
 
 #: Characters of user texts (and the assistant's words they answer) whose updates :data:`UPDATES` keeps.
-UPDATE_MEMO_CHARS = 4_000_000
+UPDATE_MEMO_CHARS = 16_000_000
 #: The ledger's updates already made, by (ledger, text, source, asked): :func:`update` is a pure
 #: function of these, and the same update is asked for again when one conversation is read twice
 #: (a replay reads the user's rules once for its measure and once in each policy's Session; a
-#: reopened proxy conversation). Bounded by the characters of the texts it keeps alive.
+#: reopened proxy conversation). Bounded by what it keeps alive: the texts, and each entry's copies of the ledger (:func:`_held`).
 UPDATES: SizedMemo[tuple[tuple[Entry, ...], str, str, str], tuple[Entry, ...]] = SizedMemo(None, UPDATE_MEMO_CHARS)
 
 
@@ -85,8 +85,18 @@ def update(ledger: Sequence[Constraint], text: str, source: str = "", asked: str
         return list(hit)
     with reading_scope():
         out = _ledger.update(ledger, text, source, asked)
-    UPDATES.put(key, tuple(out), len(text) + len(asked))
+    UPDATES.put(key, tuple(out), len(text) + len(asked) + _held(ledger) + _held(out))
     return out
+
+
+#: what one entry holds beyond its text and context (its object, its other fields), in the memo's units
+ENTRY_OVERHEAD = 512
+
+
+def _held(entries: Sequence[Constraint]) -> int:
+    """What a memo entry's copy of ``entries`` holds, in characters and :data:`ENTRY_OVERHEAD` per entry (a ledger
+    read back from JSON is a fresh copy for every update, so each memo entry counts its own)."""
+    return sum(2 * len(e.text) + len(e.context) + ENTRY_OVERHEAD for e in entries)
 
 
 def texts(ledger: Iterable[Constraint]) -> list[str]:
