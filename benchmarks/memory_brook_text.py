@@ -65,7 +65,8 @@ TWO = ("{N1} is {v1}, and {n2} is {v2}.", "Two things: {n1} is {v1}; {n2} is {v2
 
 #: updates by value type; each names the subject, and a template with {o} names the value it replaces
 UPDATE: dict[str, tuple[str, ...]] = {
-    "thing": ("We swapped {o} for {v} as {n}.", "We dropped {o}; {n} is {v} now.", "{N} got relocated to {v}."),
+    "place": ("We swapped {o} for {v} as {n}.", "We dropped {o}; {n} is {v} now.", "{N} got relocated to {v}."),
+    "thing": ("We swapped {o} for {v} as {n}.", "We dropped {o}; {n} is {v} now.", "We've moved on from {o}: {n} is {v} now."),
     "fact_pick": ("We swapped {o} for {v} as {n}.", "We dropped {o}; {n} is {v} now."),
     "person": ("{v} has stepped in as {n}.", "{v} is covering as {n} from today.", "{o} handed things over — {n} is {v} now."),
     "pick": ("Actually, {v} for {n} instead of {o}.", "I've changed my mind on {n}: {v}.", "We swapped {o} for {v} as {n}."),
@@ -106,6 +107,8 @@ OTHER_TEAM = (
     "Someone asked me about {s}; it's {w}, but it doesn't affect us.",
     "{S} is apparently {w}. Not our concern.",
 )
+#: how a restatement names a limit (a constraint's ``bound``): the limit, not the measure it bounds
+LIMIT = {"max": "the cap on {n}", "min": "the floor for {n}", "by": "the deadline for {n}"}
 ASK = ("Quick check, {n} is still {v}, yes?", "Remind me, what did we settle for {n}?", "Who else needs to know about {n}?")
 REPEAT = ("As a reminder, {n} is still {v}.", "Nothing changed: {n} stays {v}.")
 CHATTER = ("ok", "Thanks, useful.", "Back from a meeting, where were we?", "Hmm, odd. Go on.", "Cool.", "brb coffee",

@@ -51,7 +51,13 @@ SHORT_TURNS = 8
 NUMERIC = ("qty", "money", "pct", "num")
 #: update templates by value type
 CATEGORY = {"date": "date", "clock": "date", "qty": "number", "money": "number", "pct": "number", "num": "number", "person": "person",
-            "version": "thing", "ticket": "thing", "path": "thing", "host": "thing"}
+            "version": "thing", "ticket": "thing", "path": "place", "host": "place"}
+
+
+def is_short(seed: int) -> bool:
+    """Whether ``seed``'s session is a short one (about one in six), drawn from the seed alone so that short sessions
+    fall on every team and voice (``n % 6 == 5`` made them odd seeds, hence two teams only); 24005 and 24006 are short."""
+    return random.Random(f"brook:short:{seed}").random() < 1 / 6
 
 
 @dataclass
@@ -96,7 +102,7 @@ class _Builder:
         self.seed, self.rng = seed, random.Random(f"brook:{seed}:{attempt}")
         self.sit: Situation = SITUATIONS[n % len(SITUATIONS)]
         self.voice = VOICES[(n + n // len(SITUATIONS)) % len(VOICES)]
-        self.short = n % 6 == 5
+        self.short = is_short(seed)
         self.turns = SHORT_TURNS if self.short else LONG_TURNS
         self.vals = Values(self.rng)
         self.threads: list[Thread] = []
@@ -296,6 +302,14 @@ class _Builder:
         self._say(th, v, form, text, idx)
         return text
 
+    @staticmethod
+    def _named(th: Thread) -> str:
+        """How a restatement names ``th``: a limit by the limit ("the cap on the download size is still 167 MB"), since
+        "the download size is still 167 MB" misstates the rule "under 167 MB" as the measure."""
+        if th.plant.kind == "constraint" and th.subj is not None:
+            return T.LIMIT[th.subj.bound].format(n=th.plant.noun)
+        return th.plant.noun
+
     def _live(self, t: int, rules: bool = True) -> list[Thread]:
         """Threads said before turn ``t`` whose value does not change around it (safety rules only if ``rules``:
         "the staged rollout is 6.4%" misstates the rule "never widen it past 6.4%")."""
@@ -310,7 +324,7 @@ class _Builder:
         if roll < 0.2 and facts:
             th = r.choice(facts)
             self._mention(th.plant.said[-1], idx)
-            return r.choice(T.REPEAT).format(n=th.plant.noun, v=th.plant.said[-1])
+            return r.choice(T.REPEAT).format(n=self._named(th), v=th.plant.said[-1])
         others = [th for th in live if th.k.vtype != "pick"]
         if roll < 0.5 and others:
             th = r.choice(others)
@@ -337,7 +351,7 @@ class _Builder:
             tpl = r.choice(T.ASK)
             if "{v}" in tpl:
                 self._mention(th.plant.said[-1], idx)
-            return tpl.format(n=th.plant.noun, v=th.plant.said[-1])
+            return tpl.format(n=self._named(th), v=th.plant.said[-1])
         if roll < 0.85:
             return r.choice(self.sit.tasks)
         return r.choice(T.CHATTER)
@@ -384,7 +398,7 @@ class _Builder:
         if live and r.random() < 0.2:
             th = r.choice(live)
             self._mention(th.plant.said[-1], idx)
-            self.msgs.append(assistant(r.choice(T.ECHO).format(n=th.plant.noun, v=th.plant.said[-1])))
+            self.msgs.append(assistant(r.choice(T.ECHO).format(n=self._named(th), v=th.plant.said[-1])))
             return
         self.msgs.append(assistant(r.choice(T.REPLIES)))
 

@@ -90,7 +90,7 @@ def test_kinds_forms_and_updates_all_occur(sessions: list[BrookSession]) -> None
             first[p.forms[0]] += 1
             upd.update(p.forms[1:])
     assert set(first) >= {"goal", "please", "going", "hard", "nonneg", "question", "list", "two", "passing", "rather", "is", "fyi", "paren"}, first
-    assert set(upd) >= {"date", "number", "person", "thing", "fact_pick", "pick", "generic", "moved", "rescope",
+    assert set(upd) >= {"date", "number", "person", "thing", "place", "fact_pick", "pick", "generic", "moved", "rescope",
                         "bound_max", "bound_min", "bound_by"}, upd
     assert sum(1 for g in sessions for p in g.plants if len(p.said) >= 3) >= 20  # chains A → B → C
     texts = " ".join(t.lower() for g in sessions for p in g.plants if isinstance(p, BrookPlant) for t in p.texts[1:])
@@ -150,6 +150,7 @@ def test_shapes_voices_and_situations_vary(sessions: list[BrookSession]) -> None
     first12 = sessions[:12]
     assert {g.voice for g in first12} == set(VOICES) and {g.situation for g in first12} == {s.key for s in SITUATIONS}
     assert 1 <= sum(g.short for g in first12) <= 3
+    assert len({g.situation for g in sessions if g.short}) >= 3  # short sessions are not tied to a team
     for g in sessions:
         users = [m for m in g.messages if is_user(m)]
         if g.short:
@@ -179,3 +180,26 @@ def test_no_sentence_is_borrowed_from_another_family() -> None:
     count, shared = borrowed(BENCH, "brook", ("memory_brook_text.py", "memory_brook_world.py"))
     assert count > 150
     assert shared == []
+
+
+def test_a_limit_said_again_is_named_as_the_limit(sessions: list[BrookSession]) -> None:
+    """Saying a constraint's value again names the cap, floor or deadline: "the download size is still 167 MB"
+    misstates the rule "under 167 MB" as what was measured."""
+    bounds = {f"{s.key}.{x.key}": x.bound for s in SITUATIONS for x in s.subjects if x.kind == "constraint"}
+    limit = {"max": "cap on", "min": "floor for", "by": "deadline for"}
+    seen = 0
+    for g in sessions:
+        for p in g.plants:
+            if p.kind != "constraint":
+                continue
+            for i in set(g.mentions.get(p.value, [])) - set(p.said_at):
+                text = g.messages[i].text.lower()
+                if p.noun.lower() in text:
+                    seen += 1
+                    assert f"{limit[bounds[p.subject]]} {p.noun.lower()}" in text, (g.seed, text)
+    assert seen > 10
+
+
+def test_only_a_place_gets_relocated(sessions: list[BrookSession]) -> None:
+    relocated = Counter(p.vtype for g in sessions for p in g.plants for text in p.texts if "relocated" in text)
+    assert relocated and set(relocated) <= {"path", "host"}
