@@ -103,7 +103,7 @@ HYPOTHETICAL = (
     "Hypothetically, {n} at {w} would be nice someday, but nothing changes now.",
 )
 OTHER_TEAM = (
-    "Unrelated: {s} is {w}, that's their business, not ours.",
+    "Unrelated: {s} is {w}, which is none of our business.",
     "Someone asked me about {s}; it's {w}, but it doesn't affect us.",
     "{S} is apparently {w}. Not our concern.",
 )
@@ -118,7 +118,8 @@ PASTE = (
     "This is what last night's run printed, in case it helps:\n```\n2027-01-03T02:14:09Z WARN loader {key}={w} (from {file})\n2027-01-03T02:14:10Z INFO retrying\n```",
     "Pasting the old config we inherited:\n```\n# {file}\n{key}: {w}\nretries: 3\n```\nNo idea who wrote it.",
 )
-#: what a tool printed that reads like a rule (the wording the user uses): NOT the user's word
+#: what a tool printed that reads like a rule (the wording the user uses): NOT the user's word; the first only for
+#: a number (``TOOL_RULE[1:]`` for a path, host, date, name)
 TOOL_RULE = (
     "Hard requirement: {n} no higher than {w}.",
     "Going forward, {n} is {w}.",

@@ -145,7 +145,7 @@ class _Builder:
             items = [th for th in rules if not th.form][: r.choice((2, 3))]
             if len(items) < 2:
                 break
-            t = r.choice(firsts)
+            t = r.choice([f for f in firsts if all(e.what != "list" for e in self.events.get(f, []))])  # one list a message
             for th in items:
                 th.form, th.first_turn = "list", t
             self._at(t, Event("list", tuple(items)))
@@ -370,7 +370,7 @@ class _Builder:
         if how == "paste":
             key = th.plant.noun.removeprefix("the ").replace(" ", "_").replace("'", "").replace("-", "_")
             return r.choice(T.PASTE).format(key=key, w=w, file=self.sit.log_key)
-        return r.choice(T.TOOL_RULE).format(n=th.plant.noun, w=w)
+        return r.choice(T.TOOL_RULE if th.k.vtype in NUMERIC else T.TOOL_RULE[1:]).format(n=th.plant.noun, w=w)
 
     def _tools(self, t: int, tool_turn: int) -> None:
         r = self.rng

@@ -203,3 +203,13 @@ def test_a_limit_said_again_is_named_as_the_limit(sessions: list[BrookSession]) 
 def test_only_a_place_gets_relocated(sessions: list[BrookSession]) -> None:
     relocated = Counter(p.vtype for g in sessions for p in g.plants for text in p.texts if "relocated" in text)
     assert relocated and set(relocated) <= {"path", "host"}
+
+
+def test_one_list_a_message_and_no_tool_rule_caps_a_name(sessions: list[BrookSession]) -> None:
+    leads = [sum(line in T.LIST_LEAD for line in m.text.splitlines()) for g in sessions for m in g.messages if is_user(m)]
+    assert max(leads) == 1
+    for g in sessions:
+        for w, subject, how in zip(g.traps, g.trap_subject, g.trap_how, strict=True):
+            p = next(p for p in g.plants if p.subject == subject)
+            if how != "paste" and p.vtype not in ("qty", "money", "pct", "num"):
+                assert not any(w in m.text and "no higher than" in m.text for m in g.messages if m.is_tool_result), (g.seed, w)
