@@ -22,7 +22,9 @@ def test_a_correction_lead_or_remark_that_says_what_was_wrong() -> None:
 
 def test_a_turn_to_another_topic_starts_a_statement_of_its_own() -> None:
     led = ledger_of("Rerun the smoke tests; also, the print spooler runs on ps-3.example.org.")
-    assert [e.subject for e in led] == ["print spooler"]
+    # the opening request is the session's goal (issue 11); the aside after it is a statement of its own
+    assert [e.subject for e in led if e.kind != "goal"] == ["print spooler"]
+    assert [e.text for e in led if e.kind == "goal"] == ["Rerun the smoke tests"]
     led = ledger_of("Tell me when it is green, and by the way the fax relay lives on fx-1.example.org.")
     assert live_values(led) == {"fx-1.example.org"} and "fax relay" in {e.subject for e in led}
 

@@ -109,7 +109,8 @@ def test_units_of_one_dimension_may_be_the_same_things_value() -> None:
 def test_an_aside_inside_a_request_states_what_it_says() -> None:
     led = ledger_of("Could you rerun the flaky suite (for context, the lint runner is on release 4.2.0) and post the log?",
                   "Please rebase the branch — the fax gateway listens on port 7070 — and push it.")
-    assert {v for e in led for v in e.values} == {"4.2.0", "port 7070"}
+    assert {v for e in led if e.kind != "goal" for v in e.values} == {"4.2.0", "port 7070"}
+    assert [e.kind for e in led if "flaky suite" in e.text] == ["goal"]  # the opening request is the session's goal
     # a remark about the sentence around it is not pulled out of it
     led = ledger_of("Subtask 1: Bundle analysis (independent, ~10 min, output: size breakdown)")
     assert [e.text for e in led] == ["Subtask 1: Bundle analysis (independent, ~10 min, output: size breakdown)"]

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache, partial
 
-from . import corrections
+from . import corrections, goals
 from .answers import answered
 from .clauses import find_values, read_windows, sentences, split_environment
 from .entries import DROP_ORDER, KINDS, MAX_CLAUSE_CHARS, MAX_READ_CHARS, Entry
@@ -81,7 +81,7 @@ def update(ledger: Sequence[Entry], text: str, source: str = "", asked: str = ""
             out.append(now)
             found = [e for e in found if e.text.strip() not in clause]
     goal = next((e for e in reversed(out) if e.active and e.kind == "goal"), None)
-    if goal is not None and not any(e.kind == "goal" for e in found):
+    if goal is not None:
         found = _restated_goal(found, text, goal, source)
     for e in found:
         if not e.subject and corrections.resolve(out, e) is None and (alone := parse(e.text, source)) is not None and alone.subject:
@@ -100,7 +100,7 @@ _RESTATE = re.compile(r"\b(?:plan|goal|focus|priority|objective|instead|first|ra
 # (Kind: what it puts off may be a whole noun phrase — "forget the invoice export; what I need now is …", "park the
 # docs rewrite for now", "not the login bug, the signup one")
 _PUT_OFF = re.compile(r"\b([\w-]+)\s+(?:can|will have to|has to|must)\s+wait\b|\b(?:instead of|rather than|not|drop|scrap|park|forget|shelve|skip)\s+"
-                      r"((?:the|our|my|that|this)\s+[^,;.:]{2,60}?|[\w-]+)(?=[,;.]|\s+(?:for now|first|today))", re.IGNORECASE)
+                      r"((?:the|our|my|that|this)\s+[^,;.:]{2,60}?|[\w-]+)(?=[,;.]|\s+(?:for now|first|today|and|instead)\b)", re.IGNORECASE)
 _PLAN_CHANGE = re.compile(r"(?:change of (?:plan|plans|focus|priorit\w*)|new (?:plan|priority|focus)|scrap (?:the|that|our)\b[^;:.]*\bplan|forget (?:the|that) (?:earlier |old )?plan)\b", re.IGNORECASE)
 
 
@@ -121,12 +121,29 @@ def goal_in_force(ledger: Sequence[Entry]) -> str:
 
 
 def _restated_goal(found: list[Entry], text: str, goal: Entry, source: str) -> list[Entry]:
-    """``found`` with a restated goal read as the goal: a clause that says it changes the plan
-    ("Change of focus:", "Let me refine the plan:", "… instead", "… first") and names most of what
-    the goal in force is about ("the X service … the new scheduler") with another thing, and states
-    no value other than a date."""
+    """``found`` with a restated goal read as the goal. What the message drops of the goal in force ("forget the U",
+    "drop U —") is what the new goal replaces. A restatement is (1) a goal said in so many words, also after a dash
+    ("Drop U — the real goal is V"); (2) a clause that says it changes the plan ("Change of focus:", "Let me refine
+    the plan:", "… instead", "… first") and names most of what the goal in force is about ("the X service … the new
+    scheduler") with another thing, and states no value other than a date; (3) in a message that drops the goal in
+    force or opens with a change of plan ("New direction: forget the U."), the first request for other work ("What we
+    actually need is a V", "I need you on V instead")."""
     said = set(subject_words(goal.values[0] if goal.values else goal.text))
-    for clause in (w for c in sentences(without_pasted(split_environment(text)[0])) for w in read_windows(c)[0]):
+    own = [w for c in sentences(without_pasted(split_environment(text)[0])) for w in read_windows(c)[0]]
+    drops = tuple(dict.fromkeys(x for c in own if not c.rstrip().endswith("?") for x in goals.dropped(c) if set(subject_words(x)) & said))
+    stated_goal = [k for k, e in enumerate(found) if e.kind == "goal"]
+    if stated_goal:
+        k = stated_goal[-1]
+        e = found[k]
+        tail = goals.after_dash(e.text) if e.subject != "goal" else ""
+        back = parse(tail, source) if tail else None
+        if back is not None and back.kind == "goal" and back.subject == "goal":
+            e = replace(back, text=e.text)  # "Drop U — the real goal is V": the goal is V
+        if e.subject == "goal" and drops:
+            kept = tuple(goals.without_dropped(v, drops) for v in e.values)
+            e = replace(e, values=kept, value="+" + "|".join(v.lower() for v in kept), replaces=tuple(dict.fromkeys((*e.replaces, *drops))))
+        return [*found[:k], e, *found[k + 1 :]]
+    for clause in own:
         if clause.rstrip().endswith("?") or not _RESTATE.search(clause) or any(v.kind != "date" for v in find_values(clause)):
             continue
         words = set(subject_words(clause))
@@ -136,10 +153,20 @@ def _restated_goal(found: list[Entry], text: str, goal: Entry, source: str) -> l
         if enough and words - said:
             body = clause.strip().rstrip(".!")
             put_off = tuple(w for m in _PUT_OFF.finditer(clause) if (w := m.group(1) or m.group(2)) and set(subject_words(w)) & said)
-            kept = _without_put_off(body, put_off)
-            restated = Entry(text=clause.strip(), kind="goal", subject="goal", value="+" + kept.lower(), values=(kept,), source=source, signature="goal", replaces=put_off)
-            return [e for e in found if e.text != clause.strip()] + [restated]
+            put_off = tuple(dict.fromkeys((*put_off, *(x for x in goals.dropped(clause) if x in drops))))
+            return [e for e in found if e.text != clause.strip()] + [_goal_entry(clause, put_off, source)]
+    if drops or (own and goals.PLAN_CHANGE.match(own[0].strip())):
+        for clause in own:
+            rest = goals.without_dropped(clause.strip().rstrip(".!"), drops)
+            if (goals.request(rest) or goals.cleft(rest)) and set(subject_words(rest)) - said and not any(v.kind != "date" for v in find_values(rest) if v.kind != "name"):
+                return [e for e in found if e.text != clause.strip()] + [_goal_entry(clause, drops, source)]
     return found
+
+
+def _goal_entry(clause: str, put_off: tuple[str, ...], source: str) -> Entry:
+    """The goal ``clause`` restates; what it puts off is not its value (a value in force is never scrubbed)."""
+    kept = goals.without_dropped(_without_put_off(clause.strip().rstrip(".!"), put_off), put_off)
+    return Entry(text=clause.strip(), kind="goal", subject="goal", value="+" + kept.lower(), values=(kept,), source=source, signature="goal", replaces=put_off)
 
 
 def stated(e: Entry) -> str:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from . import corrections, frames, lists, pronouns, typos
+from . import corrections, frames, goals, lists, pronouns, typos
 from .clauses import Value, asides, counted, find_values, frame, read_windows, sentences, split_environment
 from .entries import MAX_CLAUSE_CHARS, Entry
 from .mood import only_directs
@@ -439,7 +439,12 @@ def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]
             # "Help me with the X?": asked as a question, still the request (a question that only asks is not)
             asks_help = re.match(r"(?:please\s+)?help\s+(?:me|us)\b", said, re.IGNORECASE) is not None
             polite = _POLITE.match(said)  # "Could you help me move the X …?" asks for what it names
-            if opening and not request and not binds and ((_REQUEST.match(said) and (asks_help or not part.rstrip().endswith("?"))) or (polite and ("help" in polite.group(0).lower() or _REQUEST.match(said[polite.end() :])))):
+            asks = (_REQUEST.match(said) and (asks_help or not part.rstrip().endswith("?"))) or (
+                polite and ("help" in polite.group(0).lower() or _REQUEST.match(said[polite.end() :])))
+            # a request read from its shape alone: only a clause that states nothing else (a fact it carries stays a fact)
+            shaped = (not got or _binds_only_by_asking(part, got, source)) and (
+                goals.request(said) or bool(polite and goals.request(said[polite.end() :], polite=True)))
+            if opening and not request and ((asks and not binds) or shaped):
                 request = part
             prev = part
     if request and not any(e.kind == "goal" for e in out) and len(request) <= MAX_CLAUSE_CHARS:
@@ -447,6 +452,15 @@ def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]
         # its text is the clause as written; a fold's memory block labels it "Goal:" (``ledger.stated``)
         out = [e for e in out if e.text != request] + [Entry(text=request.strip(), kind="goal", subject="goal", value="+" + goal.lower(), values=(goal,), source=source, signature="goal")]
     return out
+
+
+def _binds_only_by_asking(part: str, got: Sequence[Entry], source: str) -> bool:
+    """``part`` reads as a rule or preference only through the words of its need ("I need to tidy the X before the
+    launch", "I'd like a tool that checks the Y"): what it asks for, read alone, binds nothing. A safety rule never."""
+    rest = goals.needed(part)
+    if not rest or any(e.kind not in ("constraint", "preference") for e in got):
+        return False
+    return not any(e.kind in _BINDING for e in _parse_with_pronoun(rest[:1].upper() + rest[1:], "", source))
 
 
 def _reads_alone(aside: str) -> bool:

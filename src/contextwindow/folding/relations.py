@@ -228,7 +228,7 @@ _UNCHANGED = re.compile(r"\s*[;,]\s*(?:but\s+|while\s+)?(?:the\s+)?[\w-]+(?:\s+[
 # the request that opens a session ("I need the X service on the new scheduler", "Please get X working")
 _REQUEST = re.compile(
     r"^(?:please\s+)?(?:(?:i|we)\s+(?:really\s+|urgently\s+)?(?:need|want|would like|'d like|have to|must)\b(?!\s+(?:answers|replies|you to answer))"
-    r"|(?:help me|let's|let us)\b"
+    r"|(?:help me|let's|let us)\b(?!\s+not\b)"
     r"|(?:get|make|move|migrate|port|fix|build|implement|set up|deploy|refactor|bring|finish|upgrade|ship|investigate|debug|"
     r"pick up|take over|look into|sort out|clean up|tidy up|work on|carry on with|continue with)\s+(?:the|our|my|this|a|an)\b)",
     re.IGNORECASE,
