@@ -62,7 +62,7 @@ _NAMED_MISTAKE = re.compile(r"^(?:(?:sorry|oops|whoops|apologies|my bad|ugh)\b[\
 
 
 # what was wrong, then the value: "I had the X wrong, it's V" says "the X is V" (the subject is the lead's, never dropped)
-_HAD_WRONG = re.compile(r"^i\s+(?:(?:had|got)\s+(?P<x>(?:the|our|my)\s+[^,;:<]{2,60}?)\s+wrong|was\s+(?:wrong|mistaken)\s+about\s+(?P<x2>(?:the|our|my)\s+[^,;:<]{2,60}?))\s*[;:,.]\s*(?:it(?:'s|\s+is)|that(?:'s|\s+is)|the\s+right\s+one\s+is)?\s*(?P<r>\S.*)$", re.IGNORECASE)
+_HAD_WRONG = re.compile(r"^i\s+(?:(?:had|got)\s+(?P<x>(?:the|our|my)\s+[^,;:<]{2,60}?)\s+wrong|was\s+(?:wrong|mistaken)\s+about\s+(?P<x2>(?:the|our|my)\s+[^,;:<]{2,60}?))(?:\s+(?:earlier|before|previously|above|last time|yesterday))?\s*[;:,.]\s*(?:it(?:'s|\s+is)|that(?:'s|\s+is)|the\s+right\s+one\s+is)?\s*(?P<r>\S.*)$", re.IGNORECASE)
 
 
 # Kind: a correction that quotes what the speaker wrote before, then says it was wrong and gives the value: "I put
@@ -96,6 +96,19 @@ _WRONG_FOR = re.compile(
 )
 
 
+# Kind: a lead that takes back what was said about a thing, then its value — "Scratch what I told you about the X,
+# it's V", "Forget what I said earlier on the X: V now", "Ignore what I wrote about the X — make it V". Restated "the X
+# is V" (before, the lead's words were the subject's, "scratch what told X", and the old statement stayed in force)
+_TAKEN_BACK = re.compile(
+    r"^(?:scratch|forget|ignore|disregard|strike|drop|never\s+mind)\s+what\s+(?:i|we)\s+(?:told\s+you|said|wrote|mentioned|gave\s+you|sent(?:\s+you)?)"
+    r"(?:\s+(?:earlier|before|previously|above|last time|yesterday))?\s+(?:about|on|regarding|for)\s+(?P<x>[^,;:<—–]{2,60}?)\s*(?:[,;:—–]|--)\s*"
+    r"(?:it(?:'s|\s+is|\s+will\s+be|\s+should\s+be)|that(?:'s|\s+is)|make\s+it|use|now)?\s*(?P<r>\S.*)$",
+    re.IGNORECASE,
+)
+# what a correction's rest names as its mistake: "U was a mistake, it's V" → V, not U
+_REST_MISTAKE = re.compile(r"^(?P<old>\S.{0,60}?)\s+was\s+(?:a\s+typo|wrong|a\s+mistake|incorrect|an\s+error)\s*[;:,.—–-]+\s*(?:it(?:'s|\s+is)\s+|the\s+right\s+one\s+is\s+)?(?P<r>\S.*)$", re.IGNORECASE)
+
+
 def _only_values(text: str) -> bool:
     vals = find_values(text)
     return bool(vals) and not re.search(r"[A-Za-z]{2,}", frame(text, vals).replace("<v>", " "))
@@ -107,6 +120,15 @@ def restate(clause: str) -> str:
     m = _HAD_WRONG.match(clause.strip())
     if m:
         x = m.group("x") or m.group("x2")
+        named = _REST_MISTAKE.match(m.group("r"))
+        if named and _only_values(named.group("old")) and find_values(named.group("r")):
+            r = named.group("r").rstrip()
+            end = r[-1:] if r[-1:] in ".!" else ""
+            return f"{x[:1].upper()}{x[1:]} is {r.rstrip(' .!')}, not {named.group('old')}{end}"  # "U was a mistake, it's V"
+        return f"{x[:1].upper()}{x[1:]} is {m.group('r')}"
+    m = _TAKEN_BACK.match(clause.strip())
+    if m and find_values(m.group("r")) and len(m.group("r").split()) <= 8:
+        x = m.group("x").strip()
         return f"{x[:1].upper()}{x[1:]} is {m.group('r')}"
     m = _SAID_WRONG.match(clause.strip())
     if m and find_values(m.group("old")) and find_values(m.group("r")):
@@ -173,7 +195,7 @@ def strip_lead(clause: str) -> str:
 def is_correction(clause: str) -> bool:
     """The clause says it corrects something: a lead, a remark, or a contrast with a value."""
     s = clause.strip()
-    return has_lead(s) or REMARK.search(s) is not None or bool(split_contrast(s)[1])
+    return has_lead(s) or REMARK.search(s) is not None or bool(split_contrast(s)[1]) or _TAKEN_BACK.match(s) is not None or _HAD_WRONG.match(s) is not None
 
 
 _LEADING_CONTRAST = re.compile(r"^not\s+(?P<old>[^:;,]{1,80}?)\s*[:;]\s+(?P<r>\S.*)$", re.IGNORECASE)

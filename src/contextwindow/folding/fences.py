@@ -42,7 +42,7 @@ def corrected(ledger: Sequence[Entry], entry: Entry) -> list[tuple[int, Entry, s
     named = {normalize_value(o) for o in entry.replaces}
     said = _words(entry.text)
     for i, e in enumerate(ledger):
-        if not e.active or e.kind != "safety":
+        if not e.active or e.kind not in ("safety", "constraint"):
             continue
         held = [v for v in find_values(e.text) if v.kind == new[0].kind and v.text != new[0].text]
         if named:

@@ -35,8 +35,9 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         for i, rule, old_value in fenced:
             out[i] = replace(out[i], active=False, updated_to=", ".join(entry.values), values=(*out[i].values, old_value))
             out.append(rule)
-    named = {i: _named_as(entry, e) for i, e in enumerate(out) if e.active}  # the new subject in each old one's words
-    matches = [i for i, e in enumerate(out) if e.active and same_subject(e.subject, named[i]) and not _person_and_thing(e, entry)]
+    rewritten = set(range(len(out) - len(fenced or ()), len(out)))  # a rule just written with the corrected value stays
+    named = {i: _named_as(entry, e) for i, e in enumerate(out) if e.active and i not in rewritten}  # the new subject in each old one's words
+    matches = [i for i, e in enumerate(out) if i in named and same_subject(e.subject, named[i]) and not _person_and_thing(e, entry)]
     # a plain fact about a thing does not restate the bound set on it ("the EU cluster has 14 nodes" after "The EU
     # cluster node limit is 20 nodes."): a bound word of the old subject the new one lacks is another attribute
     exact = [i for i in matches if set(out[i].subject.split()) == set(named[i].split())]
