@@ -216,10 +216,16 @@ def _old_values(text: str) -> list[str]:
     return [v.text for v in vals]
 
 
+# a value the speaker began to give and took back in the same breath: "I was going to say U, but no, let's go with V",
+# "I almost said U — no, V", "maybe U... no, make it V"
+_SAID_THEN_NO = re.compile(r"\b(?:i\s+was\s+going\s+to\s+say|i\s+(?:almost|nearly)\s+(?:said|wrote)|i\s+first\s+(?:said|wrote|thought)|maybe)\s+"
+                           r"(?P<old>(?:[^,;.…—–]|(?<=\d)[,.](?=\d)){1,60}?)\s*(?:\.{2,}|…|,|[—–])\s*(?:but\s+)?no\b[,.!]?\s*", re.IGNORECASE)
+
+
 def marked_old(body: str) -> tuple[str, list[str]]:
     """(``body`` without the values it marks as the ones before, those values): "not U anymore", "(previously U)",
     "(U before, V now)" — the old value is named inside the statement of the new one, and is not its value."""
-    for pat, new in ((_NOT_ANYMORE, lambda m: " "), (_WAS_ASIDE, lambda m: ""), (_BEFORE_NOW, lambda m: " to " + m.group("new"))):
+    for pat, new in ((_NOT_ANYMORE, lambda m: " "), (_WAS_ASIDE, lambda m: ""), (_BEFORE_NOW, lambda m: " to " + m.group("new")), (_SAID_THEN_NO, lambda m: " ")):
         m = pat.search(body)
         if m:
             olds = _old_values(m.group("old"))

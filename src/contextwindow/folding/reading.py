@@ -313,6 +313,8 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
     fr = frames.without_change_words(fr, vals, deltas)
     fr = re.sub(r"(?<=[a-z])(?<!\bgo)(?<!\bgoes)(?<!\bgoing)(?<!\bwent)(?<!\bget)(?<!\bcome)\s+back\s+(?=to\s+<v>)", " ", fr)  # "Put X back to V": a return names no other thing
     fr = re.sub(r"^(?:from now on|going forward|from here on|in future|for now)\s*,?\s*", "", fr)
+    # an order said to the assistant in the second person is the imperative: "You'll use <v> for the X" → "use <v> for the X"
+    fr = re.sub(r"^you(?:'ll|\s+will|\s+should|\s+must|\s+need\s+to|\s+have\s+to|\s+are\s+to|'re\s+to)\s+(?=(?:use|set|keep|put|make|go with|treat|switch|change|cap|limit)\b)", "", fr)
     fr = re.sub(r"^(?:(?:the\s+)?(?:team|squad|crew)\s+(<v>)|the\s+(<v>)\s+(?:team|squad|crew))(?=\s)", r"\1\2", fr)  # "Team Kestrel picks up X": the team
     fr = re.sub(r"(<v>[^,<]*),\s*(?:[a-z'-]+\s*){1,6}$", r"\1", fr).rstrip()  # an aside after the value: ", one more delay"
     fr = re.sub(r"(<v>[^<]*?)\s+(?:since|as of|starting|effective)\s+(?:the\s+|last\s+|this\s+)?[a-z]+(?:\s+[a-z]+)?$", r"\1", fr)  # "… since the outage"
