@@ -195,7 +195,7 @@ def strip_lead(clause: str) -> str:
 def is_correction(clause: str) -> bool:
     """The clause says it corrects something: a lead, a remark, or a contrast with a value."""
     s = clause.strip()
-    return has_lead(s) or REMARK.search(s) is not None or bool(split_contrast(s)[1]) or _TAKEN_BACK.match(s) is not None or _HAD_WRONG.match(s) is not None
+    return has_lead(s) or REMARK.search(s) is not None or bool(split_contrast(s)[1]) or _TAKEN_BACK.match(s) is not None
 
 
 _LEADING_CONTRAST = re.compile(r"^not\s+(?P<old>[^:;,]{1,80}?)\s*[:;]\s+(?P<r>\S.*)$", re.IGNORECASE)

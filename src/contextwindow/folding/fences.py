@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .clauses import IDENTITY_KINDS, find_values, frame, normalize_value
+from .clauses import IDENTITY_KINDS, Value, find_values, frame, normalize_value
 from .entries import Entry
 from .subjects import subject_words
 
@@ -42,7 +42,10 @@ def corrected(ledger: Sequence[Entry], entry: Entry) -> list[tuple[int, Entry, s
     named = {normalize_value(o) for o in entry.replaces}
     said = _words(entry.text)
     for i, e in enumerate(ledger):
-        if not e.active or e.kind not in ("safety", "constraint"):
+        # a hard constraint is corrected the same way only for the path, host or id it names ("Never power down rack
+        # R-7, our cold-storage rack" then "Scratch what I told you about the cold-storage rack, it's R-9"); a name in a
+        # constraint is a choice, which a correction supersedes
+        if not e.active or not (e.kind == "safety" or (e.kind == "constraint" and _names_a_thing(new[0]))):
             continue
         held = [v for v in find_values(e.text) if v.kind == new[0].kind and v.text != new[0].text]
         if named:
@@ -61,6 +64,11 @@ def corrected(ledger: Sequence[Entry], entry: Entry) -> list[tuple[int, Entry, s
                        values=tuple(new[0].text if v == olds[0].text else v for v in e.values), correction=True, source=entry.source)
         out.append((i, rule, olds[0].text))
     return out or None
+
+
+def _names_a_thing(v: Value) -> bool:
+    """A path, host or id, or a codename with a digit ("R-7", "BT-14"), not a plain name ("Vega")."""
+    return v.kind in IDENTITY_KINDS or (v.kind == "name" and any(ch.isdigit() for ch in v.text))
 
 
 def _words(text: str) -> set[str]:

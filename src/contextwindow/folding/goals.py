@@ -105,7 +105,7 @@ def needed(part: str) -> str:
 
 # dropping the work: "forget the X", "drop X —", "scrap the X and …", "X is cancelled" is not read (no phrase to drop)
 _DROP = re.compile(
-    r"\b(?:drop|forget(?:\s+about)?|scrap|ditch|abandon|shelve|cancel|kill|stop\s+work(?:ing)?\s+on|no\s+more)\s+"
+    r"\b(?:drop|never\s+mind|forget(?:\s+about)?|scrap|ditch|abandon|shelve|cancel|kill|stop\s+work(?:ing)?\s+on|no\s+more)\s+"
     r"(?P<x>[^,;.:!?—–()\[\]]{2,70}?)(?=\s*(?:[,;.:!?—–()]|$)|\s+(?:and|for now|for good|entirely|completely|altogether|instead|then|now)\b|\s+-\s)",
     re.IGNORECASE,
 )

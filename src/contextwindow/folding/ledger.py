@@ -104,6 +104,10 @@ _PUT_OFF = re.compile(r"\b([\w-]+)\s+(?:can|will have to|has to|must)\s+wait\b|\
 _PLAN_CHANGE = re.compile(r"(?:change of (?:plan|plans|focus|priorit\w*)|new (?:plan|priority|focus)|scrap (?:the|that|our)\b[^;:.]*\bplan|forget (?:the|that) (?:earlier |old )?plan)\b", re.IGNORECASE)
 
 
+#: words that say the plan changes and name no work ("Different plan: forget the U." asks for nothing yet)
+_PLAN_WORDS = frozenset({"plan", "change", "different", "new", "direction", "goal", "focus", "priority", "instead", "actually", "now"})
+
+
 def _without_put_off(body: str, put_off: tuple[str, ...]) -> str:
     """``body`` without the phrases that put off the old goal ("U can wait,")."""
     if not put_off:
@@ -150,7 +154,7 @@ def _restated_goal(found: list[Entry], text: str, goal: Entry, source: str) -> l
         shared = said & words
         # a lead that says the plan changed ("Change of plan: U can wait, V goes … first") needs only one word in common
         enough = (len(shared) >= 2 and len(shared) * 3 >= min(len(said), len(words))) or (bool(shared) and _PLAN_CHANGE.match(clause.strip()) is not None)
-        if enough and words - said:
+        if enough and words - said and set(subject_words(goals.without_dropped(clause, drops))) - said - _PLAN_WORDS:
             body = clause.strip().rstrip(".!")
             put_off = tuple(w for m in _PUT_OFF.finditer(clause) if (w := m.group(1) or m.group(2)) and set(subject_words(w)) & said)
             put_off = tuple(dict.fromkeys((*put_off, *(x for x in goals.dropped(clause) if x in drops))))

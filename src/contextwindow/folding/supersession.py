@@ -58,7 +58,7 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         matches = [*matches, *(i for i in held if i not in matches)]
         if entry.correction and held:
             entry = replace(entry, kind=out[held[-1]].kind)  # a correction is of the kind of what it corrects
-    matches = [i for i in matches if not (_plain_value(entry) and (set(out[i].subject.split()) - set(entry.subject.split())) & _LIMIT_WORDS)]
+    matches = [i for i in matches if i not in rewritten and not (_plain_value(entry) and (set(out[i].subject.split()) - set(entry.subject.split())) & _LIMIT_WORDS)]
     entry = _named_in_fewer_words(entry, [out[i] for i in matches])
     for i in matches:
         old = out[i]
