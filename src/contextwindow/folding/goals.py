@@ -17,18 +17,11 @@ import re
 
 # what cannot be a verb in its base form at the head of an imperative: function words, greetings, adverbs of a remark
 _NOT_VERB = frozenset(
-    "a an the this that these those my our your his her its their some any no all both each every one two three i we you he she it they "
-    "there here what which who whom whose why how where when is are was were be been am has had have do does did will would can could "
-    "shall should may might must about above across after against along among around as at before behind below beneath beside between "
-    "beyond by despite during except for from in inside into like near of off on onto out outside over past per since through throughout "
-    "to toward towards under until unlike up upon via with within without and but or nor so yet because although though while whereas "
-    "if unless once then now also just only even still maybe perhaps actually basically honestly anyway btw fyi hi hey hello thanks thank "
-    "sorry ok okay yes yeah yep no nope sure great cool nice good fine welcome happy morning evening afternoon context note re cc not "
-    "please again first next last today tonight tomorrow yesterday".split()
+    ["a", "an", "the", "this", "that", "these", "those", "my", "our", "your", "his", "her", "its", "their", "some", "any", "no", "all", "both", "each", "every", "one", "two", "three", "i", "we", "you", "he", "she", "it", "they", "there", "here", "what", "which", "who", "whom", "whose", "why", "how", "where", "when", "is", "are", "was", "were", "be", "been", "am", "has", "had", "have", "do", "does", "did", "will", "would", "can", "could", "shall", "should", "may", "might", "must", "about", "above", "across", "after", "against", "along", "among", "around", "as", "at", "before", "behind", "below", "beneath", "beside", "between", "beyond", "by", "despite", "during", "except", "for", "from", "in", "inside", "into", "like", "near", "of", "off", "on", "onto", "out", "outside", "over", "past", "per", "since", "through", "throughout", "to", "toward", "towards", "under", "until", "unlike", "up", "upon", "via", "with", "within", "without", "and", "but", "or", "nor", "so", "yet", "because", "although", "though", "while", "whereas", "if", "unless", "once", "then", "now", "also", "just", "only", "even", "still", "maybe", "perhaps", "actually", "basically", "honestly", "anyway", "btw", "fyi", "hi", "hey", "hello", "thanks", "thank", "sorry", "ok", "okay", "yes", "yeah", "yep", "no", "nope", "sure", "great", "cool", "nice", "good", "fine", "welcome", "happy", "morning", "evening", "afternoon", "context", "note", "re", "cc", "not", "please", "again", "first", "next", "last", "today", "tonight", "tomorrow", "yesterday"]
 )
 # what may stand between the verb and the thing asked for: a particle ("put together", "set up") or who it is for ("get me")
-_PARTICLE = frozenset("up out together down over into through on off in back away around forward along aside me us with to at for about".split())
-_OBJECT = frozenset("a an the this that these those my our your their its his her some all every each any".split())
+_PARTICLE = frozenset(["up", "out", "together", "down", "over", "into", "through", "on", "off", "in", "back", "away", "around", "forward", "along", "aside", "me", "us", "with", "to", "at", "for", "about"])
+_OBJECT = frozenset(["a", "an", "the", "this", "that", "these", "those", "my", "our", "your", "their", "its", "his", "her", "some", "all", "every", "each", "any"])
 # the speaker saying what they need: "I need …", "We'd like …", "I would love to …", "I have to get …"
 _NEED = re.compile(
     r"^(?:i|we)(?:\s+really|\s+urgently|\s+just|\s+also)?(?:\s+(?:need|want|have to|must|am hoping to|are hoping to)|'d\s+(?:like|love)|\s+would\s+(?:like|love)"

@@ -155,7 +155,6 @@ def _restated_goal(found: list[Entry], text: str, goal: Entry, source: str) -> l
         # a lead that says the plan changed ("Change of plan: U can wait, V goes … first") needs only one word in common
         enough = (len(shared) >= 2 and len(shared) * 3 >= min(len(said), len(words))) or (bool(shared) and _PLAN_CHANGE.match(clause.strip()) is not None)
         if enough and words - said and set(subject_words(goals.without_dropped(clause, drops))) - said - _PLAN_WORDS:
-            body = clause.strip().rstrip(".!")
             put_off = tuple(w for m in _PUT_OFF.finditer(clause) if (w := m.group(1) or m.group(2)) and set(subject_words(w)) & said)
             put_off = tuple(dict.fromkeys((*put_off, *(x for x in goals.dropped(clause) if x in drops))))
             return [e for e in found if e.text != clause.strip()] + [_goal_entry(clause, put_off, source)]
