@@ -74,3 +74,47 @@ def test_an_order_in_the_second_person_and_a_value_taken_back_in_one_breath() ->
     led = ledger_of(said)
     assert "01:00" not in live_values(led) and "02:30" in live_values(led)
     assert "01:00" not in L.scrub(said, led)
+
+
+def test_courtesy_and_feeling_are_no_request_and_do_not_hide_the_real_one() -> None:
+    # verbs of courtesy, feeling or attitude at the head, and a need that is the speaker's own act, ask for no work
+    for said in ("Wishing you and the crew a calm week.", "Hope the move to the new office went smoothly.", "Enjoy the long weekend.",
+                 "Take your time with it.", "Pardon the wall of text below.", "Ignore the odd formatting in my draft.",
+                 "Imagine a much busier Monday.", "I want to be upfront about one thing.", "We'd like to say thank you for the demo.",
+                 "Let's see."):
+        assert _goal(ledger_of(said)) == "", said
+    assert _goal(ledger_of("Hope your trip was restful. Please draft a rota for the weekend volunteers.")) == (
+        "Please draft a rota for the weekend volunteers.")
+    assert _goal(ledger_of("Excuse the rambling notes.", "Please draft a rota for the weekend volunteers.")) == (
+        "Please draft a rota for the weekend volunteers.")
+
+
+def test_a_request_asked_in_so_many_words_outranks_one_read_by_its_shape() -> None:
+    # in the same message, and in the next one
+    assert _goal(ledger_of("Check the shelf labels in aisle four. Could you reorder the seed catalogue by season?")) == (
+        "Could you reorder the seed catalogue by season?")
+    assert _goal(ledger_of("Check the shelf labels in aisle four.", "Could you reorder the seed catalogue by season?")) == (
+        "Could you reorder the seed catalogue by season?")
+    # only the next message: later on, it is a request like any other
+    led = ledger_of("Check the shelf labels in aisle four.", "The shop opens at 09:00.", "Could you reorder the seed catalogue by season?")
+    assert _goal(led) == "Check the shelf labels in aisle four."
+
+
+def test_the_sentence_that_introduces_a_list_is_the_goal_not_an_item_of_it() -> None:
+    text = ("Please review this greenhouse sensor repo and write a SETUP.md, which new volunteers will read first.\n\n"
+            "What to cover:\n1. How the sensors are wired. Include the pin map for each board.\n"
+            "2. Describe the calibration steps in order.\n")
+    assert _goal(ledger_of(text)).startswith("Please review this greenhouse sensor repo and write a SETUP.md")
+
+
+def test_a_value_with_no_more_or_no_longer_after_it_is_kept() -> None:
+    assert live_values(ledger_of("Keep each backup job to maybe 45 minutes, no longer.")) >= {"45 minutes"}
+    assert live_values(ledger_of("The mailing list holds maybe 600 members, no more.")) >= {"600 members"}
+    # the value begun and taken back is still marked as the one before
+    assert "3 shelves" not in live_values(ledger_of("Maybe 3 shelves, no, make it 5 shelves for the herbs."))
+
+
+def test_a_taken_back_statement_whose_rest_has_its_own_subject_is_not_restated() -> None:
+    led = ledger_of("The launch date is 14 March.", "Forget what I told you about the launch, the build server is kiln-2.lan.",
+                    "The build server is kiln-5.lan.")
+    assert "kiln-2.lan" not in live_values(led) and "kiln-5.lan" in live_values(led)

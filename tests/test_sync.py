@@ -85,10 +85,12 @@ def test_rules_in_a_transient_block_never_enter_the_ledger_and_confirmed_ones_do
     store = open_store("memory://")
     s = session(store)
     s.sync([U, Message("user", (TextPart("Reminder: never push to main while tests run."),))])
-    assert s.constraints() == []  # provisional: not yet the user's word
+    # provisional: not yet the user's word; only the confirmed opening request is read (as the session's goal)
+    goal_only = [("goal", "Find the retry logic.")]
+    assert [(c.kind, c.text) for c in s.constraints()] == goal_only
     s.add(reply(CALL))
     s.sync([U, CALL, RESULT, Message("user", (TextPart("Always run ruff before committing."),))])
-    assert s.constraints() == []
+    assert [(c.kind, c.text) for c in s.constraints()] == goal_only
     s.add(reply(Message("assistant", (TextPart("ok"),))))
     s.sync([U, CALL, RESULT, Message("user", (TextPart("Always run ruff before committing."),)), Message("assistant", (TextPart("ok"),)),
             Message("user", (TextPart("go on"),))])

@@ -105,6 +105,9 @@ _TAKEN_BACK = re.compile(
     r"(?:it(?:'s|\s+is|\s+will\s+be|\s+should\s+be)|that(?:'s|\s+is)|make\s+it|use|now)?\s*(?P<r>\S.*)$",
     re.IGNORECASE,
 )
+# a rest that names its own subject with a copula ("…, the staging host is V") says something of its own, not the value
+# of what was taken back
+_OWN_COPULA = re.compile(r"^(?:the|our|my|their|its|this|that|these|those)\s+(?:[\w.-]+\s+){0,5}?(?:is|are|was|were|will\s+be|should\s+be|'s)\b", re.IGNORECASE)
 # what a correction's rest names as its mistake: "U was a mistake, it's V" → V, not U
 _REST_MISTAKE = re.compile(r"^(?P<old>\S.{0,60}?)\s+was\s+(?:a\s+typo|wrong|a\s+mistake|incorrect|an\s+error)\s*[;:,.—–-]+\s*(?:it(?:'s|\s+is)\s+|the\s+right\s+one\s+is\s+)?(?P<r>\S.*)$", re.IGNORECASE)
 
@@ -127,7 +130,7 @@ def restate(clause: str) -> str:
             return f"{x[:1].upper()}{x[1:]} is {r.rstrip(' .!')}, not {named.group('old')}{end}"  # "U was a mistake, it's V"
         return f"{x[:1].upper()}{x[1:]} is {m.group('r')}"
     m = _TAKEN_BACK.match(clause.strip())
-    if m and find_values(m.group("r")) and len(m.group("r").split()) <= 8:
+    if m and find_values(m.group("r")) and len(m.group("r").split()) <= 8 and not _OWN_COPULA.match(m.group("r")):
         x = m.group("x").strip()
         return f"{x[:1].upper()}{x[1:]} is {m.group('r')}"
     m = _SAID_WRONG.match(clause.strip())
@@ -217,9 +220,9 @@ def _old_values(text: str) -> list[str]:
 
 
 # a value the speaker began to give and took back in the same breath: "I was going to say U, but no, let's go with V",
-# "I almost said U — no, V", "maybe U... no, make it V"
+# "I almost said U — no, V", "maybe U... no, make it V"; "no" stands alone before punctuation ("maybe U, no more" keeps U)
 _SAID_THEN_NO = re.compile(r"\b(?:i\s+was\s+going\s+to\s+say|i\s+(?:almost|nearly)\s+(?:said|wrote)|i\s+first\s+(?:said|wrote|thought)|maybe)\s+"
-                           r"(?P<old>(?:[^,;.…—–]|(?<=\d)[,.](?=\d)){1,60}?)\s*(?:\.{2,}|…|,|[—–])\s*(?:but\s+)?no\b[,.!]?\s*", re.IGNORECASE)
+                           r"(?P<old>(?:[^,;.…—–]|(?<=\d)[,.](?=\d)){1,60}?)\s*(?:\.{2,}|…|,|[—–])\s*(?:but\s+)?no(?:[,.!;:—–]+|\s*$)\s*", re.IGNORECASE)
 
 
 def marked_old(body: str) -> tuple[str, list[str]]:

@@ -34,10 +34,49 @@ _CLEFT = re.compile(
     r"(?:need|want|would like|'d like|am after|are after|after|looking for|am looking for|are looking for|asking for)\b[^,;:.!?]{0,40}?\s+is\s+(?P<v>\S.{3,})$",
     re.IGNORECASE,
 )
-_LET = re.compile(r"^(?:let(?:'s|\s+us)\s+(?!not\b|(?:be|keep|stay|stick|say|agree)\b)|help\s+(?:me|us)\b)", re.IGNORECASE)
+_LET = re.compile(r"^(?:let(?:'s|\s+us)\s+(?!not\b|(?:be|keep|stay|stick|say|agree|see|think|recap|take\s+a\s+step\s+back)\b)|help\s+(?:me|us)\b)", re.IGNORECASE)
 _GREETING = re.compile(r"^(?:(?:hi|hey|hello|morning|good (?:morning|afternoon|evening)|so|ok(?:ay)?|right|alright|please|today|now)\b[\s,!.-]*)+", re.IGNORECASE)
 # a short label before the request: "The job: build …", "Task for you — …", "Ask: …" (at most four words, no digit)
 _LABEL = re.compile(r"^(?:[A-Za-z][\w'-]*\s+){0,3}[A-Za-z][\w'-]*\s*(?::|—|–|-)\s+(?=\S)")
+
+
+# Kind: a verb of courtesy, feeling or attitude at the head of a clause says how the speaker feels or what the reader
+# may do while reading ("Hope all is well", "Enjoy the week", "Forgive the long message", "Ignore the typos in my
+# notes", "Imagine the worst case"): it asks for no work, whatever follows it
+_FEELING = frozenset(["hope", "wish", "enjoy", "love", "hate", "like", "miss", "fear", "trust", "believe", "imagine", "suppose", "guess", "think",
+                      "feel", "mind", "excuse", "forgive", "pardon", "ignore", "disregard", "thank", "congratulate", "welcome", "relax", "rest", "bear",
+                      "apologize", "apologise", "appreciate", "cheer", "celebrate", "consider", "remember", "recall", "picture", "assume", "happy", "congrats"])
+# an idiom of courtesy with an object: "Take your time", "Take care", "Take it easy", "Have a great weekend"
+_COURTESY = re.compile(r"^(?:take\s+(?:your|my|our|all\s+the)\s+time|take\s+care|take\s+it\s+easy|have\s+(?:a|an)\s+(?:\w+\s+)?(?:day|week|weekend|evening|time|holiday|trip))\b", re.IGNORECASE)
+# "Let's see.", "Let's get started.": a move in the talk with nothing to act on
+_LET_ONLY = re.compile(r"^let(?:'s|\s+us)\s+(?:see|think|recap|begin|start|get\s+(?:started|going)|take\s+a\s+step\s+back|dive\s+in)\s*[.!]*$", re.IGNORECASE)
+# a need that is the speaker's own act or state, not the work: "I want to be clear …", "I'd like to say thanks …",
+# "I need to run to a meeting", "We need to talk about …"
+_OWN_ACT = re.compile(r"^(?:to\s+)?(?:be|say|thank|mention|stress|clarify|apologi[sz]e|note|point\s+out|tell\s+you|let\s+you\s+know|ask\s+you|talk|chat|vent|share\s+(?:my|some)\s+thoughts"
+                      r"|run\s+(?:to|off|out)|step\s+(?:away|out)|head\s+(?:out|off)|leave|go\s+(?:to|now|soon)|take\s+a\s+break|start\s+by\s+saying)\b", re.IGNORECASE)
+
+
+def courtesy(said: str) -> bool:
+    """``said`` (its greeting set aside) is courtesy, a feeling or the speaker's own act, not a request for work:
+    "Hope all is well with the team.", "Take your time.", "I want to be clear about one thing."."""
+    said = _GREETING.sub("", said.strip()).strip()
+    first = _word(said.split()[0]) if said.split() else ""
+    if first in _FEELING or _COURTESY.match(said) or _LET_ONLY.match(said):
+        return True
+    m = _NEED.match(said)
+    return m is not None and _OWN_ACT.match(said[m.end():].strip()) is not None
+
+
+#: the signature of a goal read from its shape alone ("Build the X."): a request asked for in so many words in the
+#: same or the next message outranks it
+SHAPED = "goal shape"
+_ITEM = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+(?P<x>\S.*)$", re.MULTILINE)
+
+
+def list_item(part: str, text: str) -> bool:
+    """``part`` is read from an item of a numbered or bulleted list in ``text`` (or is one)."""
+    head = part.strip()[:40]
+    return bool(head) and any(head in m.group("x") for m in _ITEM.finditer(text))
 
 
 def _word(w: str) -> str:
@@ -78,6 +117,8 @@ def request(part: str, *, polite: bool = False) -> bool:
         if request(rest):
             return True
     if said.rstrip().endswith("?") and not polite and not re.match(r"(?:please\s+)?help\s+(?:me|us)\b", said, re.IGNORECASE):
+        return False
+    if courtesy(said):
         return False
     return bool(_NEED.match(said) or cleft(said) or _LET.match(said) or imperative(said))
 

@@ -58,7 +58,12 @@ def update(ledger: Sequence[Entry], text: str, source: str = "", asked: str = ""
     whose closing question names what an answer of only a value is about (``answers.py``)."""
     out = list(ledger)
     # the opening message, even when a compacted conversation carries superseded entries in its first message's meta
-    found = detect(text, source, opening=all(e.source == "superseded" for e in ledger))
+    opening = all(e.source == "superseded" for e in ledger)
+    # after an opening whose goal was read from its shape alone, a request asked for in so many words is the goal
+    shaped = not opening and any(e.active and e.kind == "goal" and e.signature == goals.SHAPED for e in ledger)
+    found = detect(text, source, opening=opening or shaped, explicit_only=shaped)
+    if shaped:  # only the next message may outrank it
+        out = [replace(e, signature="goal") if e.signature == goals.SHAPED else e for e in out]
     first = sentences(without_pasted(split_environment(text)[0]))[:1]
     answer = answered(asked, first[0]) if asked and first else None
     if answer is not None:

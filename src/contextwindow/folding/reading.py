@@ -412,15 +412,16 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
 _BINDING = frozenset({"safety", "constraint", "preference"})
 
 
-def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]:
+def detect(text: str, source: str = "", *, opening: bool = False, explicit_only: bool = False) -> list[Entry]:
     """Entries the person's own words in ``text`` state (environment blocks never count). A clause
     that says two things ("X is A, and Y is B") gives one entry per part. ``opening``: ``text`` is the
     first message of the session, whose first request is the session's goal when no clause of it
-    names one ("I need the X service on the new scheduler by tonight")."""
+    names one ("I need the X service on the new scheduler by tonight"). ``explicit_only``: only a request asked for in
+    so many words counts (the message after an opening whose goal was read from its shape alone)."""
     own = without_pasted(split_environment(text)[0])  # code, config files and tracebacks pasted are not the person's words
     out: list[Entry] = []
     prev = ""
-    request = ""
+    request, request_rank = "", 0
     for clause in (a for s in sentences(own) for w in read_windows(s)[0] for a in asides(w, _reads_alone)):
         parts = compound(clause)
         end = clause.rstrip()[-1:] if len(parts) > 1 and clause.rstrip()[-1:] in ".!" else ""
@@ -446,13 +447,23 @@ def detect(text: str, source: str = "", *, opening: bool = False) -> list[Entry]
             # a request read from its shape alone: only a clause that states nothing else (a fact it carries stays a fact)
             shaped = (not got or _binds_only_by_asking(part, got, source)) and (
                 goals.request(said) or bool(polite and goals.request(said[polite.end() :], polite=True)))
-            if opening and not request and ((asks and not binds) or shaped):
-                request = part
+            # "Please analyze the X and …", "Could you put together a Y?": asked for in so many words, even when it names a
+            # value (it outranks a request read from its shape alone, in this message or the next)
+            plain = bool(goals.imperative(re.sub(r"^please\s+", "", said, flags=re.IGNORECASE))) and re.match(r"please\b", said, re.IGNORECASE) is not None
+            explicit = not binds and (bool(asks) or plain or bool(polite and goals.request(said[polite.end() :], polite=True)))
+            if goals.courtesy(said):
+                explicit = shaped = False
+            rank = 0 if not opening else (2 if explicit else 1 if shaped and not explicit_only else 0)
+            rank = min(rank, 1) if rank and goals.list_item(part, own) else rank  # an item of a list is never the goal its intro states
+            if rank > request_rank:
+                request, request_rank = part, rank
             prev = part
     if request and not any(e.kind == "goal" for e in out) and len(request) <= MAX_CLAUSE_CHARS:
         goal = request.strip().rstrip(".!")
-        # its text is the clause as written; a fold's memory block labels it "Goal:" (``ledger.stated``)
-        out = [e for e in out if e.text != request] + [Entry(text=request.strip(), kind="goal", subject="goal", value="+" + goal.lower(), values=(goal,), source=source, signature="goal")]
+        # its text is the clause as written; a fold's memory block labels it "Goal:" (``ledger.stated``); a goal read
+        # from its shape alone gives way to a request asked for in so many words in the next message
+        out = [e for e in out if e.text != request] + [Entry(text=request.strip(), kind="goal", subject="goal", value="+" + goal.lower(), values=(goal,),
+                                                             source=source, signature="goal" if request_rank > 1 else goals.SHAPED)]
     return out
 
 
