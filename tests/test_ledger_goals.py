@@ -4,7 +4,13 @@ our own, not any benchmark family's."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from contextwindow.folding import ledger as L
+from contextwindow.folding.constraints import user_words
+from contextwindow.importers import load_transcript
 from ledger_helpers import ledger_of, live_values, stale_values
 
 
@@ -101,10 +107,10 @@ def test_a_request_asked_in_so_many_words_outranks_one_read_by_its_shape() -> No
 
 
 def test_the_sentence_that_introduces_a_list_is_the_goal_not_an_item_of_it() -> None:
-    text = ("Please review this greenhouse sensor repo and write a SETUP.md, which new volunteers will read first.\n\n"
+    text = ("Please survey this greenhouse sensor repo and create a SETUP.md file, which will be given to new volunteers on day one.\n\n"
             "What to cover:\n1. How the sensors are wired. Include the pin map for each board.\n"
             "2. Describe the calibration steps in order.\n")
-    assert _goal(ledger_of(text)).startswith("Please review this greenhouse sensor repo and write a SETUP.md")
+    assert _goal(ledger_of(text)).startswith("Please survey this greenhouse sensor repo and create a SETUP.md file")
 
 
 def test_a_value_with_no_more_or_no_longer_after_it_is_kept() -> None:
@@ -118,3 +124,17 @@ def test_a_taken_back_statement_whose_rest_has_its_own_subject_is_not_restated()
     led = ledger_of("The launch date is 14 March.", "Forget what I told you about the launch, the build server is kiln-2.lan.",
                     "The build server is kiln-5.lan.")
     assert "kiln-2.lan" not in live_values(led) and "kiln-5.lan" in live_values(led)
+
+
+_INIT = Path("/work/shared/fixtures/transcripts/claude_code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl")
+
+
+@pytest.mark.skipif(not _INIT.exists(), reason="the real Claude Code /init transcript (/work/shared/fixtures) is absent")
+def test_the_real_init_session_s_goal_is_its_request_not_an_item_of_its_list() -> None:
+    loaded = load_transcript(str(_INIT))
+    session = loaded[0] if isinstance(loaded, list) else loaded
+    led: list[L.Entry] = []
+    for m in session.messages:
+        if said := user_words(m):
+            led = L.update(led, said)
+    assert _goal(led).startswith("Please analyze this codebase and create a CLAUDE.md file")
