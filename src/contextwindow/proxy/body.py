@@ -76,6 +76,11 @@ class BodyStream:
             self._buffered = 0
             self._wake()
 
+    @property
+    def failed(self) -> bool:
+        """It broke off (:meth:`fail`): its client went away, or sent it malformed."""
+        return self._error is not None
+
     def _wake(self) -> None:
         if self._more is not None and not self._more.done():
             self._more.set_result(None)

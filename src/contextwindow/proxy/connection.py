@@ -30,7 +30,7 @@ import httptools
 
 from .body import BodyStream, WriteFlow
 from .protocols import BY_PATH, Protocol, shape_for
-from .wire import Head, whole_response
+from .wire import Head, path_of, whole_response
 
 if TYPE_CHECKING:
     from .front import FrontServer
@@ -41,7 +41,7 @@ log = logging.getLogger("contextwindow.proxy")
 def read_whole(head: Head) -> bool:
     """Whether the proxy reads this request's body (bounded by ``max_body``) rather than relay it as
     it comes: a ``POST`` to a managed endpoint, as :class:`~.server.ProxyServer` decides."""
-    return head.method == "POST" and head.target.split("?", 1)[0] in BY_PATH
+    return head.method == "POST" and path_of(head.target) in BY_PATH
 
 
 def error_bytes(shape: Protocol, status: int, message: str, *, kind: str = "invalid_request_error", close: bool = False) -> bytes:
@@ -85,10 +85,10 @@ class ClientConnection(WriteFlow, asyncio.Protocol):
         except httptools.HttpParserError as exc:
             if self._stream is not None:
                 self._stream.fail(ConnectionResetError(f"malformed HTTP request body: {exc}"))
-            self._refuse(400, f"malformed HTTP request: {exc}")
+            self._refuse(400, f"malformed HTTP request: {exc}", shape_for(path_of(self._url.decode("latin-1"))))
             return
         if self._too_large:
-            path = self._url.split(b"?", 1)[0].decode("latin-1")
+            path = path_of(self._url.decode("latin-1"))
             self._refuse(413, f"request body over the proxy's limit of {self.front.config.max_body} bytes", shape_for(path), "request_too_large")
 
     def _refuse(self, status: int, message: str, shape: Protocol | None = None, kind: str = "invalid_request_error") -> None:
@@ -226,11 +226,14 @@ class ClientConnection(WriteFlow, asyncio.Protocol):
                     # mid-answer, or the client went): nothing can end it well, so the connection is
                     # aborted (the client sees it; the requests pipelined behind it go with it)
                     if self.transport is not None:
-                        if self.transport.is_closing():  # the client went away (its end read): nothing to say
-                            log.debug("a client went away before its answer was written whole (%s)", exc)
+                        if self.transport.is_closing() or (isinstance(body, BodyStream) and body.failed):
+                            # the client went away (its end read), or sent a malformed body: nothing to say
+                            log.debug("a client went away or broke off its body before its answer was written whole (%s)", exc)
                         else:
                             log.error("an answer was broken off mid-way (%s): the client's connection is closed", exc)
                         self.abort()
+                    return
+                if isinstance(body, BodyStream) and body.failed:  # malformed (_refuse answers it, after) or its client gone
                     return
                 if not keep or self.closing or (isinstance(body, BodyStream) and not body.done):
                     # (answered before its body was all read: where the next request starts is not known)

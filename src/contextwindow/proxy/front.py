@@ -70,7 +70,7 @@ from .connection import ClientConnection, error_bytes
 from .handover import Handovers
 from .pool import Pool, UpstreamBroken, UpstreamTimeout, pool_for
 from .protocols import BY_PATH, Protocol, shape_for
-from .wire import LAST_CHUNK, Head, chunk, encoded, request_headers, response_head
+from .wire import LAST_CHUNK, Head, chunk, encoded, path_of, request_headers, response_head
 from .worker import (
     ANSWER_PATH,
     DELIVERED_PATH,
@@ -112,6 +112,16 @@ def _room(value: str, body: bytes) -> tuple[float, float, bool]:
     tokens, per, whole = [*value.split("/"), "", ""][:3]
     room, by = float(tokens), float(per or 1.0)
     return (room - by * len(body) if whole == "whole" else room), by, whole == "whole"
+
+
+def _kept(client: ClientConnection, body: bytes | BodyStream, keep: bool) -> bool:
+    """Whether the connection is kept after an answer whose head goes out now: not when the
+    request's relayed body has not ended (where the client's next request would start is not
+    known: the head says ``connection: close``, and the connection closes after it)."""
+    if isinstance(body, BodyStream) and not body.done:
+        client.closing = True
+        return False
+    return keep
 
 
 class FrontServer:
@@ -214,10 +224,10 @@ class FrontServer:
     async def _serve(self, client: ClientConnection, head: Head, body: bytes | BodyStream, keep: bool) -> None:
         started = time.monotonic()
         self.stats["requests"] += 1
-        path = head.target.split("?", 1)[0]
+        path = path_of(head.target)
         if not authorized(self.config.token, head.get(TOKEN_HEADER), head.get("proxy-authorization")):  # the first of each, as aiohttp's
             client.write(error_bytes(shape_for(path), 401, f"the proxy needs its token: send it in the {TOKEN_HEADER} header",
-                                kind="authentication_error", close=not keep))
+                                kind="authentication_error", close=not _kept(client, body, keep)))
             return
         if isinstance(body, BodyStream):  # a pass-through body, relayed as it arrives (connection.read_whole)
             await self._delegate(client, head, body, keep, None, None, None)
@@ -276,7 +286,7 @@ class FrontServer:
         """``first``: an opening request (:func:`fastpath.first`), which the worker stores as one
         (``OPENED_HEADER``): a re-opened conversation's continues in a new conversation."""
         sent, cost, new = got
-        path = head.target.split("?", 1)[0]
+        path = path_of(head.target)
         self.convs.sent(key, conv, sent)
         conv.room -= cost
         conv.call_ids |= fastpath.call_ids(proto.name, new)
@@ -380,7 +390,7 @@ class FrontServer:
             chain = self.handovers.chains.get(key)
             if chain is not None:  # the worker serves it after the requests the front sent before it
                 await asyncio.wait([chain])
-        path = head.target.split("?", 1)[0]
+        path = path_of(head.target)
         headers = request_headers(head.headers, drop_own=False)
         headers = [(k, v) for k, v in headers if k != SECRET_HEADER]
         if not path.startswith("/_ctxw/"):
@@ -408,18 +418,21 @@ class FrontServer:
                 conn, rh = await self._worker.send(head.method, head.target, headers, body if has_body else None)
             except UpstreamTimeout as exc:
                 client.write(error_bytes(proto or shape_for(path), 504, f"the proxy's worker at {self.worker_url} did not answer in time: {exc}",
-                                    kind="api_error", close=not keep))
+                                    kind="api_error", close=not _kept(client, body, keep)))
                 return
             except UpstreamBroken as exc:
+                if isinstance(body, BodyStream) and body.failed:  # the client's body broke off, not the worker:
+                    log.debug("a pass-through body broke off before the worker answered (%s)", exc)  # its connection answers (400) or is gone
+                    return
                 log.error("the proxy's worker at %s is unreachable: %s", self.worker_url, exc)
                 client.write(error_bytes(proto or shape_for(path), 502, f"the proxy's worker at {self.worker_url} is unreachable: {exc}",
-                                    kind="api_error", close=not keep))
+                                    kind="api_error", close=not _kept(client, body, keep)))
                 return
             status, room = rh.status, rh.get(ROOM_HEADER)
             written[0] = 0
             try:
                 # the word goes once the answer's last byte is written, not after the client took it all
-                await self._relay(client, head, conn, rh, keep, None, report, written=written)
+                await self._relay(client, head, conn, rh, _kept(client, body, keep), None, report, written=written)
                 self._worker.release(conn)
             except BaseException:
                 conn.close()

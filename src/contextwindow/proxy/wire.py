@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 
+from yarl import URL
+
 from .config import HOP_BY_HOP, OWN_HEADERS
 from .worker import ROOM_HEADER
 
@@ -54,6 +56,21 @@ def request_headers(headers: Iterable[tuple[str, str]], *, drop_own: bool = True
     if drop_own:
         return [(k, v) for k, v in headers if k not in LEAN_HOP and k not in OWN_HEADERS]
     return [(k, v) for k, v in headers if k not in LEAN_HOP and (not k.startswith("x-ctxw-") or k in CLIENT_OWN)]
+
+
+def path_of(target: str) -> str:
+    """The path a request's target names, as the worker's aiohttp reads it (``request.path``:
+    percent-escapes decoded, an absolute-form target's own path): what the front decides by, so
+    that it and the worker never disagree on which endpoint a request is for (``/%5Fctxw/idle`` is
+    ``/_ctxw/idle`` to both). A plain target (no escape, origin form) costs a split."""
+    path = target.split("?", 1)[0]
+    if path.startswith("/") and "%" not in path:
+        return path
+    try:
+        url = URL(target) if "://" in path else URL.build(path=path, encoded=True)
+        return url.path
+    except ValueError:  # the worker's aiohttp refuses it too
+        return path
 
 
 def encoded(headers: Iterable[tuple[str, str]]) -> bool:

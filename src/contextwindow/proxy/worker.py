@@ -52,6 +52,7 @@ STORE_PATH = "/_ctxw/store"
 ANSWER_PATH = "/_ctxw/answer"
 IDLE_PATH = "/_ctxw/idle"
 DELIVERED_PATH = "/_ctxw/delivered"
+INTERNAL_PATHS = frozenset({STORE_PATH, ANSWER_PATH, IDLE_PATH, DELIVERED_PATH})
 RID_HEADER = "x-ctxw-rid"  # a request the front hands over whole: its id, named again by its /_ctxw/delivered
 #: on a /_ctxw/store: a conversation's opening request (proxy/fastpath.py: ``first``), stored as one: the
 #: history of a conversation the store holds more of is a re-opened conversation, not a late hand-over
@@ -80,7 +81,10 @@ def lower_priority() -> None:
 
 
 def is_internal(server: ProxyServer, request: web.Request) -> bool:
-    return request.path in (STORE_PATH, ANSWER_PATH, IDLE_PATH, DELIVERED_PATH) and from_front(server.config, request)
+    """One of the internal endpoints, from the front: its target exactly as the front writes it
+    (``request.raw_path``: ``/%5Fctxw/idle``, ``http://x/_ctxw/idle`` or ``/_ctxw/idle?x`` are
+    not internal, whatever aiohttp decodes them to) and the front's secret with it."""
+    return request.raw_path in INTERNAL_PATHS and request.path == request.raw_path and from_front(server.config, request)
 
 
 def delivery_id(config: ProxyConfig, request: web.Request) -> str | None:
