@@ -21,7 +21,9 @@ pytest.importorskip("httptools")
 
 from contextwindow.llm.localserver import LocalProviderServer  # noqa: E402
 from contextwindow.store import open_store  # noqa: E402
-from test_proxy_front import TOOLS, script  # noqa: E402  (the upstream's scripted tool calls, 50 input tokens a message)
+from proxy_helpers import TOOLS, script  # noqa: E402  (the upstream's scripted tool calls, 50 input tokens a message)
+
+STOP_BOUND_S = 300
 
 
 def _conversation(c: Any, name: str, rounds: int) -> None:
@@ -44,7 +46,7 @@ def test_ctrl_c_keeps_every_usage_row(tmp_path: Path, front: str) -> None:
         proc = subprocess.Popen(
             [sys.executable, "-m", "contextwindow.cli.main", "proxy", "--upstream", up.base_url, "--port", "0",
              "--store", f"sqlite:///{db}", "--front", front],
-            stderr=subprocess.PIPE, text=True, start_new_session=True,
+            stderr=subprocess.PIPE, text=True, start_new_session=True, env={**os.environ, "PYTHONFAULTHANDLER": "1"},
         )
         try:
             assert proc.stderr is not None
@@ -57,7 +59,13 @@ def test_ctrl_c_keeps_every_usage_row(tmp_path: Path, front: str) -> None:
             for k in range(conversations):
                 _conversation(c, f"pkg{k}", rounds)
             os.killpg(proc.pid, signal.SIGINT)  # at once: the last answers are still held by the front
-            _, err = proc.communicate(timeout=60)
+            try:
+                # a liveness bound, not a speed one: it stops in 0.09-0.27 s (20 runs of --front aiohttp at load 9-11)
+                _, err = proc.communicate(timeout=STOP_BOUND_S)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGABRT)  # faulthandler writes where each thread is
+                _, err = proc.communicate(timeout=30)
+                raise AssertionError(f"ctxw proxy --front {front} did not stop within {STOP_BOUND_S} s of Ctrl-C:\n{err[-8000:]}") from None
         finally:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGKILL)

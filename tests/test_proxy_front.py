@@ -23,18 +23,12 @@ pytest.importorskip("aiohttp")
 pytest.importorskip("httptools")
 
 from contextwindow.curation import segments  # noqa: E402
-from contextwindow.llm.localserver import LocalProviderServer, Reply, ToolCallSpec  # noqa: E402
+from contextwindow.llm.localserver import LocalProviderServer, Reply  # noqa: E402
 from contextwindow.proxy import Conversations, fastpath, resend  # noqa: E402
 from contextwindow.proxy.server import BackgroundProxy, ProxyConfig  # noqa: E402
 from contextwindow.store import open_store  # noqa: E402
 from contextwindow.store.base import ConversationStore  # noqa: E402
-
-TOOLS = [{"type": "function", "function": {"name": "grep", "parameters": {"type": "object"}}}]
-
-
-def script(req: Any) -> Reply:
-    n = len(req.body["messages"])
-    return Reply(tool_calls=(ToolCallSpec("grep", {"pattern": "retry", "n": n}, id=f"call_{n}"),), input_tokens=50 * n, output_tokens=7)
+from proxy_helpers import TOOLS, script  # noqa: E402
 
 
 @contextmanager
