@@ -84,7 +84,7 @@ def is_internal(server: ProxyServer, request: web.Request) -> bool:
     """One of the internal endpoints, from the front: its target exactly as the front writes it
     (``request.raw_path``: ``/%5Fctxw/idle``, ``http://x/_ctxw/idle`` or ``/_ctxw/idle?x`` are
     not internal, whatever aiohttp decodes them to) and the front's secret with it."""
-    return request.raw_path in INTERNAL_PATHS and request.path == request.raw_path and from_front(server.config, request)
+    return request.raw_path in INTERNAL_PATHS and from_front(server.config, request)
 
 
 def delivery_id(config: ProxyConfig, request: web.Request) -> str | None:
