@@ -84,3 +84,30 @@ def test_what_is_left_unread_is_counted_and_said_in_the_brief() -> None:
     assert L.unread_chars("The cache host is kite-7.lan. " * 300) == 0  # many short clauses: all read
     brief = ExtractiveSummarizer(counter_for(None).count_text).summarize(SummaryRequest([Message("user", (TextPart(said),))]))
     assert f"[{unread:,} characters of user text were not read for the memory" in brief.text
+
+
+@pytest.mark.parametrize("joint", [", and we let the mirror sync", "; we let the mirror sync", ", but we let the mirror sync"])
+def test_a_clause_between_the_statement_limit_and_the_window_limit_is_read_in_windows(joint: str) -> None:
+    # a clause of 401-1,600 characters was read whole, rejected as over MAX_CLAUSE_CHARS and not counted (a silent miss);
+    # a statement deep in it, behind parts with no value, is read on its own, whatever the joint before it
+    from contextwindow.folding.entries import MAX_CLAUSE_CHARS
+
+    for reps in (12, 30, 60):
+        said = "We let the mirror sync" + joint * reps + ", and the artifact host is cask-7.lan" + joint * 4 + "."
+        assert MAX_CLAUSE_CHARS < len(said) <= 4 * MAX_CLAUSE_CHARS or reps == 60
+        assert [(e.subject, e.values) for e in L.update([], said)] == [("artifact host", ("cask-7.lan",))], (reps, said)
+        assert L.unread_chars(said) == 0  # read in full: nothing to say is missed
+
+
+def test_a_long_stretch_that_is_not_read_is_counted() -> None:
+    # what is past the read budget is counted whatever the length of the clause, and windows cut at every joint
+    from contextwindow.folding.entries import MAX_CLAUSE_CHARS, MAX_READ_WINDOWS
+
+    budget = MAX_READ_WINDOWS * MAX_CLAUSE_CHARS
+    said = "We let the mirror sync" + ", and we let the mirror sync" * (budget // 20) + ", and the artifact host is cask-7.lan."
+    assert L.update([], said) == []  # past what is read
+    unread = L.unread_chars(said)
+    assert len(said) - budget <= unread <= len(said) - budget + MAX_CLAUSE_CHARS
+    cut = windows("Alpha is first, and beta is second; gamma is third, but delta is last" + " x" * 200, 100)
+    assert cut[:3] == ["Alpha is first,", "and beta is second;", "gamma is third,"]
+    assert cut[3].startswith("but delta is last x") and all(len(w) <= 100 for w in cut)

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .entries import MAX_CLAUSE_CHARS, MAX_READ_CHARS, MAX_READ_WINDOWS
+from .entries import MAX_CLAUSE_CHARS, MAX_READ_WINDOWS
 from .scoped import kept_in_scope
 from .subjects import STOP_WORDS
 from .vocabulary import ABBREVIATIONS, MEASURE_ABBREVIATIONS, TITLE_ABBREVIATIONS
@@ -135,31 +135,53 @@ def sentences(text: str) -> list[str]:
     return [part for piece in out for part in _lower_case_sentences(piece)]
 
 
-# where a clause too long to read whole is cut: after a ";", a ",", before an "and"/"but"/"or", else at a blank
+# where a clause too long to read whole is always cut: after a ";", after a "," before a conjunction
+_JOINT = re.compile(r";\s+|,(?=\s+(?:and|but|or|then|so|also)\b)", re.IGNORECASE)
+# where a part still too long is cut: after a ";", a ",", before an "and"/"but"/"or", else at a blank
 _CUT = (re.compile(r"[;,]\s+"), re.compile(r"\s+(?=(?:and|but|or|then|so)\b)", re.IGNORECASE), re.compile(r"\s+"))
 
 
 def read_windows(sentence: str) -> tuple[list[str], int]:
     """What of ``sentence`` the ledger reads, and how many characters of it are left unread: all of it when it is at
-    most ``MAX_READ_CHARS`` long, else its first ``MAX_READ_WINDOWS`` windows of at most ``MAX_CLAUSE_CHARS`` (a
-    statement's size) each."""
-    if len(sentence) <= MAX_READ_CHARS:
+    most ``MAX_CLAUSE_CHARS`` long (a statement's size; a longer clause is rejected whole by the reader, so it was a
+    silent miss below ``MAX_READ_CHARS``), else its windows (:func:`windows`) up to ``MAX_READ_WINDOWS *
+    MAX_CLAUSE_CHARS`` characters in all; the rest is counted as unread."""
+    if len(sentence) <= MAX_CLAUSE_CHARS:
         return [sentence], 0
-    got = windows(sentence, MAX_CLAUSE_CHARS)
-    return got[:MAX_READ_WINDOWS], sum(len(w) for w in got[MAX_READ_WINDOWS:])
+    read: list[str] = []
+    at = 0  # where the windows read so far end in ``sentence`` (they are its consecutive pieces, blanks stripped)
+    for w in windows(sentence, MAX_CLAUSE_CHARS):
+        end = sentence.index(w, at) + len(w)
+        if end > MAX_READ_WINDOWS * MAX_CLAUSE_CHARS:
+            break
+        read.append(w.rstrip(",; ") or w)  # "and the X is V," is read as the statement it is
+        at = end
+    return read, len(sentence) - at
 
 
 def windows(sentence: str, limit: int) -> list[str]:
-    """``sentence`` as it is read: whole when it is at most ``limit`` characters, else in consecutive windows of at most
-    ``limit`` characters, each cut at its last ";"/"," (else before its last "and"/"but"/"or", else at its last blank,
-    else at ``limit``) past the middle: a run-on clause is read, and reading stays linear in its length (each window
-    costs a bounded amount)."""
+    """``sentence`` as it is read: whole when it is at most ``limit`` characters, else cut at every joint (";", ", and",
+    ", but" …) so a statement between two joints is read on its own whatever stands before it, and a part still over
+    ``limit`` in consecutive windows of at most ``limit`` characters, each cut at its last ";"/"," (else before its last
+    "and"/"but"/"or", else at its last blank, else at ``limit``) past the middle: a run-on clause is read, and reading
+    stays linear in its length (each window costs a bounded amount)."""
     if len(sentence) <= limit:
         return [sentence]
     out: list[str] = []
     at = 0
-    while len(sentence) - at > limit:
-        piece = sentence[at : at + limit]
+    for joint in [*_JOINT.finditer(sentence), None]:
+        end = len(sentence) if joint is None else joint.end()
+        out += _cut(sentence[at:end], limit)
+        at = end
+    return [w for w in out if w]
+
+
+def _cut(part: str, limit: int) -> list[str]:
+    """``part`` in consecutive pieces of at most ``limit`` characters, each cut at a mark past its middle."""
+    out: list[str] = []
+    at = 0
+    while len(part) - at > limit:
+        piece = part[at : at + limit]
         cut = 0
         for mark in _CUT:
             ends = [m for m in mark.finditer(piece, limit // 2)]
@@ -167,10 +189,10 @@ def windows(sentence: str, limit: int) -> list[str]:
                 cut = ends[-1].start() if mark is not _CUT[0] else ends[-1].start() + 1
                 break
         cut = cut or limit
-        out.append(sentence[at : at + cut].strip())
+        out.append(part[at : at + cut].strip())
         at += cut
-    out.append(sentence[at:].strip())
-    return [w for w in out if w]
+    out.append(part[at:].strip())
+    return out
 
 
 def _is_sentence(quote: str) -> bool:

@@ -38,7 +38,7 @@ from functools import lru_cache, partial
 from . import corrections, goals
 from .answers import answered
 from .clauses import find_values, read_windows, sentences, split_environment
-from .entries import DROP_ORDER, KINDS, MAX_CLAUSE_CHARS, MAX_READ_CHARS, Entry
+from .entries import DROP_ORDER, KINDS, MAX_CLAUSE_CHARS, Entry
 from .lists import swapped
 from .pasted import without_pasted
 from .reading import _parse_with_pronoun, detect, parse, signature
@@ -394,8 +394,8 @@ _BLOCK = re.compile(r"^## (?:Memory: the user's|Constraints & preferences)[^\n]*
 
 def unread_chars(text: str) -> int:
     """Characters of the person's own words in ``text`` that :func:`update` does not read: a run-on clause's rest past
-    its first ``MAX_READ_WINDOWS`` windows (clauses.read_windows). Counted so the miss is said, not silent."""
-    if len(text) <= MAX_READ_CHARS:  # no clause of it can be longer
+    what is read of it (clauses.read_windows). Counted so the miss is said, not silent."""
+    if len(text) <= MAX_CLAUSE_CHARS:  # no clause of it can be longer
         return 0
     return sum(read_windows(c)[1] for c in sentences(without_pasted(split_environment(text)[0])))
 
