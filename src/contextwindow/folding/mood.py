@@ -13,8 +13,10 @@ in its base form before "only". A word that is a value, a number, a determiner o
 a word ending in "-ed" is past, one ending in a single "-s" is a third person or a plural (no base form):
 "Only Firefox shows …", "Only crashed once", "Runs only on Fridays" describe. "Only" before a role or a group and what
 it does in a present or modal form is a policy of who may act: "Only admins merge to main", "Only the release manager
-tags releases", "Only maintainers get to cut a release" (review debt of issue 11); with a past, stative or copular verb
-it describes ("Only admins saw the banner", "Only admins were online").
+tags releases", "Only maintainers get to cut a release" (review debt of issue 11) — but only with a modal ("can", "may", "must"),
+"get to", "is/are allowed to", or a verb of an act the team's work grants or gates (merge, deploy, approve, tag,
+release, push, delete, access …); any other verb says what the role happens to do and describes ("Only admins saw the
+banner", "Only admins were online", "Only engineers in Berlin run Linux", "Only interns break the build").
 """
 
 from __future__ import annotations
@@ -54,16 +56,24 @@ _AGENT = re.compile(
     r"^(?:(?:admin|administrator|maintainer|owner|reviewer|approver|manager|lead|engineer|developer|dev|contributor|committer|"
     r"member|employee|operator|sre|moderator|editor|author|assignee|officer|director|supervisor|auditor|accountant|tester|"
     r"architect|intern|contractor|signer|superuser|steward|custodian|clerk|team|group|squad|crew|board|committee|department|"
-    r"human|person|partner|owner|senior|nurse|doctor|teacher|parent|guardian)s?|people|staff|personnel|folks|ops|on-?call|"
+    r"human|person|partner|owner|senior|nurse|doctor|teacher|parent|guardian|designer|writer|analyst|researcher|planner|user|"
+    r"customer|worker|volunteer|student|agent)s?|people|staff|personnel|folks|ops|on-?call|"
     r"signatory|signatories|[a-z]{3,}(?:ist|ian)s?)$"
 )
 # a modal after the subject: "Only admins can/may/should/must merge"
 _MODAL = re.compile(r"^(?:can|may|should|must|shall)$")
-# verbs of a state or of perceiving: "Only admins see the banner", "Only the ops team knows the password" describe
-_STATIVE = re.compile(
-    r"^(?:know|have|has|see|hear|like|want|seem|look|happen|remember|understand|use|work|live|sit|come|go|goes|care|notice|"
-    r"feel|think|believe|exist|need|get|stay|wait)s?$"
+# the acts of a team's work that a policy grants or gates — what changes the shared work, its releases, its records or
+# its access (English verbs, not one family's words): "Only admins merge to main", "Only the release manager tags
+# releases". Any other present verb said of a role describes what the role happens to do ("Only engineers in Berlin run
+# Linux", "Only interns break the build", "Only contractors complain about the VPN"): a rule needs one of these, or a
+# modal, "get to", "is/are allowed to" (review finding 5 of issue 11)
+_GATED = re.compile(
+    r"^(?:merge|deploy|redeploy|approve|sign|tag|release|publish|push|force-push|cut|ship|delete|remove|purge|drop|access|"
+    r"touch|edit|modify|change|commit|restart|reboot|rollback|revert|withdraw|export|import|grant|revoke|issue|close|reopen|"
+    r"rotate|provision|promote|override|bypass|authori[sz]e|review|upload|install|configure|invite|ban|refund|assign|create|"
+    r"archive|unlock|disable|enable|truncate|migrate|sudo)(?:e?s)?$"
 )
+_ALLOWED = re.compile(r"^(?:allowed|permitted|authori[sz]ed|entitled|cleared|supposed)$")
 _OF = re.compile(r"^(?:of|on|in|from|at|with|for|under|inside|within|the|a|an|our|your|their|its)$")
 
 
@@ -107,6 +117,8 @@ def _subject_role(words: list[str]) -> tuple[str, str] | None:
             pass  # the role's own phrase: "members of the <v> group", "engineers in <v>"
         elif role and i >= 1 and _OF.match(words[i - 1].lower()) and i + 1 < len(words) and _AGENT.match(words[i + 1].lower().strip(",;:.!?")):
             pass  # a word before a role inside that phrase: "on the release team"
+        elif role and any(_OF.match(p.lower()) for p in words[1:i]) and not _grants(w) and any(_grants(n.lower()) for n in words[i + 1 : 10]):
+            pass  # a word of that phrase before what the role is granted: "contractors with a badge should …", "in the night shift"
         elif role:
             return w, (words[i + 1].lower() if i + 1 < len(words) else "")
         elif _past(w) or _MODAL.match(w) or w.endswith("ing") or not (_OF.match(w) or w.isalpha()):
@@ -115,20 +127,28 @@ def _subject_role(words: list[str]) -> tuple[str, str] | None:
     return None
 
 
+def _grants(word: str) -> bool:
+    """``word`` can open what a role is granted: a modal, "get(s)", "is/are" (before "allowed to") or a gated act."""
+    return bool(_MODAL.match(word) or _GATED.match(word)) or word in ("get", "gets", "is", "are")
+
+
 def _acts(verb: str, after: str) -> bool:
-    """``verb`` (and the word ``after`` it), said of a role, says what the role does: a modal, "get(s) to", or a verb in
-    a present form that is no state ("merge", "tags"); not a past, "-ing", copula or stative verb."""
-    if _MODAL.match(verb) or (verb in ("get", "gets") and after == "to"):
+    """``verb`` (and the word ``after`` it), said of a role, grants or gates: a modal, "get(s) to", "is/are allowed
+    to", or a present form of an act the team's work gates ("merge", "tags", "pushes"). Any other verb — a past, an
+    "-ing", a copula, a state, an adverb ("ever"), a verb of what the role happens to do ("run Linux", "complain") —
+    describes."""
+    if _MODAL.match(verb) or (verb in ("get", "gets") and after == "to") or (verb in ("is", "are") and _ALLOWED.match(after)):
         return True
-    return verb.isalpha() and not _NOT_VERB.match(verb) and not _past(verb) and not verb.endswith("ing") and not _STATIVE.match(verb)
+    return bool(_GATED.match(verb))
 
 
 def agent_fence(words: list[str]) -> bool | None:
     """``words`` (what follows an opening "only") name a role or a group and then what it does, in a present or modal
     form: "admins merge to main", "the release manager tags releases", "people on the release team merge …",
     "maintainers get to cut a release", "members of the billing group can issue refunds" — a policy of who may act.
-    False for a past, "-ing", stative or copular verb after the subject ("admins merged it", "admins see the banner",
-    "admins were online"); ``None`` when the subject is no role ("Firefox shows the bug", "integration tests fail")."""
+    False for any other verb after the subject ("admins merged it", "admins see the banner", "admins were online",
+    "engineers in Berlin run Linux"); ``None`` when the subject is no role ("Firefox shows the bug", "integration tests
+    fail")."""
     got = _subject_role(words)
     return None if got is None else _acts(*got)
 
