@@ -29,7 +29,7 @@ BRIEF = "## Goal\nship it\n## State & done\nread src/app.py\n## Next steps\nfix 
 
 def _conversation(s: Session, turns: int = 3) -> None:
     for t in range(turns):
-        s.add(Message("user", (TextPart(f"task {t}: " + "details " * 150),)))
+        s.add(Message("user", (TextPart("details " * (150 + t)),)))
         s.add(Message("assistant", (TextPart("answer " * 200),)))
     s.add(Message("user", (TextPart("and now?"),)))
 
