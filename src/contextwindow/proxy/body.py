@@ -1,11 +1,12 @@
-"""Flow control shared by the lean front's connections (:class:`WriteFlow`), and a request body
-the lean front relays as it arrives (:class:`BodyStream`, a pass-through request's: any size,
-bounded memory): the client's connection (:mod:`.connection`) feeds it, the connection that
-carries it on (:mod:`.pool`) takes it piece by piece.
+"""Flow control shared by the lean front's connections (:class:`WriteFlow`), and a body the lean
+front relays as it arrives (:class:`BodyStream`), the one piece queue between a connection that
+reads and a task that takes: a pass-through request's body (any size, bounded memory: the client's
+connection, :mod:`.connection`, feeds it; the connection that carries it on, :mod:`.pool`, takes
+it), and every answer's body (:class:`.pool.Conn` feeds it; the front takes it for its client).
 
-Memory: at most about ``HIGH_WATER`` bytes wait between the two; above it the client's connection
-reads no further (``hold(True)``), below ``LOW_WATER`` it reads on (``hold(False)``), as
-:mod:`.pool` does for an answer and a slow client.
+Memory: at most about ``HIGH_WATER`` bytes wait between the two; above it the reading connection
+reads no further (``hold(True)``), below ``LOW_WATER`` it reads on (``hold(False)``): a slow
+upstream for a request's body, a slow client for an answer's.
 """
 
 from __future__ import annotations
@@ -38,9 +39,11 @@ class WriteFlow:
 
 
 class BodyStream:
-    """One request body as it comes: ``length`` (its Content-Length; None: chunked), ``feed``,
-    ``end`` or ``fail`` from the reading side; iterated once by the sending side. ``hold(flag)``
+    """One body as it comes: ``length`` (its Content-Length; None: chunked, or not known), ``feed``,
+    ``end`` or ``fail`` from the reading side; iterated once by the taking side. ``hold(flag)``
     asks the reading side to stop (True) or go on (False) reading."""
+
+    __slots__ = ("_buffered", "_error", "_held", "_hold", "_more", "_pieces", "done", "length", "taken")
 
     def __init__(self, length: int | None, hold: Callable[[bool], None]) -> None:
         self.length = length
@@ -68,12 +71,15 @@ class BodyStream:
         self.done = True
         self._wake()
 
-    def fail(self, exc: BaseException) -> None:
-        """The body will not come whole (the client went away, or sent a malformed one)."""
+    def fail(self, exc: BaseException, *, keep: bool = False) -> None:
+        """The body will not come whole (the client went away, or sent a malformed one; the
+        upstream broke off its answer). What waits is dropped, or with ``keep`` taken first (an
+        answer's: its client gets what the upstream sent before the break)."""
         if not self.done and self._error is None:
             self._error = exc
-            self._pieces.clear()
-            self._buffered = 0
+            if not keep:
+                self._pieces.clear()
+                self._buffered = 0
             self._wake()
 
     @property
@@ -81,11 +87,16 @@ class BodyStream:
         """It broke off (:meth:`fail`): its client went away, or sent it malformed."""
         return self._error is not None
 
+    @property
+    def held(self) -> bool:
+        """The reading side was asked to stop (over ``HIGH_WATER``) and not yet to go on."""
+        return self._held
+
     def _wake(self) -> None:
         if self._more is not None and not self._more.done():
             self._more.set_result(None)
 
-    # --- the sending side -----------------------------------------------------------------------
+    # --- the taking side ------------------------------------------------------------------------
     async def __aiter__(self) -> AsyncIterator[bytes]:
         while True:
             while self._pieces:

@@ -41,7 +41,7 @@ Per request:
   100-continue`` is answered here. A client's internal ``x-ctxw-*`` headers go nowhere; an encoded
   body goes to the worker.
 - Memory: a connection reads no further while a request waits behind the one served; an answer is
-  read at most ``pool.HIGH_WATER`` ahead of its client; hand-overs over ``HANDOVER_BYTES`` send
+  read at most ``body.HIGH_WATER`` ahead of its client; hand-overs over ``HANDOVER_BYTES`` send
   requests to the worker (docs/proxy.md, "the review's findings on the lean front").
 
 What is not as with ``--front aiohttp``: a request forwarded as sent has its answer relayed

@@ -3,7 +3,8 @@ to the worker. One request at a time per connection; idle connections are kept p
 
 An answer is read as it arrives: :meth:`Conn.request` returns once the head is in, and
 :meth:`Conn.chunks` yields the body's pieces (chunked framing taken off, content encoding left on:
-the bytes are relayed as they came). A connection that goes quiet for ``read_timeout`` seconds is
+the bytes are relayed as they came) from a :class:`.body.BodyStream` (reading pauses while more
+than its ``HIGH_WATER`` waits for a slow taker). A connection that goes quiet for ``read_timeout`` seconds is
 closed with :class:`UpstreamTimeout`; one that cannot be opened or breaks is :class:`UpstreamBroken`.
 A kept connection the server closed meanwhile (it answered nothing) is retried once on a new one.
 
@@ -17,7 +18,6 @@ breaks the connection: :class:`UpstreamBroken`.
 from __future__ import annotations
 
 import asyncio
-import collections
 import ssl
 import time
 from collections.abc import AsyncIterator, Iterable
@@ -28,8 +28,6 @@ from .body import BodyStream, WriteFlow
 from .wire import LAST_CHUNK, Head, chunk, request_bytes, request_head
 
 KEEP_IDLE = 64  # idle connections kept per host and port
-HIGH_WATER = 1 << 20  # bytes of an answer read but not yet taken, above which reading pauses (a slow client)
-LOW_WATER = 256 << 10  # and below which it goes on
 
 
 class UpstreamBroken(ConnectionError):
@@ -50,8 +48,7 @@ class Conn(WriteFlow, asyncio.Protocol):
         self._head: Head | None = None
         self._name = ""
         self._ready: asyncio.Future[Head] | None = None
-        self._pieces: collections.deque[bytes] = collections.deque()
-        self._more: asyncio.Future[None] | None = None
+        self._answer = BodyStream(None, self._hold_reading)  # the answer's body, read but not yet taken
         self._done = False  # this answer is whole
         self._error: BaseException | None = None
         self.reusable = False
@@ -59,8 +56,6 @@ class Conn(WriteFlow, asyncio.Protocol):
         self._seen = 0.0  # monotonic time of the last byte
         self._timer: asyncio.TimerHandle | None = None
         self._head_only = False
-        self._buffered = 0  # bytes in _pieces
-        self._paused = False  # reading paused: the answer's taker is behind (HIGH_WATER)
         self._writable: asyncio.Future[None] | None = None  # set while the server is behind taking the request's body
         self._pump: asyncio.Task[None] | None = None  # a relayed request body being sent
 
@@ -116,14 +111,8 @@ class Conn(WriteFlow, asyncio.Protocol):
             self._end()
 
     def on_body(self, body: bytes) -> None:
-        if self._done:
-            return
-        self._pieces.append(body)
-        self._buffered += len(body)
-        if self._buffered > HIGH_WATER and not self._paused and self.transport is not None:
-            self._paused = True
-            self.transport.pause_reading()
-        self._wake()
+        if not self._done:
+            self._answer.feed(body)
 
     def on_message_complete(self) -> None:
         if self._head is not None:
@@ -140,7 +129,7 @@ class Conn(WriteFlow, asyncio.Protocol):
         except Exception:
             keep = False
         self.reusable = bool(keep) and not self._head_only and self._error is None and (self._pump is None or self._pump.done())
-        self._wake()
+        self._answer.end()
 
     def _fail(self, exc: BaseException) -> None:
         self._error = exc
@@ -148,19 +137,15 @@ class Conn(WriteFlow, asyncio.Protocol):
         self._stop_timer()
         if self._ready is not None and not self._ready.done():
             self._ready.set_exception(exc)
-        self._wake()
+        self._answer.fail(exc, keep=True)
         if self.transport is not None:
             self.transport.abort()
-
-    def _wake(self) -> None:
-        if self._more is not None and not self._more.done():
-            self._more.set_result(None)
 
     def _tick(self) -> None:
         self._timer = None
         if self._done or self._error is not None:
             return
-        if self._paused:  # waiting for the answer's taker, not for the server
+        if self._answer.held:  # waiting for the answer's taker, not for the server
             self._seen = time.monotonic()
         quiet = time.monotonic() - self._seen
         if quiet >= self._pool.read_timeout:
@@ -178,10 +163,10 @@ class Conn(WriteFlow, asyncio.Protocol):
         assert self.transport is not None
         loop = asyncio.get_running_loop()
         self._head, self._done, self._error, self.answered, self.reusable = None, False, None, False, False
-        self._pieces.clear()
-        self._buffered = 0
+        if self._answer.held:  # the last answer's taker left pieces behind
+            self._hold_reading(False)
+        self._answer = BodyStream(None, self._hold_reading)
         self._pump = None
-        self._resume()
         self._head_only = method == "HEAD"
         self._ready = loop.create_future()
         self._seen = time.monotonic()
@@ -208,28 +193,21 @@ class Conn(WriteFlow, asyncio.Protocol):
             self._fail(UpstreamBroken(f"the request's body broke off: {exc}"))
 
     async def chunks(self) -> AsyncIterator[bytes]:
-        """The answer's body as it arrives."""
-        while True:
-            while self._pieces:
-                piece = self._pieces.popleft()
-                self._buffered -= len(piece)
-                if self._paused and self._buffered < LOW_WATER:
-                    self._resume()
-                yield piece
-            if self._error is not None:
-                raise self._error
-            if self._done:
-                return
-            self._more = asyncio.get_running_loop().create_future()
-            await self._more
-            self._more = None
+        """The answer's body as it arrives (then the error that broke it, or its request, off)."""
+        async for piece in self._answer:
+            yield piece
+        if self._error is not None:  # the request's body broke off after the answer was whole
+            raise self._error
 
-    def _resume(self) -> None:
-        if self._paused:
-            self._paused = False
+    def _hold_reading(self, flag: bool) -> None:
+        """The answer's taker is behind (True: pause reading) or caught up (False: read on)."""
+        if self.transport is None or self.transport.is_closing():
+            return
+        if flag:
+            self.transport.pause_reading()
+        else:
             self._seen = time.monotonic()
-            if self.transport is not None and not self.transport.is_closing():
-                self.transport.resume_reading()
+            self.transport.resume_reading()
 
     def close(self) -> None:
         self.reusable = False
