@@ -14,19 +14,14 @@ pytest.importorskip("aiohttp")
 pytest.importorskip("httptools")
 
 from contextwindow.curation import segments  # noqa: E402
-from contextwindow.llm.localserver import LocalProviderServer, Reply, ToolCallSpec  # noqa: E402
+from contextwindow.llm.localserver import LocalProviderServer  # noqa: E402
 from contextwindow.proxy import Conversations  # noqa: E402
 from contextwindow.proxy.front import _room  # noqa: E402
 from contextwindow.proxy.server import BackgroundProxy, ProxyConfig  # noqa: E402
 from contextwindow.store import open_store  # noqa: E402
+from proxy_helpers import TOOLS, script  # noqa: E402
 
-TOOLS = [{"type": "function", "function": {"name": "grep", "parameters": {"type": "object"}}}]
 WINDOW = 16_000
-
-
-def script(req: Any) -> Reply:
-    n = len(req.body["messages"])
-    return Reply(tool_calls=(ToolCallSpec("grep", {"pattern": "retry", "n": n}, id=f"call_{n}"),), input_tokens=50 * n, output_tokens=7)
 
 
 def run(task: str, turns: int) -> tuple[dict[str, int], list[bytes], list[bytes], Conversations]:

@@ -25,8 +25,7 @@ from contextwindow.proxy.protocols import BY_PATH  # noqa: E402
 from contextwindow.proxy.server import BackgroundProxy, ProxyConfig  # noqa: E402
 from contextwindow.store.sqlite import SQLiteStore  # noqa: E402
 from contextwindow.usage import Usage  # noqa: E402
-
-TOOLS = [{"type": "function", "function": {"name": "grep", "parameters": {"type": "object"}}}]
+from proxy_helpers import TOOLS  # noqa: E402
 
 
 def _committed_texts(path: Path) -> set[str]:

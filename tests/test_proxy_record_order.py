@@ -16,10 +16,10 @@ import pytest
 pytest.importorskip("aiohttp")
 
 from contextwindow.llm.localserver import Reply, ToolCallSpec
+from proxy_helpers import TOOLS
 from test_proxy import stack
 from test_proxy_transient import shown
 
-TOOLS = [{"type": "function", "function": {"name": "grep", "parameters": {"type": "object"}}}]
 END_DELAY = 0.6  # the upstream's body ends this long after its last event
 
 

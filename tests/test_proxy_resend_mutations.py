@@ -25,11 +25,11 @@ from contextwindow.proxy.history import normalize, parse_request
 from contextwindow.proxy.protocols import BY_PATH
 from contextwindow.store import open_store
 from contextwindow.usage import Usage
+from proxy_helpers import TOOLS
 
 CHAT, MESSAGES = BY_PATH["/v1/chat/completions"], BY_PATH["/v1/messages"]
 COMPACT = {"ensure_ascii": False, "separators": (",", ":")}  # as httpx (the official SDKs) writes: the prefix path applies
 STYLES: list[dict[str, Any]] = [COMPACT, {}, {"separators": (",", ":")}]
-TOOLS = [{"type": "function", "function": {"name": "grep", "parameters": {"type": "object"}}}]
 ANT_TOOLS = [{"name": "grep", "input_schema": {"type": "object"}}]
 DUP = "zz_dup_key"  # written as a second "content" key in the body's bytes
 AGAIN = "zz_messages_again"  # written as a second "messages" key, after the first (a JSON reader keeps the last)

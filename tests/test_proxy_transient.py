@@ -22,9 +22,8 @@ from contextwindow.llm.localserver import Reply, ToolCallSpec  # noqa: E402
 from contextwindow.session import SessionConfig  # noqa: E402
 from contextwindow.sync import STATE_KEY  # noqa: E402
 from contextwindow.sync_state import load_decisions  # noqa: E402
+from proxy_helpers import TOOLS  # noqa: E402
 from test_proxy import ant, big_output, oai, stack, valid  # noqa: E402
-
-TOOLS = [{"type": "function", "function": {"name": "grep", "parameters": {"type": "object"}}}]
 
 
 def reminder(i: int, n: int) -> str:
