@@ -1,7 +1,7 @@
 """Memory that survives any budget: planted user rules, facts and preferences through 5 rounds of
 compaction at 10%, 20% and 30% of a session's size, with and without a model.
 
-    python benchmarks/bench_memory.py [--sessions 12] [--family sealed|lead|field|ridge|quarry|tarn|moss|heath|brook|blind|probe|probe2|…|probe8|final|heldout|report|tune|tuning|all] [--fixtures ../shared/fixtures/transcripts]
+    python benchmarks/bench_memory.py [--sessions 12] [--family sealed|lead|field|ridge|quarry|tarn|moss|heath|brook|fen|blind|probe|probe2|…|probe8|final|heldout|report|tune|tuning|all] [--fixtures ../shared/fixtures/transcripts]
 
 Sessions come from ``memory_sessions.py``: the ``tune`` (seeds 0+), ``report`` (1000+),
 ``heldout`` (2000+), ``final`` (3000+), ``blind`` (5000+) and ``probe*`` families are what the
@@ -15,7 +15,8 @@ only as ``--family field``, never in ``all`` or ``tuning``; so does ``ridge`` (s
 ``memory_family_moss.py``, written by i11y, held out for the lead's one run) and ``heath`` (seeds 23000+,
 ``memory_family_heath.py``, written by i11z, held out for the lead's one run) and ``brook`` (seeds 24000+,
 ``memory_family_brook.py``, written by i11fam9, held out for the lead's one run; its ground truth is checked
-by ``check_family_brook.py``). A round appends the next fifth of the session to the previous round's
+by ``check_family_brook.py``) and ``fen`` (seeds 25000+, ``memory_family_fen.py``, written by i11fam10, held out
+for the lead's one run; its ground truth is checked by ``check_family_fen.py``). A round appends the next fifth of the session to the previous round's
 output and compacts it (``replay.compact.compact_conversation``, 1 fold at most) to the budget.
 
 Printed per family × summarizer × budget: survival per kind (current value present in the last
@@ -46,6 +47,8 @@ from contextwindow.tokens import counter_for
 from contextwindow.turns import validate
 from memory_family_brook import SEED_BASE as BROOK_SEEDS
 from memory_family_brook import generate as generate_brook
+from memory_family_fen import SEED_BASE as FEN_SEEDS
+from memory_family_fen import generate as generate_fen
 from memory_family_field import SEED_BASE as FIELD_SEEDS
 from memory_family_field import generate as generate_field
 from memory_family_heath import SEED_BASE as HEATH_SEEDS
@@ -67,9 +70,9 @@ COUNTER = counter_for(None)
 ROUNDS = 5
 #: families the ledger was developed against (their failures were looked at), then the held-out ones
 TUNING = ("tune", "report", "heldout", "final", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8", "blind")
-FAMILIES = (*TUNING, "sealed", "lead", "field", "ridge", "quarry", "tarn", "moss", "heath", "brook")  # field (tuning data since its one held-out run), ridge (held out, run by the lead only): memory_family_*.py
+FAMILIES = (*TUNING, "sealed", "lead", "field", "ridge", "quarry", "tarn", "moss", "heath", "brook", "fen")  # field (tuning data since its one held-out run), ridge (held out, run by the lead only): memory_family_*.py
 #: held out for the lead's one run each: run only by their own name, never in ``all``
-BY_NAME_ONLY = ("field", "ridge", "quarry", "tarn", "moss", "heath", "brook")
+BY_NAME_ONLY = ("field", "ridge", "quarry", "tarn", "moss", "heath", "brook", "fen")
 
 
 def scripted_brief(messages: list[Message], system: str | None = None) -> str:
@@ -138,9 +141,9 @@ def ledger_checks(g: Generated) -> tuple[int, int | None]:
 
 
 def bench_generated(family: str, n: int) -> bool:
-    base = {"tune": 0, "report": 1000, "heldout": 2000, "final": 3000, "blind": 5000, "probe": 7000, "probe2": 8000, "probe3": 9000, "sealed": 11000, "probe4": 12000, "probe5": 13000, "probe6": 14000, "lead": 15000, "probe7": 16000, "probe8": 17000, "field": FIELD_SEEDS, "ridge": RIDGE_SEEDS, "quarry": QUARRY_SEEDS, "tarn": TARN_SEEDS, "moss": MOSS_SEEDS, "heath": HEATH_SEEDS, "brook": BROOK_SEEDS}[family]
+    base = {"tune": 0, "report": 1000, "heldout": 2000, "final": 3000, "blind": 5000, "probe": 7000, "probe2": 8000, "probe3": 9000, "sealed": 11000, "probe4": 12000, "probe5": 13000, "probe6": 14000, "lead": 15000, "probe7": 16000, "probe8": 17000, "field": FIELD_SEEDS, "ridge": RIDGE_SEEDS, "quarry": QUARRY_SEEDS, "tarn": TARN_SEEDS, "moss": MOSS_SEEDS, "heath": HEATH_SEEDS, "brook": BROOK_SEEDS, "fen": FEN_SEEDS}[family]
     seeds = range(base, base + n)
-    own = {"field": generate_field, "ridge": generate_ridge, "quarry": generate_quarry, "tarn": generate_tarn, "moss": generate_moss, "heath": generate_heath, "brook": generate_brook}.get(family)
+    own = {"field": generate_field, "ridge": generate_ridge, "quarry": generate_quarry, "tarn": generate_tarn, "moss": generate_moss, "heath": generate_heath, "brook": generate_brook, "fen": generate_fen}.get(family)
     sessions = [own(s) if own else generate(s, family) for s in seeds]
     sizes = [COUNTER.count_messages(g.messages) for g in sessions]
     plants = sum(len(g.plants) for g in sessions)
