@@ -301,16 +301,20 @@ class _Builder:
         self._said(th, v, th.form, text, idx)
         return text
 
+    def _new(self, th: Thread, tpl: str, form: str, idx: int) -> str:
+        """``th``'s subject given a fresh value in ``tpl`` (``{v}`` the value, ``{n}`` the noun)."""
+        v = self._fresh(th)
+        text = tpl.format(n=th.plant.noun, v=v)
+        self._said(th, v, form, text, idx)
+        return text
+
     def _act(self, act: Act, idx: int) -> str:
         r = self.rng
         th = act.threads[0]
         p = th.plant
         noun, cap = p.noun, p.noun[0].upper() + p.noun[1:]
         if act.what == "goal":
-            v = self._fresh(th)
-            text = r.choice(T.GOAL).format(g=v)
-            self._said(th, v, "goal", text, idx)
-            return text
+            return self._new(th, r.choice(T.GOAL).replace("{g}", "{v}"), "goal", idx)
         if act.what == "rescope":
             o, v = self._cur(th), self._fresh(th)
             text = r.choice(T.GOAL_RESCOPE).format(o=o, v=v)
@@ -357,19 +361,13 @@ class _Builder:
             p.ended_at[o] = idx
             return r.choice(T.SPLIT_1).format(o=o, n=noun)
         if act.what == "split2":
-            v = self._fresh(th)
-            text = r.choice(T.SPLIT_2).format(V=v)
-            self._said(th, v, "split", text, idx)
-            return text
+            return self._new(th, r.choice(T.SPLIT_2).replace("{V}", "{v}"), "split", idx)
         if act.what == "retract":
             p.retracted.append(self._cur(th))
             p.ended_at[self._cur(th)] = idx
             return r.choice(T.RETRACT).format(n=noun)
         if act.what == "restate":
-            v = self._fresh(th)
-            text = r.choice(T.RESTATE).format(n=noun, v=v)
-            self._said(th, v, "restate", text, idx)
-            return text
+            return self._new(th, r.choice(T.RESTATE), "restate", idx)
         if act.what == "refer":
             p.refs.append(idx)
             return r.choice(T.REFER).format(ref=p.ref)

@@ -66,3 +66,14 @@ def test_sentences_are_its_own() -> None:
     n, shared = borrowed(BENCH, "fen", ("memory_fen_text.py", "memory_fen_tools.py"))
     assert n > 50
     assert shared == []
+
+
+def test_registered_as_held_out() -> None:
+    import bench_memory
+    import memory_misses
+
+    assert "fen" in bench_memory.FAMILIES and "fen" in bench_memory.BY_NAME_ONLY and "fen" not in bench_memory.TUNING
+    assert bench_memory.family_names("fen") == ("fen",)
+    assert "fen" not in bench_memory.family_names("all") + bench_memory.family_names("tuning")
+    assert "fen" in memory_misses.HELD_OUT and "fen" not in memory_misses.TUNING
+    assert memory_misses.session("fen", SEED_BASE).messages == generate(SEED_BASE).messages
