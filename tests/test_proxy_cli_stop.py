@@ -80,3 +80,32 @@ def test_ctrl_c_keeps_every_usage_row(tmp_path: Path, front: str) -> None:
         store.close()
     assert sorted(rows) == sorted(50 * (2 + 2 * i) for _ in range(conversations) for i in range(rounds)), err
     assert "records lost 0" in err or front == "aiohttp", err
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the worker process through /proc (Linux)")
+def test_the_worker_is_out_of_ctrl_c_but_in_its_fronts_session(tmp_path: Path) -> None:
+    """The worker is in a process group of its own (a terminal's Ctrl-C reaches the front alone) and
+    in its front's session: on Linux a session is the scheduling group (autogroup) among whose
+    members the worker's niceness counts; in a session of its own it took its full share of the
+    cores beside its front at every burst."""
+    with LocalProviderServer(script) as up:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "contextwindow.cli.main", "proxy", "--upstream", up.base_url, "--port", "0",
+             "--store", f"sqlite:///{tmp_path / 'proxy.db'}", "--front", "lean"],
+            stderr=subprocess.PIPE, text=True, start_new_session=True,
+        )
+        try:
+            assert proc.stderr is not None
+            for line in proc.stderr:
+                if "ctxw proxy: listening on" in line:
+                    break
+            else:
+                raise AssertionError("ctxw proxy exited before it listened")
+            kids = [int(k) for task in Path(f"/proc/{proc.pid}/task").iterdir() for k in (task / "children").read_text().split()]
+            assert len(kids) == 1, kids
+            worker = kids[0]
+            assert os.getsid(worker) == os.getsid(proc.pid)
+            assert os.getpgid(worker) == worker != os.getpgid(proc.pid)
+        finally:
+            proc.terminate()
+            proc.wait(60)

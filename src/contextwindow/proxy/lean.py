@@ -87,11 +87,14 @@ class LeanProxy:
 async def _spawn(argv: list[str], secret: str) -> tuple[asyncio.subprocess.Process, int]:
     env = {NICE_ENV: str(WORKER_NICE), **os.environ, SECRET_ENV: secret, FRONT_ENV: "aiohttp"}
     # its stdin is a pipe from here: when this process ends, however it ends, the worker sees it close and stops.
-    # Its own session: a terminal's Ctrl-C (SIGINT to the foreground process group) reaches the front
-    # alone, which hands over what it holds before it stops the worker (else the worker stopped at
-    # once, and the answers the front still held lost their usage rows)
+    # Its own process group: a terminal's Ctrl-C (SIGINT to the foreground process group) reaches the
+    # front alone, which hands over what it holds before it stops the worker (else the worker stopped
+    # at once, and the answers the front still held lost their usage rows). Not its own session: on
+    # Linux a session is a scheduling group (autogroup) whose members' niceness counts only among
+    # themselves, so a worker in a session of its own took its full share of the cores beside the
+    # front's at WORKER_NICE (lean 50-client p50 +49% -> +108% against 032748d, docs/proxy.md)
     proc = await asyncio.create_subprocess_exec(*argv, env=env, stdin=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-                                                start_new_session=True)
+                                                process_group=0)
     assert proc.stderr is not None
     while True:
         line = await proc.stderr.readline()
