@@ -116,3 +116,34 @@ def test_a_failed_hand_over_ends_its_chain() -> None:
     asyncio.run(run())
     got = {(k, b): broken for k, b, broken in calls}
     assert got == {(b"a", b"n1"): False, (b"a", b"n2"): True, (b"a", b"n3"): True, (b"b", b"m1"): False, (b"a", b"n4"): False}
+
+
+def test_a_request_over_the_cap_waits_for_the_worker_to_take_some() -> None:
+    """Over ``front.HANDOVER_BYTES`` a request waits until the worker has taken enough
+    (:meth:`Handovers.room`), not for the worker's whole backlog; it gives up after its timeout."""
+    taken: dict[bytes, asyncio.Event] = {}
+
+    async def send(key: bytes, path: str, headers: Any, body: bytes, broken: bool) -> bool:
+        await taken[body].wait()  # the worker takes this hand-over when the test says
+        return True
+
+    async def run() -> None:
+        h = Handovers(send, "/_ctxw/answer")
+        for body in (b"a" * 40, b"b" * 40, b"c" * 40):
+            taken[body] = asyncio.Event()
+            h.post(body[:1], "/_ctxw/store", [], body)
+        await asyncio.sleep(0)
+        assert h.bytes == 120
+        assert await h.room(100, 0.05) is False  # nothing taken: it gives up
+        waiting = asyncio.ensure_future(h.room(100, GUARD_S))
+        await asyncio.sleep(0.01)
+        assert not waiting.done()
+        taken[b"a" * 40].set()  # one taken: 80 bytes left, under the limit, while two are still queued
+        assert await asyncio.wait_for(waiting, GUARD_S) is True
+        assert h.bytes == 80 and len(h.tasks) == 2
+        assert await h.room(100, 0) is True  # under the limit: no wait
+        for e in taken.values():
+            e.set()
+        await asyncio.wait_for(h.settle(), GUARD_S)
+
+    asyncio.run(run())

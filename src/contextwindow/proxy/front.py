@@ -41,8 +41,8 @@ Per request:
   100-continue`` is answered here. A client's internal ``x-ctxw-*`` headers go nowhere; an encoded
   body goes to the worker.
 - Memory: a connection reads no further while a request waits behind the one served; an answer is
-  read at most ``body.HIGH_WATER`` ahead of its client; hand-overs over ``HANDOVER_BYTES`` send
-  requests to the worker (docs/proxy.md, "the review's findings on the lean front").
+  read at most ``body.HIGH_WATER`` ahead of its client; over ``HANDOVER_BYTES`` of hand-overs a
+  request waits for the worker to take some (``HANDOVER_WAIT_S`` at most, then it goes to the worker).
 
 What is not as with ``--front aiohttp``: a request forwarded as sent has its answer relayed
 without waiting for the worker, so the client may have it before its messages are stored and
@@ -93,7 +93,10 @@ log = logging.getLogger("contextwindow.proxy")
 RETRY_STATUSES = frozenset({400, 413, 422})
 KEPT = 4096  # conversations whose last body the front keeps
 KEPT_BYTES = 64 << 20  # and their bytes in all
-HANDOVER_BYTES = 64 << 20  # hand-overs not yet taken by the worker, above which requests go to the worker
+HANDOVER_BYTES = 64 << 20  # hand-overs not yet taken by the worker, above which a request waits for the worker to take some
+#: how long at most (seconds); then it goes to the worker, behind its conversation's hand-overs. Sent there at
+#: once, it waited for the worker's whole backlog: 12-19 s stalls at load ~10 (docs/proxy.md, 2026-11-25 02:00)
+HANDOVER_WAIT_S = 30.0
 
 
 def _parsed(body: bytes) -> Any:
@@ -142,7 +145,7 @@ class FrontServer:
         self._delegated = 0  # requests handed over whole, numbered for the worker (RID_HEADER)
         self.handovers = Handovers(self._post, ANSWER_PATH)
         self.stats = {"requests": 0, "front_fast": 0, "delegated": 0, "records_lost": 0, "cancelled": 0,
-                      "read_ahead_peak": 0, "read_paused": 0, "handover_capped": 0, "front_first": 0, "words_lost": 0}
+                      "read_ahead_peak": 0, "read_paused": 0, "handover_capped": 0, "handover_waited": 0, "front_first": 0, "words_lost": 0}
         self.port = config.port
         self._server: asyncio.AbstractServer | None = None
         self._inflight = 0
@@ -237,7 +240,10 @@ class FrontServer:
         key: bytes | None = None
         bkey: bytes | None = None
         doc: Any = None
-        capped = self.handovers.bytes > HANDOVER_BYTES  # the worker is behind: requests go to it (back-pressure)
+        capped = self.handovers.bytes > HANDOVER_BYTES  # the worker is behind (back-pressure)
+        if capped and proto is not None:
+            self.stats["handover_waited"] += 1
+            capped = not await self.handovers.room(HANDOVER_BYTES, HANDOVER_WAIT_S)
         self.stats["handover_capped"] += capped
         if proto is not None and proto.name in fastpath.DECIDED and orjson is not None and not encoded(head.headers) and not capped:
             bkey = fastpath.byte_key(path, hmap, body)

@@ -4,7 +4,7 @@ forwarded as sent, and the answers to it, posted to the worker in order per conv
 - :meth:`Handovers.post` queues one hand-over after the conversation's earlier ones (a chain of
   tasks per conversation: the worker stores request N before N+1, and records N's answer after
   storing N). The bytes queued and not yet taken by the worker are counted (:attr:`Handovers.bytes`:
-  the front's back-pressure, ``front.HANDOVER_BYTES``).
+  the front's back-pressure, ``front.HANDOVER_BYTES``; :meth:`Handovers.room` waits for them to drop).
 - :meth:`Handovers.answered` holds the answer to a request forwarded as sent, to ride to the worker
   with the conversation's next request (one hand-over per request, not two: :meth:`take`); it goes
   alone after ``HOLD_S`` seconds (:meth:`flush`), before a request the worker serves, and on a drain.
@@ -39,6 +39,7 @@ class Handovers:
         self.tasks: set[asyncio.Future[bool]] = set()  # every hand-over not done
         self.held: dict[bytes, tuple[Headers, bytes]] = {}  # conversation → its last answer, not handed over yet
         self.bytes = 0  # bytes of hand-overs not yet taken by the worker
+        self._waiting: list[asyncio.Future[None]] = []  # callers of room(), woken as hand-overs are taken
 
     def post(self, key: bytes, path: str, headers: Headers, body: bytes) -> asyncio.Future[bool]:
         """Post to the worker after the conversation's earlier hand-overs."""
@@ -53,6 +54,10 @@ class Handovers:
             self.tasks.discard(t)
             if self.chains.get(key) is t:
                 del self.chains[key]
+            waiting, self._waiting = self._waiting, []
+            for w in waiting:
+                if not w.done():
+                    w.set_result(None)
 
         task.add_done_callback(done)
         return task
@@ -63,6 +68,23 @@ class Handovers:
             await asyncio.wait([prev])
             broken = prev.cancelled() or prev.exception() is not None or not prev.result()
         return await self._send(key, path, headers, body, broken) and not broken  # a broken chain stays broken
+
+    async def room(self, limit: int, timeout: float) -> bool:
+        """Wait until at most ``limit`` bytes of hand-overs are not yet taken by the worker; False
+        if ``timeout`` seconds passed first."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.bytes > limit:
+            left = deadline - loop.time()
+            if left <= 0:
+                return False
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiting.append(waiter)
+            try:
+                await asyncio.wait_for(waiter, left)
+            except TimeoutError:
+                return False
+        return True
 
     def take(self, key: bytes) -> tuple[Headers, bytes] | None:
         """The conversation's held answer, to ride with its next request (None: none held)."""
