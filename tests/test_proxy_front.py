@@ -301,7 +301,7 @@ def test_ctxw_proxy_front_lean_serves_with_its_worker_process(tmp_path: Any) -> 
             proc.terminate()  # SIGTERM: the front hands over what it holds, the worker commits and stops
             _, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err
-        assert "5 requests" in err and "records lost 0" in err, err
+        assert "5 requests" in err and "records lost 0" in err and "0 of them while its hand-overs were over their cap" in err, err
         store = open_store(f"sqlite:///{db}")
         (conv,) = store.list_conversations()
         assert len(store.list_usage(conv.id)) == 5

@@ -130,7 +130,8 @@ def _serve_lean(config: Any, store_url: str, window: int | None, clip_budget: in
             st = served[0].status()
             click.echo(f"ctxw proxy: front stopped; {st['requests']} requests ({st['front_fast']} forwarded as sent by the front, "
                        f"{st['front_first']} of them first requests, "
-                       f"{st['delegated']} served by the worker, {st['cancelled']} cancelled by their client); records lost {st['records_lost']}",
+                       f"{st['delegated']} served by the worker ({st['handover_capped']} of them while its hand-overs were over their cap), "
+                       f"{st['cancelled']} cancelled by their client); records lost {st['records_lost']}",
                        err=True)
 
 

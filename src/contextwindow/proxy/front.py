@@ -67,7 +67,7 @@ from . import fastpath
 from .body import BodyStream
 from .config import TOKEN_HEADER, ProxyConfig, authorized, join_url
 from .connection import ClientConnection, error_bytes
-from .handover import Handovers
+from .handover import Backlog, Handovers
 from .pool import Pool, UpstreamBroken, UpstreamTimeout, pool_for
 from .protocols import BY_PATH, Protocol, shape_for
 from .wire import LAST_CHUNK, Head, chunk, encoded, path_of, request_headers, response_head
@@ -144,6 +144,7 @@ class FrontServer:
         self._ids = 0  # requests forwarded as sent, numbered for the worker
         self._delegated = 0  # requests handed over whole, numbered for the worker (RID_HEADER)
         self.handovers = Handovers(self._post, ANSWER_PATH)
+        self.backlog = Backlog(HANDOVER_BYTES)
         self.stats = {"requests": 0, "front_fast": 0, "delegated": 0, "records_lost": 0, "cancelled": 0,
                       "read_ahead_peak": 0, "read_paused": 0, "handover_capped": 0, "handover_waited": 0, "front_first": 0, "words_lost": 0}
         self.port = config.port
@@ -240,7 +241,7 @@ class FrontServer:
         key: bytes | None = None
         bkey: bytes | None = None
         doc: Any = None
-        capped = self.handovers.bytes > HANDOVER_BYTES  # the worker is behind (back-pressure)
+        capped = self.backlog.over(self.handovers.bytes, started)  # the worker is behind (back-pressure; said on stderr)
         if capped and proto is not None:
             self.stats["handover_waited"] += 1
             capped = not await self.handovers.room(HANDOVER_BYTES, HANDOVER_WAIT_S)

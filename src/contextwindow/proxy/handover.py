@@ -9,6 +9,12 @@ forwarded as sent, and the answers to it, posted to the worker in order per conv
   with the conversation's next request (one hand-over per request, not two: :meth:`take`); it goes
   alone after ``HOLD_S`` seconds (:meth:`flush`), before a request the worker serves, and on a drain.
 
+- :class:`Backlog` watches the cap on those bytes (``front.HANDOVER_BYTES``): while over it, a
+  request waits for the worker to take some (``front.HANDOVER_WAIT_S`` at most), then goes to the
+  worker (after its conversation's hand-overs: delayed, not dropped); the front says so on stderr
+  when the cap is hit and again when the worker caught up, with how many requests found it over
+  meanwhile and for how long.
+
 The posting itself (the worker's connection, what its answer says) is the front's: ``send``. A
 hand-over that failed (``send`` returned False: the worker may take it late, or never) ends its
 chain: the ones queued after it are not posted (``send`` is called with ``broken=True`` to count
@@ -18,8 +24,11 @@ them), so none lands before it; the conversation's next request goes to the work
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
+
+log = logging.getLogger("contextwindow.proxy")
 
 HOLD_S = 0.5  # an answer waits this long at most for its conversation's next request to ride with
 
@@ -124,3 +133,30 @@ class Handovers:
         n = len(self.held)
         self.held.clear()
         return n
+
+
+class Backlog:
+    """The cap on hand-overs not yet taken by the worker, watched (module docstring): :meth:`over`
+    per request; ``capped`` counts the requests that found it over."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.capped = 0
+        self._since: float | None = None  # when the current spell over the cap began
+        self._before = 0  # ``capped`` when it began
+
+    def over(self, pending: int, now: float) -> bool:
+        """``pending`` bytes not yet taken by the worker at ``now`` (monotonic seconds): over the cap?"""
+        if pending > self.cap:
+            self.capped += 1
+            if self._since is None:
+                self._since, self._before = now, self.capped - 1
+                log.warning("the worker is behind: %d MiB of hand-overs not yet taken (its cap is %d MiB); requests wait for it, "
+                            "then go to it after their conversation's hand-overs, until it catches up (their records are delayed, "
+                            "not dropped)", pending >> 20, self.cap >> 20)
+            return True
+        if self._since is not None:
+            log.warning("the worker caught up with its hand-overs after %.1f s; %d requests found them over the cap meanwhile", now - self._since,
+                        self.capped - self._before)
+            self._since = None
+        return False
