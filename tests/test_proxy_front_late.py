@@ -46,9 +46,11 @@ def _turns(http: httpx.Client, url: str, n: int) -> list[list[dict[str, Any]]]:
     return sent
 
 
-def test_a_late_store_of_an_earlier_history_keeps_one_conversation() -> None:
-    """Before: the worker's store of request N's history after N+1's opened a second conversation
-    (the history diverges from the stored one by ending early), and its reply went into it."""
+def _late(request: int, extra: dict[str, str] | None = None) -> None:
+    """Three requests of one conversation through the lean front, then request ``request``'s
+    history handed to the worker again, late, under the number the front gave it (its requests
+    are numbered in the order it forwards them, fast or through the worker: 1, 2, 3), with its
+    answer: one conversation, nothing stored twice, the late reply not appended."""
     store = open_store("memory://")
     with LocalProviderServer(_script) as up, BackgroundProxy(ProxyConfig(upstream=up.base_url, port=0, front="lean"),
                                                              Conversations(store, clip_budget=4_000)) as px, httpx.Client(timeout=GUARD_S) as http:
@@ -59,16 +61,16 @@ def test_a_late_store_of_an_earlier_history_keeps_one_conversation() -> None:
         lean = px.server
         worker = f"http://127.0.0.1:{lean.worker.port}"
         meta = json.dumps({"content-type": "application/json"}).encode()
-        body = _body(sent[1])  # request 2's history, handed over late
+        body = _body(sent[request - 1])
         r = httpx.post(f"{worker}/_ctxw/store", content=meta + body, timeout=GUARD_S,
-                       headers={"x-ctxw-worker": lean._secret, "x-ctxw-id": "late-1", "x-ctxw-path": "/v1/chat/completions",
-                                "x-ctxw-split": f"{len(meta)},{len(meta) + len(body)}"})
+                       headers={"x-ctxw-worker": lean._secret, "x-ctxw-id": str(request), "x-ctxw-path": "/v1/chat/completions",
+                                "x-ctxw-split": f"{len(meta)},{len(meta) + len(body)}", **(extra or {})})
         assert r.status_code == 200
         answer = json.dumps({"id": "c", "object": "chat.completion", "created": 0, "model": "m", "choices": [{
             "index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "a late answer"}}],
             "usage": {"prompt_tokens": 100, "completion_tokens": 3, "total_tokens": 103}}).encode()
         r = httpx.post(f"{worker}/_ctxw/answer", content=answer, timeout=GUARD_S,
-                       headers={"x-ctxw-worker": lean._secret, "x-ctxw-prev-id": "late-1", "x-ctxw-status": "200",
+                       headers={"x-ctxw-worker": lean._secret, "x-ctxw-prev-id": str(request), "x-ctxw-status": "200",
                                 "x-ctxw-type": "application/json"})
         assert r.status_code == 200
         px.wait_idle()
@@ -76,6 +78,19 @@ def test_a_late_store_of_an_earlier_history_keeps_one_conversation() -> None:
         assert [c.id for c in store.list_conversations()] == [conv.id], st
         assert len(store.list_active(conv.id)) == rows  # nothing stored twice, the late reply not appended
         assert st.get("late_store") == 1 and st.get("record_failed", 0) == 0, st
+
+
+def test_a_late_store_of_an_earlier_history_keeps_one_conversation() -> None:
+    """Before: the worker's store of request N's history after N+1's opened a second conversation
+    (the history diverges from the stored one by ending early), and its reply went into it."""
+    _late(2)
+
+
+def test_a_late_store_of_an_opening_request_keeps_one_conversation() -> None:
+    """The conversation's first request (an opening one: the front forwards it as one, and marked
+    it ``x-ctxw-opened: 1`` until 2026-11-25) handed over after the later ones. Before: the mark
+    made the worker skip its late-hand-over check, and the late history forked the conversation."""
+    _late(1, {"x-ctxw-opened": "1"})
 
 
 def test_the_aiohttp_front_sends_a_rewound_history_as_the_client_sent_it() -> None:
