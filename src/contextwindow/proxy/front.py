@@ -75,7 +75,6 @@ from .worker import (
     ANSWER_PATH,
     DELIVERED_PATH,
     IDLE_PATH,
-    OPENED_HEADER,
     OVERFLOW_HEADER,
     RID_HEADER,
     ROOM_HEADER,
@@ -141,8 +140,7 @@ class FrontServer:
         self.convs = fastpath.Table(KEPT, KEPT_BYTES)
         #: the whole-request room of a conversation's first request, by its shape (fastpath.shape_of), learned from the worker
         self.limits: collections.OrderedDict[bytes, tuple[float, float]] = collections.OrderedDict()
-        self._ids = 0  # requests forwarded as sent, numbered for the worker
-        self._delegated = 0  # requests handed over whole, numbered for the worker (RID_HEADER)
+        self._ids = 0  # requests forwarded as sent or handed over whole, numbered in that order for the worker (worker.Handed)
         self.handovers = Handovers(self._post, ANSWER_PATH)
         self.backlog = Backlog(HANDOVER_BYTES)
         self.stats = {"requests": 0, "front_fast": 0, "delegated": 0, "records_lost": 0, "cancelled": 0,
@@ -253,7 +251,6 @@ class FrontServer:
             got = None
             if conv is not None:  # found by its bytes: the new bytes alone decide, where they can
                 got = fastpath.decide(conv, proto.name, body, None, self.clip)
-            first = False
             if got is None or got is fastpath.NEED_BODY:
                 doc = _parsed(body)
                 key = fastpath.key_of(path, hmap, doc) if isinstance(doc, dict) else None
@@ -264,12 +261,12 @@ class FrontServer:
                 if got is None and key is not None and isinstance(doc, dict):  # a conversation's first request, or a re-opened one's
                     opened = fastpath.first(self.limits.get(fastpath.shape_of(path, doc) or b""), proto.name, body, doc, self.clip)
                     if opened is not None:
-                        (conv, got), first = opened, True
+                        conv, got = opened
                         self.convs.remember(key, conv)
                         self.stats["front_first"] += 1
             if got is not None and got is not fastpath.NEED_BODY and conv is not None and key is not None:
                 self.convs.alias_to(bkey, key, conv)
-                await self._fast(client, head, body, keep, key, conv, got, proto, hmap, started, first=first)
+                await self._fast(client, head, body, keep, key, conv, got, proto, hmap, started)
                 return
             bkey = None if key is None else bkey
         elif proto is not None and capped:  # it still waits for its conversation's hand-overs (else it may be served before them)
@@ -289,9 +286,9 @@ class FrontServer:
         return pool, base
 
     async def _fast(self, client: ClientConnection, head: Head, body: bytes, keep: bool, key: bytes, conv: fastpath.Conv,
-                    got: tuple[Any, float, list[Any]], proto: Protocol, hmap: dict[str, str], started: float, *, first: bool = False) -> None:
-        """``first``: an opening request (:func:`fastpath.first`), which the worker stores as one
-        (``OPENED_HEADER``): a re-opened conversation's continues in a new conversation."""
+                    got: tuple[Any, float, list[Any]], proto: Protocol, hmap: dict[str, str], started: float) -> None:
+        """Forward as sent (an opening request too, :func:`fastpath.first`: the worker tells a
+        re-opened conversation's from a late hand-over by the request's number, ``worker.Handed``)."""
         sent, cost, new = got
         path = path_of(head.target)
         self.convs.sent(key, conv, sent)
@@ -304,7 +301,7 @@ class FrontServer:
         rid = str(self._ids)
         assert orjson is not None
         meta = orjson.dumps(hmap)
-        headers = [("x-ctxw-id", rid), ("x-ctxw-path", path), *([(OPENED_HEADER, "1")] if first else [])]
+        headers = [("x-ctxw-id", rid), ("x-ctxw-path", path)]
         held = self.handovers.take(key)
         if held is None:
             self.handovers.post(key, STORE_PATH, [*headers, ("x-ctxw-split", f"{len(meta)},{len(meta) + len(body)}")], meta + body)
@@ -407,8 +404,8 @@ class FrontServer:
         has_body = isinstance(body, BodyStream) or bool(body) or head.method in ("POST", "PUT", "PATCH")
         rid = None
         if proto is not None and not path.startswith("/_ctxw/"):  # the worker records its answer once told the client had it
-            self._delegated += 1
-            rid = f"d{self._delegated}"
+            self._ids += 1
+            rid = f"d{self._ids}"
             headers.append((RID_HEADER, rid))
         status, written = 200, [-1]  # the answer's body bytes the client was written (-1: no answer)
         reported = False

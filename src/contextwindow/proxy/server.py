@@ -82,6 +82,7 @@ class ProxyServer:
         self._recorder = Recorder(conversations, self.locks, self._lane, self._commits)
         #: the lean front's requests forwarded as sent, stored, whose answers it has not handed over yet (proxy/worker.py)
         self.front_pending: dict[str, Any] = {}
+        self.handed = worker.Handed()  # the front's numbers of the latest requests taken, per conversation (late hand-overs)
         self._upstream = Forwarder(config, conversations, self._lane, self._commits, self._recorder, self.stats, lambda: self._inflight)
 
     def status(self) -> dict[str, int]:
@@ -211,6 +212,7 @@ class ProxyServer:
         except PayloadError as exc:
             field = _field_path(proto, exc)
             return error_response(proto, 400, f"{field}: {exc}" if field else str(exc), param=field)
+        self.handed.took(parsed.identity.key, worker.delivery_id(self.config, request))  # numbered by the lean front: in its order
         for attempt in range(LOCK_MOVES):
             key, lock = await self.locks.acquire(parsed.identity.key)
             stored: Stored | None = None

@@ -26,6 +26,7 @@ the client sent it and the conversation may go on without a build, the answer ca
 from __future__ import annotations
 
 import asyncio
+import collections
 import hmac
 import logging
 import time
@@ -54,9 +55,6 @@ IDLE_PATH = "/_ctxw/idle"
 DELIVERED_PATH = "/_ctxw/delivered"
 INTERNAL_PATHS = frozenset({STORE_PATH, ANSWER_PATH, IDLE_PATH, DELIVERED_PATH})
 RID_HEADER = "x-ctxw-rid"  # a request the front hands over whole: its id, named again by its /_ctxw/delivered
-#: on a /_ctxw/store: a conversation's opening request (proxy/fastpath.py: ``first``), stored as one: the
-#: history of a conversation the store holds more of is a re-opened conversation, not a late hand-over
-OPENED_HEADER = "x-ctxw-opened"
 PENDING_KEPT = 10_000  # requests stored whose answers the front has not handed over
 NICE_ENV = "CTXW_PROXY_WORKER_NICE"
 #: the worker process's niceness under ``ctxw proxy --front lean`` (its front sets the variable;
@@ -163,6 +161,7 @@ async def store(server: ProxyServer, request: web.Request) -> web.Response:
         parsed = conv.parse(req)
     except ContextWindowError as exc:  # the front decides on well-formed histories only: a bug if here
         return _failed(stats, f"could not be read for the store: {exc}")
+    behind = server.handed.took(parsed.identity.key, h.get("x-ctxw-id"))
     for _ in range(3):
         key, lock = await server.locks.acquire(parsed.identity.key)
         try:
@@ -171,7 +170,7 @@ async def store(server: ProxyServer, request: web.Request) -> web.Response:
                 if quick is not None:
                     prepared = conv.commit(quick)
                     stats["fast"] += 1
-                elif h.get(OPENED_HEADER) != "1" and (late := conv.stored_already(parsed, key)) is not None:  # a late hand-over: stored already, not a rewind
+                elif behind and (late := conv.stored_already(parsed, key)) is not None:  # a late hand-over: stored already, not a re-open
                     prepared = late
                     stats["late_store"] = stats.get("late_store", 0) + 1
                     log.warning("conversation %s: a request the front forwarded as sent reached the store after a later one of "
@@ -204,6 +203,36 @@ async def store(server: ProxyServer, request: web.Request) -> web.Response:
             server._commits.durable(group)
         return web.Response(status=200, headers=room_headers(conv, prepared.conversation_id))
     return _failed(stats, "were not stored: the conversation kept moving to another lock")
+
+
+class Handed:
+    """The front numbers its requests in the order it forwards them (``x-ctxw-id`` on a
+    ``/_ctxw/store``: ``17``; ``RID_HEADER`` on one it hands over whole: ``d18``). This keeps, per
+    conversation (identity key), the number of the latest one the worker took: a hand-over numbered
+    below it is late (the request went upstream before one whose history the store holds already),
+    and only a late one whose history the store holds all of and more is stored already
+    (:meth:`Conversations.stored_already`). The same history numbered after everything taken is a
+    client sending it again (a re-opened conversation: the front forwards an opening request as
+    sent), which :meth:`Conversations.prepare` continues in a new conversation."""
+
+    KEPT = 10_000  # conversations kept (the least recently taken leave first; a late hand-over of one is then not told)
+
+    def __init__(self) -> None:
+        self._last: collections.OrderedDict[str, int] = collections.OrderedDict()
+
+    def took(self, key: str, rid: str | None) -> bool:
+        """Request ``rid`` (None, or not the front's number: not noted) of conversation ``key`` taken;
+        True if one the front forwarded after it was taken first."""
+        if not rid or not (seq := rid[1:] if rid[0] == "d" else rid).isdigit():
+            return False
+        n, last = int(seq), self._last.get(key)
+        if last is not None and last > n:
+            return True
+        self._last[key] = n
+        self._last.move_to_end(key)
+        if len(self._last) > self.KEPT:
+            self._last.popitem(last=False)
+        return False
 
 
 def _failed(stats: dict[str, int], what: str) -> web.Response:
