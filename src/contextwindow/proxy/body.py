@@ -71,11 +71,25 @@ class BodyStream:
         self.done = True
         self._wake()
 
+    def restart(self) -> None:
+        """Ready for the next body on the same connection (the taker is done with this one; a
+        held reading side is told to go on)."""
+        self._pieces.clear()
+        self._buffered = 0
+        self.done = False
+        self.taken = 0
+        self._error = None
+        self._more = None
+        if self._held:
+            self._held = False
+            self._hold(False)
+
     def fail(self, exc: BaseException, *, keep: bool = False) -> None:
         """The body will not come whole (the client went away, or sent a malformed one; the
         upstream broke off its answer). What waits is dropped, or with ``keep`` taken first (an
-        answer's: its client gets what the upstream sent before the break)."""
-        if not self.done and self._error is None:
+        answer's: its client gets what the upstream sent before the break, then the error, even
+        when it came after the answer's end: its request's body broke off)."""
+        if self._error is None and (keep or not self.done):
             self._error = exc
             if not keep:
                 self._pieces.clear()

@@ -163,9 +163,7 @@ class Conn(WriteFlow, asyncio.Protocol):
         assert self.transport is not None
         loop = asyncio.get_running_loop()
         self._head, self._done, self._error, self.answered, self.reusable = None, False, None, False, False
-        if self._answer.held:  # the last answer's taker left pieces behind
-            self._hold_reading(False)
-        self._answer = BodyStream(None, self._hold_reading)
+        self._answer.restart()
         self._pump = None
         self._head_only = method == "HEAD"
         self._ready = loop.create_future()
@@ -192,12 +190,9 @@ class Conn(WriteFlow, asyncio.Protocol):
         except ConnectionError as exc:  # the body broke off (its client went away): nothing can end this request well
             self._fail(UpstreamBroken(f"the request's body broke off: {exc}"))
 
-    async def chunks(self) -> AsyncIterator[bytes]:
+    def chunks(self) -> AsyncIterator[bytes]:
         """The answer's body as it arrives (then the error that broke it, or its request, off)."""
-        async for piece in self._answer:
-            yield piece
-        if self._error is not None:  # the request's body broke off after the answer was whole
-            raise self._error
+        return self._answer.__aiter__()
 
     def _hold_reading(self, flag: bool) -> None:
         """The answer's taker is behind (True: pause reading) or caught up (False: read on)."""
