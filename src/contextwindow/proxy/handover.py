@@ -48,7 +48,7 @@ class Handovers:
         self.tasks: set[asyncio.Future[bool]] = set()  # every hand-over not done
         self.held: dict[bytes, tuple[Headers, bytes]] = {}  # conversation → its last answer, not handed over yet
         self.bytes = 0  # bytes of hand-overs not yet taken by the worker
-        self._waiting: list[asyncio.Future[None]] = []  # callers of room(), woken as hand-overs are taken
+        self._waiting: list[tuple[int, asyncio.Future[None]]] = []  # callers of room(): (their limit, woken under it)
 
     def post(self, key: bytes, path: str, headers: Headers, body: bytes) -> asyncio.Future[bool]:
         """Post to the worker after the conversation's earlier hand-overs."""
@@ -63,10 +63,16 @@ class Handovers:
             self.tasks.discard(t)
             if self.chains.get(key) is t:
                 del self.chains[key]
-            waiting, self._waiting = self._waiting, []
-            for w in waiting:
-                if not w.done():
-                    w.set_result(None)
+            if self._waiting:  # woken once there is room: not each of them at every hand-over taken
+                kept = []
+                for limit, w in self._waiting:
+                    if w.done():
+                        continue
+                    if self.bytes <= limit:
+                        w.set_result(None)
+                    else:
+                        kept.append((limit, w))
+                self._waiting = kept
 
         task.add_done_callback(done)
         return task
@@ -81,18 +87,14 @@ class Handovers:
     async def room(self, limit: int, timeout: float) -> bool:
         """Wait until at most ``limit`` bytes of hand-overs are not yet taken by the worker; False
         if ``timeout`` seconds passed first."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while self.bytes > limit:
-            left = deadline - loop.time()
-            if left <= 0:
-                return False
-            waiter: asyncio.Future[None] = loop.create_future()
-            self._waiting.append(waiter)
-            try:
-                await asyncio.wait_for(waiter, left)
-            except TimeoutError:
-                return False
+        if self.bytes <= limit:
+            return True
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append((limit, waiter))
+        try:
+            await asyncio.wait_for(waiter, timeout)
+        except TimeoutError:
+            return False
         return True
 
     def take(self, key: bytes) -> tuple[Headers, bytes] | None:
