@@ -8,15 +8,16 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from contextwindow import turns
-from contextwindow.compaction.candidates import GrowingCandidates
-from contextwindow.compaction.inputs import input_candidates
-from contextwindow.compaction.mask import MaskConfig, mask_candidates, tool_names
+from contextwindow.compaction.candidates import GrowingCandidates, shape
+from contextwindow.compaction.inputs import cleared_inputs, input_candidates
+from contextwindow.compaction.mask import MaskConfig, mask_candidates, masked_message, tool_names
 from contextwindow.compaction.view import ViewItem
 from contextwindow.events import Event
 from contextwindow.folding.extractive import ExtractiveSummarizer
@@ -218,3 +219,62 @@ def test_growing_candidates_are_the_candidates_of_the_whole_view(seed: int) -> N
         assert found.riders(config.keep_last) == (mask_candidates(items, free), input_candidates(items, free, 1)), (seed, n)
         picked += bool(want[0]) + bool(want[1])
     assert picked
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_growing_candidates_after_clears_are_the_candidates_of_the_whole_view(seed: int) -> None:
+    """A clear gives the view back with items replaced by their cleared forms (same keys, same
+    shape): the facts are patched for those items, and the answer is still the whole view's. Also
+    rewrites that change a shape (a result's ids, a call's tool) or a key, which read afresh."""
+    rng = random.Random(1000 + seed)
+    count = counter_for("gpt-4o").count_message
+    config = MaskConfig(keep_last=rng.choice((0, 2)), min_result_tokens=rng.choice((0, 200)), exclude_tools=frozenset({"retrieve"}))
+    found = GrowingCandidates()
+    first = user("start")
+    items: list[ViewItem] = [ViewItem("u", first, count(first))]
+    patched = 0
+    for n in range(150):
+        roll = rng.random()
+        if roll < 0.3 and len(items) > 4:  # a clear of some old results and calls' inputs
+            names = tool_names(items)
+            out = list(items)
+            for i in rng.sample(range(1, len(items)), k=min(len(items) - 1, rng.randint(1, 4))):
+                it, m = out[i], out[i].message
+                if m.role == "tool" and m.is_tool_result:
+                    out[i] = it.with_message(masked_message(it, names, count), count)
+                elif m.role == "assistant" and m.tool_calls:
+                    out[i] = it.with_message(cleared_inputs(it, count), count)
+                assert shape(out[i].message) == shape(m)
+            patched += any(a is not b for a, b in zip(items, out, strict=True))
+            items = out
+        elif roll < 0.35 and len(items) > 4:  # a call's tool renamed in place: not the same shape
+            i = next((i for i in range(len(items) - 1, 0, -1) if items[i].message.tool_calls), None)
+            if i is not None:
+                m = items[i].message
+                renamed = Message("assistant", tuple(replace(p, name="retrieve") if isinstance(p, ToolCallPart) else p for p in m.parts))
+                items = [*items[:i], ViewItem(items[i].key, renamed, count(renamed)), *items[i + 1 :]]
+        elif roll < 0.38 and len(items) > 4:  # a key changed in place (another row at that position)
+            i = rng.randint(1, len(items) - 1)
+            items = [*items[:i], replace(items[i], key=f"other{n}"), *items[i + 1 :]]
+        if rng.random() < 0.8:
+            used = [p.id for it in items for p in it.message.parts if isinstance(p, ToolCallPart)]
+            items = [*items, *_items_step(rng, n, used, count)]
+        want = (mask_candidates(items, config), input_candidates(items, config, 200))
+        assert found.find(items, config, 200) == want, (seed, n)
+        assert found.names == tool_names(items)
+        free = MaskConfig(keep_last=config.keep_last, min_result_tokens=0, exclude_tools=config.exclude_tools)
+        assert found.riders(config.keep_last) == (mask_candidates(items, free), input_candidates(items, free, 1)), (seed, n)
+    assert patched > 10
+
+
+def test_shape_is_what_a_clear_keeps() -> None:
+    call = assistant("run", ToolCallPart("c1", "bash", json.dumps({"cmd": "x" * 4000})))
+    result = Message("tool", (ToolResultPart("c1", (TextPart("out\n" * 500),), name="bash"),))
+    count = counter_for("gpt-4o").count_message
+    a, r = ViewItem("a", call, count(call)), ViewItem("r", result, count(result))
+    assert shape(cleared_inputs(a, count)) == shape(call) and cleared_inputs(a, count) != call
+    assert shape(masked_message(r, {"c1": "bash"}, count)) == shape(result)
+    assert shape(result) == ("tool", True, (), (("c1", "bash"),))
+    assert shape(call) != shape(assistant("run", ToolCallPart("c1", "grep", "{}")))
+    assert shape(call) != shape(assistant("run", ToolCallPart("c2", "bash", "{}")))
+    assert shape(call) != shape(user("run"))
