@@ -246,14 +246,17 @@ def test_growing_candidates_after_clears_are_the_candidates_of_the_whole_view(se
                     out[i] = it.with_message(cleared_inputs(it, count), count)
                 assert shape(out[i].message) == shape(m)
             patched += any(a is not b for a, b in zip(items, out, strict=True))
-            items = out
+            items = [replace(it) for it in out] if rng.random() < 0.5 else out  # the view made again: new items
         elif roll < 0.35 and len(items) > 4:  # a call's tool renamed in place: not the same shape
             i = next((i for i in range(len(items) - 1, 0, -1) if items[i].message.tool_calls), None)
             if i is not None:
                 m = items[i].message
                 renamed = Message("assistant", tuple(replace(p, name="retrieve") if isinstance(p, ToolCallPart) else p for p in m.parts))
                 items = [*items[:i], ViewItem(items[i].key, renamed, count(renamed)), *items[i + 1 :]]
-        elif roll < 0.38 and len(items) > 4:  # a key changed in place (another row at that position)
+        elif roll < 0.45 and len(items) > 4:  # the same message counted otherwise (another count)
+            i = rng.randint(1, len(items) - 1)
+            items = [*items[:i], replace(items[i], tokens=rng.choice((1, 5_000))), *items[i + 1 :]]
+        elif roll < 0.48 and len(items) > 4:  # a key changed in place (another row at that position)
             i = rng.randint(1, len(items) - 1)
             items = [*items[:i], replace(items[i], key=f"other{n}"), *items[i + 1 :]]
         if rng.random() < 0.8:

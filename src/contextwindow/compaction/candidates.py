@@ -94,13 +94,15 @@ class GrowingCandidates:
     @staticmethod
     def _patch(f: _Facts, rows: list[ViewItem], config: MaskConfig, min_tokens: int) -> bool:
         """Read again the verdicts of the items of ``f.items`` that ``rows`` replaced by items of the
-        same key and :func:`shape` (a clear's cleared forms); False (``f`` unchanged) when ``rows``
-        is shorter or replaced one otherwise."""
+        same key and :func:`shape` (a clear's cleared forms; an item of the same key, message object
+        and count is the same fact); False (``f`` unchanged) when ``rows`` is shorter or replaced
+        one otherwise."""
         old = f.items
         k = len(old)
         if len(rows) < k:
             return False
-        changed = [n for n in range(k) if old[n] is not rows[n]]
+        # a view made again has new items of the same messages: their facts hold as they are
+        changed = [n for n, (a, b) in enumerate(zip(old, rows)) if a is not b and (a.message is not b.message or a.tokens != b.tokens or a.key != b.key)]
         if any(old[n].key != rows[n].key or shape(old[n].message) != shape(rows[n].message) for n in changed):
             return False
         for n in changed:
