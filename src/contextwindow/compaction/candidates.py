@@ -102,7 +102,7 @@ class GrowingCandidates:
         if len(rows) < k:
             return False
         # a view made again has new items of the same messages: their facts hold as they are
-        changed = [n for n, (a, b) in enumerate(zip(old, rows)) if a is not b and (a.message is not b.message or a.tokens != b.tokens or a.key != b.key)]
+        changed = [n for n, (a, b) in enumerate(zip(old, rows, strict=False)) if a is not b and (a.message is not b.message or a.tokens != b.tokens or a.key != b.key)]
         if any(old[n].key != rows[n].key or shape(old[n].message) != shape(rows[n].message) for n in changed):
             return False
         for n in changed:
