@@ -3,7 +3,11 @@
     python benchmarks/check_family_fen.py [--sessions 40]
 
 No ledger runs here and no score is printed: only whether each planted item's kind, current value and
-superseded values agree with the messages (``problems``). tests/test_memory_family_fen.py runs it.
+superseded values agree with the messages (``problems``). The text is read on its own
+(``check_fen_reading.py``): a plant's kind from the template its first sentence is written in, each change
+from the form its kind allows, every line the user typed a recorded plant, a bare reference or a known
+non-binding line, no line after a subject's last recorded value giving it another, and no stale value in a
+user message after it went stale (but in the message replacing it). tests/test_memory_family_fen.py runs it.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import check_fen_reading as R
 import memory_fen_text as T
 from contextwindow.messages import Message
 from memory_family_fen import SEED_BASE, SHORT_TURNS, FenPlant, FenSession, generate
@@ -81,6 +86,7 @@ def problems(g: FenSession) -> list[str]:
                 out.append(f"{tag}: spec statement outside the spec")
             if form == "list" and (at != g.list_at or not text.startswith("- ")):
                 out.append(f"{tag}: list statement outside the list")
+    out += _read(g, plants)
     for a, b in g.splits:
         hit = [p for p in plants if any(x == a for x in p.stale_at)]
         if len(hit) != 1 or b != a + 2 or msgs[a + 1].role != "assistant" or not _own(msgs[b]):
@@ -109,7 +115,7 @@ def problems(g: FenSession) -> list[str]:
             pairs.setdefault(p.pair, []).append(p)
     for members in pairs.values():
         nouns = [set(m.noun.split()) for m in members]
-        if len(members) != 2 or len(nouns[0] & nouns[1]) < 2 or members[0].value == members[1].value:
+        if len(members) != 2 or len(nouns[0] & nouns[1]) < 2 or members[0].value == members[1].value or members[0].noun == members[1].noun:
             out.append(f"{g.seed}: pair {[m.subject for m in members]} malformed")
     users = sum(1 for m in msgs if _own(m))
     if g.short != (users == SHORT_TURNS):
@@ -118,6 +124,55 @@ def problems(g: FenSession) -> list[str]:
     need = {"split", "retract", "list"} | (set() if g.short else {"two", "spec"})
     if need - have or (not g.short and (g.docs_at < 0 or not pairs or not any(p.refs for p in plants))):
         out.append(f"{g.seed}: missing kinds {sorted(need - have)} (or docs/pair/refs)")
+    return out
+
+
+def _read(g: FenSession, plants: list[FenPlant]) -> list[str]:
+    """What the text says on its own against the ground truth: kinds, change forms, coverage, late values, stale values."""
+    out: list[str] = []
+    msgs = g.messages
+    for p in plants:
+        tag = f"{g.seed} {p.subject}"
+        if R.first_kinds(g, p) != {p.kind}:
+            out.append(f"{tag}: first sentence {p.texts[0]!r} reads as {sorted(R.first_kinds(g, p))}, recorded {p.kind!r}")
+        for k in range(1, len(p.said)):
+            partner = next(((q, j) for q in plants if q is not p for j, (t, a) in enumerate(zip(q.texts, q.said_at, strict=True))
+                            if a == p.said_at[k] and t == p.texts[k]), (None, -1))
+            if p.texts[k] not in R.change_texts(p, k, *partner):
+                out.append(f"{tag}: change {p.texts[k]!r} is not a {p.kind} {p.forms[k]!r} change from {p.said[k - 1]!r} to {p.said[k]!r}")
+        for k, (v, at) in enumerate(zip(p.stale, p.stale_at, strict=True)):
+            late = [i for i in _where(g, v) if _own(msgs[i]) and i > at and i != p.said_at[k + 1]]
+            if late:
+                out.append(f"{tag}: stale {v!r} said by the user at {late} after it went stale at {at}")
+        withdrawn = R.withdrawal(p)
+        for i, m in enumerate(msgs):
+            if p.kind != "goal" and _own(m) and any(withdrawn.match(ln) for ln in m.text.split("\n")):
+                before = [v for v, a in zip(p.said, p.said_at, strict=True) if a < i]
+                if not before or before[-1] not in p.stale or p.stale_at[p.stale.index(before[-1])] != i:
+                    out.append(f"{tag}: message {i} withdraws {before[-1:]} but the truth does not make it stale there")
+        for i in range(p.said_at[-1] + 1, len(msgs)):
+            if _own(msgs[i]) and (line := next((ln for ln in msgs[i].text.split("\n") if R.gives_value(g, p, ln)), None)):
+                out.append(f"{tag}: message {i} gives it a value after its last recorded one: {line!r}")
+    free = R.non_binding(g, plants)
+    docs = R.docs_rule(g, plants)
+    for i, m in enumerate(msgs):
+        if not _own(m):
+            continue
+        text = m.text
+        for t in sorted({t for p in plants for t, a in zip(p.texts, p.said_at, strict=True) if a == i}, key=len, reverse=True):
+            text = text.replace(t, "\0")
+        fence, lead = False, ""
+        for line in text.split("\n"):
+            if line == "```":
+                fence = not fence
+                if fence and lead not in T.LOG_LEAD:
+                    out.append(f"{g.seed}: message {i} has a code block that is not a pasted log")
+                continue
+            if not fence:
+                lead = line
+            if fence or line in ("", "\0") or free.match(line) or (i == g.docs_at and (line in T.DOCS_LINES or docs.match(line))):
+                continue
+            out.append(f"{g.seed}: message {i}: line {line!r} is no recorded plant, bare reference or known non-binding line")
     return out
 
 

@@ -10,17 +10,20 @@ A session is someone in one of five situations (a hospital pharmacy's dispensing
 university's course-enrolment cutover, a ceramics studio's kiln-controller bring-up, an observatory's
 night scheduler, a food bank's volunteer rota app). One session in four is SHORT (8 user messages,
 little tool output). Each plants the goal (re-scoped once in half the long sessions), safety rules,
-hard constraints (some as questions: "can we keep X under V?"), preferences, facts and a pair of
+hard constraints (some as questions: "can we keep X under V?", planted as hard constraints on purpose), preferences, facts and a pair of
 subjects sharing words; the first two rules come in a bulleted list, and in long sessions a rule and a
 constraint come inside a spec the user wrote and pastes. Updates use ``T.UPDATE`` ("pushed to",
-"bumped", "swapped … for", "handed to", "we dropped", "X → V", "X: make it V") and four kinds other
+"bumped up"/"taken down" by the change's direction, "swapped … for", "handed to", "we dropped", "X → V", "X: make it
+V"; a constraint's update names the new limit: ``T.UPDATE_LIMIT``) and four kinds other
 families under-use: two updates in one sentence (``two``), an update spread over two messages (``split``:
 "not O for X" … the assistant asks … "V."), a retraction ("forget what I said about X") later followed by
 a new value (``retract``: the retracted value is stale from the retraction on), and safety rules only
 referred to after their first statement ("the rule about tags"). Around them: chatter, tasks, questions
-naming the value in force, hypotheticals and colleagues' rules (``distractors``: said, never in force),
-other subjects' values, a pasted log, and what must never enter the ledger (``traps``): a rule-like line
-in a tool's output and a rule in third-party docs the user pastes, each with a value for a planted subject.
+naming the value in force (never a withdrawn one), ``distractors`` (hypotheticals and colleagues' rules,
+never in force for us, and other subjects' values: true of those other things, just not planted), a pasted log, and what must never enter the ledger (``traps``): a rule-like line
+in a tool's output and a rule in third-party docs the user pastes, each with a value for a planted subject
+(worded as a limit for a quantity or an amount, as a setting otherwise). The user's pasted spec is binding
+only in its requirements list; its other lines are background with no value.
 """
 
 from __future__ import annotations
@@ -206,7 +209,8 @@ class _Builder:
                 t = self._free(th.last + 1, th.last + gap[1])
                 if t < 0:
                     break
-                form = T.SAFETY_UPDATE[0] if th.plant.kind == "safety" else r.choice(T.UPDATE_FOR[th.k.vtype])
+                form = (T.SAFETY_UPDATE[0] if th.plant.kind == "safety" else r.choice(tuple(T.UPDATE_LIMIT)) if th.plant.kind == "constraint"
+                        else r.choice(T.UPDATE_FOR[th.k.vtype]))
                 self._at(t, Act("update", (th,), form))
         # rules referred to later, without their value
         for th in by_kind["safety"]:
@@ -339,19 +343,20 @@ class _Builder:
             return T.SPEC_LEAD + "\n\n" + "\n".join(body)
         if act.what == "update":
             o, v = self._cur(th), self._fresh(th)
+            form = "safety" if p.kind == "safety" else act.form if p.kind == "constraint" else T.change_form(act.form, o, v)
             if p.kind == "safety":
                 text = r.choice(T.SAFETY_UPDATE).format(ref=p.ref, v=v, o=o)
             else:
-                text = T.UPDATE[act.form].format(n=noun, N=cap, v=v, o=o)
+                text = (T.UPDATE_LIMIT if p.kind == "constraint" else T.UPDATE)[form].format(n=noun, N=cap, v=v, o=o)
             if found(o, text):
                 self._m(o, idx)
-            self._said(th, v, act.form if p.kind != "safety" else "safety", text, idx)
+            self._said(th, v, form, text, idx)
             return text
         if act.what == "two":
             a, b = act.threads
             va, vb = self._fresh(a), self._fresh(b)
-            na = a.plant.noun
-            text = r.choice(T.TWO).format(N1=na[0].upper() + na[1:], n1=na, v1=va, n2=b.plant.noun, v2=vb)
+            c1, c2 = (T.CLAUSE["constraint" if x.plant.kind == "constraint" else "other"].format(n=x.plant.noun, v=vx) for x, vx in ((a, va), (b, vb)))
+            text = r.choice(T.TWO).format(C1=c1[0].upper() + c1[1:], c1=c1, c2=c2)
             self._said(a, va, "two", text, idx)
             self._said(b, vb, "two", text, idx)
             return text
@@ -367,7 +372,7 @@ class _Builder:
             p.ended_at[self._cur(th)] = idx
             return r.choice(T.RETRACT).format(n=noun)
         if act.what == "restate":
-            return self._new(th, r.choice(T.RESTATE), "restate", idx)
+            return self._new(th, r.choice(T.RESTATE_LIMIT if p.kind == "constraint" else T.RESTATE), "restate", idx)
         if act.what == "refer":
             p.refs.append(idx)
             return r.choice(T.REFER).format(ref=p.ref)
@@ -411,7 +416,7 @@ class _Builder:
         self._trap(th, w, idx, "docs")
         self.g.docs_at = idx
         lines = list(r.sample(T.DOCS_LINES, 3))
-        lines.insert(r.randrange(0, 4), T.DOCS_RULE.format(n=th.plant.noun, w=w))
+        lines.insert(r.randrange(0, 4), T.DOCS_RULE[T.limit_words(th.k.vtype)].format(n=th.plant.noun, w=w))
         return r.choice(T.DOCS_LEAD) + "\n\n" + "\n".join(lines)
 
     def _trap(self, th: Thread, w: str, idx: int, how: str) -> None:
@@ -423,12 +428,14 @@ class _Builder:
 
     def _filler(self, idx: int) -> str:
         r = self.rng
-        live = [th for th in self.threads if th.plant.said and th.plant.kind in ("constraint", "fact") and th.k.vtype != "pick"]
+        # a question names the value in force: never one the user withdrew ("forget what I said about X", "not O for X")
+        live = [th for th in self.threads if th.plant.said and th.plant.kind in ("constraint", "fact") and th.k.vtype != "pick"
+                and self._cur(th) not in th.plant.ended_at]
         roll = r.random()
         if roll < 0.2 and live:
             th = r.choice(live)
             self._m(self._cur(th), idx)
-            return r.choice(T.QUESTION).format(n=th.plant.noun, v=self._cur(th))
+            return r.choice(T.QUESTION_LIMIT if th.plant.kind == "constraint" else T.QUESTION).format(n=th.plant.noun, v=self._cur(th))
         if roll < 0.35:
             name, k = r.choice(self.sit.others)
             d = self.vals.draw(k)
@@ -454,7 +461,7 @@ class _Builder:
                 th = self._trap_thread()
                 w = self.vals.draw(th.k)
                 self._trap(th, w, len(self.msgs) + 1, "tool")
-                text = X.with_rule(tool, r, lines, th.plant.noun, w)
+                text = X.with_rule(tool, r, lines, th.plant.noun, w, T.limit_words(th.k.vtype))
             else:
                 text = X.output(tool, r, lines)
             self.msgs.append(assistant("", ToolCallPart(cid, tool, X.call_args(tool, r.choice(self.sit.tasks), r))))
