@@ -72,7 +72,7 @@ def change_texts(p: FenPlant, k: int, partner: FenPlant | None, pk: int) -> set[
         return {t.format(C1=_cap(a), c1=a, c2=b) for t in T.TWO for a, b in ((c1, c2), (c2, c1))}
     if limit:
         return {_fill(T.UPDATE_LIMIT[form], n, v, o)} if form in T.UPDATE_LIMIT else set()
-    if form not in T.UPDATE or p.kind == "preference" and form in ("bumped", "lowered"):
+    if form not in T.UPDATE or (p.kind == "preference" and form in ("bumped", "lowered")):
         return set()
     if form in ("bumped", "lowered"):
         try:

@@ -476,7 +476,11 @@ class _Builder:
             p.stale_at = [p.ended_at.get(v, p.said_at[k + 1]) for k, v in enumerate(p.stale)]
         g.mentions = self.mentions
         unique = len({p.said[-1] for p in g.plants}) == len(g.plants)
-        return g if unique and mentions_exact(g.messages, self.mentions, set(self.mentions), found) else None
+        plants = [p for p in g.plants if isinstance(p, FenPlant)]
+        # the under-used kinds (a plan with no free turn for one of them is built again with the next attempt)
+        kinds = bool(g.splits) and any(p.retracted for p in plants) and (g.short or (
+            g.spec_at >= 0 and g.docs_at >= 0 and any(p.refs for p in plants) and any("two" in p.forms for p in plants)))
+        return g if unique and kinds and mentions_exact(g.messages, self.mentions, set(self.mentions), found) else None
 
 
 def generate(seed: int) -> FenSession:
