@@ -14,13 +14,14 @@ MIB = 1 << 20
 
 
 def test_the_cap_is_said_when_hit_and_when_left(caplog: pytest.LogCaptureFixture) -> None:
-    backlog = Backlog(64 * MIB)
+    backlog = Backlog(64 * MIB, 30.0)
     with caplog.at_level(logging.WARNING, logger="contextwindow.proxy"):
         assert [backlog.over(b, t) for b, t in ((10 * MIB, 0.0), (64 * MIB, 1.0))] == [False, False]  # at the cap: not over
         assert not caplog.records
         assert [backlog.over(b, t) for b, t in ((70 * MIB, 2.0), (90 * MIB, 3.0), (65 * MIB, 4.5))] == [True, True, True]
         assert len(caplog.records) == 1  # once per spell, not per request
         assert "70 MiB of hand-overs not yet taken" in caplog.records[0].getMessage()
+        assert "wait up to 30 s for it to take some, then go to it" in caplog.records[0].getMessage()
         assert "delayed, not dropped" in caplog.records[0].getMessage()
         assert backlog.over(MIB, 7.0) is False
         assert len(caplog.records) == 2

@@ -127,12 +127,15 @@ def _serve_lean(config: Any, store_url: str, window: int | None, clip_budget: in
         pass
     finally:
         if served:
-            st = served[0].status()
-            click.echo(f"ctxw proxy: front stopped; {st['requests']} requests ({st['front_fast']} forwarded as sent by the front, "
-                       f"{st['front_first']} of them first requests, "
-                       f"{st['delegated']} served by the worker ({st['handover_capped']} of them while its hand-overs were over their cap), "
-                       f"{st['cancelled']} cancelled by their client); records lost {st['records_lost']}",
-                       err=True)
+            click.echo(f"ctxw proxy: front stopped; {front_stopped(served[0].status())}", err=True)
+
+
+def front_stopped(st: dict[str, int]) -> str:
+    """The lean front's last status in one line."""
+    return (f"{st['requests']} requests ({st['front_fast']} forwarded as sent by the front, {st['front_first']} of them first requests, "
+            f"{st['delegated']} served by the worker ({st['handover_capped']} of them while its hand-overs were over their cap), "
+            f"{st['handover_waited']} waited for the worker to take some, {st['cancelled']} cancelled by their client); "
+            f"records lost {st['records_lost']}")
 
 
 def stopped(st: dict[str, int]) -> str:

@@ -130,7 +130,8 @@ class FrontServer:
     """The lean front (module docstring): serves ``config.host:config.port``, hands over to the
     worker at ``worker_url``, whose internal endpoints answer ``secret``."""
 
-    def __init__(self, config: ProxyConfig, worker_url: str, secret: str, *, clip_budget: int | None) -> None:
+    def __init__(self, config: ProxyConfig, worker_url: str, secret: str, *, clip_budget: int | None,
+                 handover_cap: int = HANDOVER_BYTES, handover_wait: float = HANDOVER_WAIT_S) -> None:
         self.config = config
         self.secret = secret
         self.clip = clip_budget
@@ -142,7 +143,7 @@ class FrontServer:
         self.limits: collections.OrderedDict[bytes, tuple[float, float]] = collections.OrderedDict()
         self._ids = 0  # requests forwarded as sent or handed over whole, numbered in that order for the worker (worker.Handed)
         self.handovers = Handovers(self._post, ANSWER_PATH)
-        self.backlog = Backlog(HANDOVER_BYTES)
+        self.backlog = Backlog(handover_cap, handover_wait)
         self.stats = {"requests": 0, "front_fast": 0, "delegated": 0, "records_lost": 0, "cancelled": 0,
                       "read_ahead_peak": 0, "read_paused": 0, "handover_capped": 0, "handover_waited": 0, "front_first": 0, "words_lost": 0}
         self.port = config.port
@@ -239,12 +240,15 @@ class FrontServer:
         key: bytes | None = None
         bkey: bytes | None = None
         doc: Any = None
-        capped = self.backlog.over(self.handovers.bytes, started)  # the worker is behind (back-pressure; said on stderr)
-        if capped and proto is not None:
+        plain = not encoded(head.headers)
+        # the worker is behind (back-pressure; said on stderr): a managed request waits for room. Not one the worker
+        # serves whatever the cap (no managed endpoint, an encoded body): it goes to it at once, not counted
+        capped = self.backlog.over(self.handovers.bytes, started) and proto is not None and plain
+        if capped:
             self.stats["handover_waited"] += 1
-            capped = not await self.handovers.room(HANDOVER_BYTES, HANDOVER_WAIT_S)
+            capped = not await self.handovers.room(self.backlog.cap, self.backlog.wait)
         self.stats["handover_capped"] += capped
-        if proto is not None and proto.name in fastpath.DECIDED and orjson is not None and not encoded(head.headers) and not capped:
+        if proto is not None and proto.name in fastpath.DECIDED and orjson is not None and plain and not capped:
             bkey = fastpath.byte_key(path, hmap, body)
             key = self.convs.by_bytes(bkey)
             conv = self.convs.get(key)
@@ -272,7 +276,7 @@ class FrontServer:
         elif proto is not None and capped:  # it still waits for its conversation's hand-overs (else it may be served before them)
             bkey = fastpath.byte_key(path, hmap, body)
             key = self.convs.by_bytes(bkey)
-            if key is None and self.handovers.chains and orjson is not None and not encoded(head.headers):
+            if key is None and self.handovers.chains and orjson is not None:
                 doc = _parsed(body)
                 key = fastpath.key_of(path, hmap, doc) if isinstance(doc, dict) else None
             bkey = None if key is None else bkey

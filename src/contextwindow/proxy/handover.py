@@ -24,6 +24,7 @@ them), so none lands before it; the conversation's next request goes to the work
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -95,7 +96,15 @@ class Handovers:
             await asyncio.wait_for(waiter, timeout)
         except TimeoutError:
             return False
+        finally:  # timed out or cancelled: not left for a hand-over to find (a hung worker takes none)
+            with contextlib.suppress(ValueError):
+                self._waiting.remove((limit, waiter))
         return True
+
+    @property
+    def waiting(self) -> int:
+        """How many callers of :meth:`room` wait for it."""
+        return len(self._waiting)
 
     def take(self, key: bytes) -> tuple[Headers, bytes] | None:
         """The conversation's held answer, to ride with its next request (None: none held)."""
@@ -139,10 +148,12 @@ class Handovers:
 
 class Backlog:
     """The cap on hand-overs not yet taken by the worker, watched (module docstring): :meth:`over`
-    per request; ``capped`` counts the requests that found it over."""
+    per request; ``capped`` counts the requests that found it over; ``wait``: how long at most a
+    request waits for room (``front.HANDOVER_WAIT_S``; said on stderr)."""
 
-    def __init__(self, cap: int) -> None:
+    def __init__(self, cap: int, wait: float) -> None:
         self.cap = cap
+        self.wait = wait
         self.capped = 0
         self._since: float | None = None  # when the current spell over the cap began
         self._before = 0  # ``capped`` when it began
@@ -153,9 +164,9 @@ class Backlog:
             self.capped += 1
             if self._since is None:
                 self._since, self._before = now, self.capped - 1
-                log.warning("the worker is behind: %d MiB of hand-overs not yet taken (its cap is %d MiB); requests wait for it, "
-                            "then go to it after their conversation's hand-overs, until it catches up (their records are delayed, "
-                            "not dropped)", pending >> 20, self.cap >> 20)
+                log.warning("the worker is behind: %d MiB of hand-overs not yet taken (its cap is %d MiB); requests wait up to "
+                            "%.0f s for it to take some, then go to it after their conversation's hand-overs, until it catches up "
+                            "(their records are delayed, not dropped)", pending >> 20, self.cap >> 20, self.wait)
             return True
         if self._since is not None:
             log.warning("the worker caught up with its hand-overs after %.1f s; %d requests found them over the cap meanwhile", now - self._since,

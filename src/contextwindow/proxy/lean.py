@@ -92,7 +92,8 @@ async def _spawn(argv: list[str], secret: str) -> tuple[asyncio.subprocess.Proce
     # at once, and the answers the front still held lost their usage rows). Not its own session: on
     # Linux a session is a scheduling group (autogroup) whose members' niceness counts only among
     # themselves, so a worker in a session of its own took its full share of the cores beside the
-    # front's at WORKER_NICE (lean 50-client p50 +49% -> +108% against 032748d, docs/proxy.md)
+    # front's at WORKER_NICE (lean 50-client p50 added: +120.6% in its own session against +77.5% in its
+    # front's and +83.1% on 032748d, one run at load 7-11, docs/proxy.md 01:46)
     proc = await asyncio.create_subprocess_exec(*argv, env=env, stdin=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                                                 process_group=0)
     assert proc.stderr is not None
@@ -117,7 +118,7 @@ async def serve_split(config: ProxyConfig, worker_argv: list[str], clip_budget: 
                       restarts: int = RESTARTS, backoff: float = BACKOFF_S) -> None:
     """Serve with the worker in its own process until SIGTERM or Ctrl-C (``ctxw proxy --front lean``),
     then stop in order: the requests in flight end, the answers held are handed over, and the worker
-    (in a session of its own, out of the terminal's reach) commits and stops.
+    (in a process group of its own, out of a terminal's Ctrl-C, in the front's session) commits and stops.
     A worker that exits is started again after a back-off (``backoff`` seconds, doubling); after
     ``restarts`` failures in a row (exits within ``UP_S`` of starting, or starts that fail) the front
     stops and :class:`~contextwindow.errors.WorkerError` says why (``ctxw proxy`` exits non-zero)."""
