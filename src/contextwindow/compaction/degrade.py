@@ -31,6 +31,8 @@ from ..folding.extractive import sections
 from ..messages import Message, TextPart, ToolCallPart, ToolResultPart
 
 CountMessages = Callable[[Sequence[Message]], int]
+#: the kinds given up after the goal (ledger_mod.DROP_ORDER): hard constraints and safety rules
+_LAST = frozenset(ledger_mod.DROP_ORDER[ledger_mod.DROP_ORDER.index("goal") + 1 :])
 MEMORY_HEADER = "[Earlier context folded to fit the budget.]"
 RUNGS = ("old_tool_output", "old_assistant", "summary_detail", "old_user_text", "newest_steps", "ledger_condensed", "ledger_entries")
 
@@ -192,17 +194,32 @@ def degrade(
         line = left_out_line([live[i] for i in doomed[:n]], ref) or (f"[memory left out; retrieve(ref=\"{ref}\") reads it]" if not kept else "")
         return [memory_message(goal if with_goal else "", kept, condense=True, left_out=line), newest]
 
-    for with_goal in (True, False):
+    def fewest(with_goal: bool) -> int | None:
+        """The fewest entries left out that fit, or None when even all of them out does not."""
         lo, hi = 1, len(live)
         if count(attempt(hi, with_goal)) > budget:
-            continue
-        while lo < hi:  # the fewest entries left out that fit
+            return None
+        while lo < hi:
             mid = (lo + hi) // 2
             if count(attempt(mid, with_goal)) <= budget:
                 hi = mid
             else:
                 lo = mid + 1
-        fits(attempt(lo, with_goal), "ledger_entries")
+        return lo
+
+    def binding_out(n: int) -> int:
+        return sum(live[i].kind in _LAST for i in doomed[:n])
+
+    # the goal's section goes before any hard constraint or safety rule does (DROP_ORDER: the goal is given up before
+    # them): kept only while keeping it costs no binding entry (brook: a long opening request kept as the goal pushed
+    # two safety rules out of a short session's memory)
+    with_goal, n = True, fewest(True)
+    if n is None or binding_out(n):
+        bare = fewest(False)
+        if bare is not None and (n is None or binding_out(bare) < binding_out(n)):
+            with_goal, n = False, bare
+    if n is not None:
+        fits(attempt(n, with_goal), "ledger_entries")
         return msgs, used
     last = attempt(len(live), False)
     raise CompactionError(

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from . import corrections, frames, goals, lists, pronouns, typos
+from .hypothetical import entertains
 from .clauses import Value, asides, counted, find_values, frame, read_windows, sentences, split_environment
 from .entries import MAX_CLAUSE_CHARS, Entry
 from .mood import only_directs
@@ -360,7 +361,8 @@ def detect(text: str, source: str = "", *, opening: bool = False, explicit_only:
     out: list[Entry] = []
     prev = ""
     request, request_rank = "", 0
-    for clause in (a for s in sentences(own) for w in read_windows(s)[0] for a in asides(w, _reads_alone)):
+    # a sentence that only supposes a value ("Hypothetically, the X at V …", hypothetical.py) states nothing
+    for clause in (a for s in sentences(own) if not entertains(s) for w in read_windows(s)[0] for a in asides(w, _reads_alone)):
         parts = compound(clause)
         end = clause.rstrip()[-1:] if len(parts) > 1 and clause.rstrip()[-1:] in ".!" else ""
         for k, part in enumerate(parts):

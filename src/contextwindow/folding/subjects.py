@@ -77,6 +77,7 @@ def subject_words(text: str) -> list[str]:
     t = re.sub(r"\b(?:(?:last|this|yesterday|tomorrow)\s+(?:night|morning|afternoon|evening)|yesterday)\b(?!['’]s)", " ", t)  # when it was said, not what about (but "this morning's standup" is one standup)
     t = re.sub(r"\b[a-z]+\s+than\b", " ", t)  # "bigger than", "more than": how, not what
     t = re.sub(r"\bpinned\s+(?=(?:to|at|on)\b)", " ", t)  # "we're pinned to lib V": how it is held (but "the pinned tab")
+    t = _HOW_BINDING.sub(" ", t)  # "Hard requirement: …", "It's non-negotiable that …": how firmly it binds, not what about
     t = re.sub(r"\bfree to\b", " ", t)  # "you're free to …" (but "the free tier" names a tier)
     t = re.sub(r"\b(?:be|am|'m|are|'re|is|feel)\s+content\b", " ", t)  # "I'd be content with …" (but "the content delivery network")
     # Kind: a setting's key in snake case names the same words as prose ("retry_limit: 5" is the retry limit; before, one
@@ -100,6 +101,12 @@ def subject_words(text: str) -> list[str]:
     return out
 
 
+#: words that say how firmly a rule binds ("Hard requirement: X …", "X, no exceptions", "It's non-negotiable that X …"): two
+#: rules marked alike are not one subject (brook: a "hard requirement" on a collector host and one on a freeze date were merged)
+_HOW_BINDING = re.compile(
+    r"\b(?:(?:hard|strict|firm|absolute|strong)\s+(?:requirements?|rules?|constraints?|musts?)|non-?negotiable|"
+    r"(?:no|without)\s+exceptions?|under\s+no\s+circumstances)\b"
+)
 _NOT_POSSESSORS = {"it", "that", "let", "there", "here", "he", "she", "what", "who", "where", "how", "this", "one", "everything", "nothing"}
 _PERIODS = {"monthly", "weekly", "daily", "yearly", "annual", "hourly", "annually"}
 
