@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from . import corrections, frames, goals, lists, pronouns, typos
-from .hypothetical import entertains
 from .clauses import Value, asides, counted, find_values, frame, read_windows, sentences, split_environment
 from .entries import MAX_CLAUSE_CHARS, Entry
+from .hypothetical import entertains
 from .mood import only_directs
 from .pasted import without_pasted
 from .relations import (
