@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from contextwindow.compaction.degrade import degrade
 from contextwindow.folding import ledger as L
-from contextwindow.folding.hypothetical import entertains
+from contextwindow.folding.unasserted import disowned, entertains
 from contextwindow.messages import Message, assistant, user
 from contextwindow.tokens import counter_for
 
@@ -111,3 +111,58 @@ def test_the_goal_is_given_up_before_a_safety_rule() -> None:
     assert "## Goal" not in text  # the goal's section went, the rules stayed
     roomy, _ = degrade(msgs, budget=budget + 200, count=COUNTER.count_messages, ledger=led, ref="span-0-4")
     assert "the warehouse migration" in "\n".join(m.text for m in roomy)  # kept while it costs no rule
+
+
+# --- a rule reported and disowned is nobody's rule here -----------------------------------------------------------------
+def test_a_reported_rule_the_person_disowns_states_nothing() -> None:
+    for said in ("Priya keeps saying the nightly export must stay under 20 GB; ignore that, it's not our policy.",
+                 "The auditor said the nightly export should never pass 20 GB, but that's their wish, not a rule here.",
+                 "Apparently the old team capped the nightly export at 20 GB. We never agreed to that."):
+        live = _live("Keep the nightly export under 40 GB.", said)
+        assert "40 GB" in live and "20 GB" not in live, said
+
+
+def test_a_rule_beside_a_disowned_one_still_binds() -> None:
+    assert not disowned("Priya says the nightly export must stay under 20 GB, and she is right.")
+    assert not disowned("Keep the nightly export under 20 GB.", "Thanks for the reminder.")
+    live = _live("Keep the nightly export under 40 GB.", "Priya says the nightly export must stay under 20 GB now, and we agreed.")
+    assert "20 GB" in live
+
+
+# --- what a memory line left out comes back when a later round has room -------------------------------------------------
+def test_entries_left_out_come_back_in_a_later_round_with_room() -> None:
+    from contextwindow.folding.extractive import ExtractiveSummarizer
+    from contextwindow.replay.compact import compact_conversation
+
+    rules = ["Never drop tables in the legacy schema legacy_dw.", "Never write to the finance share /mnt/fin/ledger.",
+             "Never delete anything under /srv/backups.", "Never restart the payment workers on pay-3.internal.",
+             "Keep the nightly export under 40 GB.", "The review queue never exceeds 12 PRs."]
+    long_ask = "Check the view definitions next, " + ", ".join(f"then the report view number {k} and its owners" for k in range(30)) + "."
+    msgs: list[Message] = [user("Help me move the warehouse."), assistant("On it.")]
+    for r in rules:
+        msgs += [user(r), assistant("Noted.")]
+    msgs.append(user(long_ask))
+    summ = ExtractiveSummarizer(COUNTER.count_text)
+    budget = COUNTER.count_messages([user(long_ask)]) + 90
+    first, _ = compact_conversation(msgs, budget=budget, counter=COUNTER, summarizer=summ, rounds=1)
+    text = "\n".join(m.text for m in first)
+    assert "left out" in text and not all(v in text for v in ("legacy_dw", "/mnt/fin/ledger", "/srv/backups", "pay-3.internal", "40 GB", "12 PRs"))
+    later, _ = compact_conversation([*first, assistant("Done."), user("Go on.")], budget=budget, counter=COUNTER, summarizer=summ, rounds=1)
+    text = "\n".join(m.text for m in later)
+    assert all(v in text for v in ("legacy_dw", "/mnt/fin/ledger", "/srv/backups", "pay-3.internal", "40 GB", "12 PRs")), text
+
+
+# --- an id in lower case is a value -------------------------------------------------------------------------------------
+def test_an_id_in_lower_case_is_a_value_and_its_update_supersedes() -> None:
+    from contextwindow.folding.clauses import find_values
+
+    assert [v.text for v in find_values("The baseline run id is run-4410.")] == ["run-4410"]
+    assert [v.text for v in find_values("The failover region is ap-south-2 now.")] == ["ap-south-2"]
+    live = _live("The baseline run id is run-4410.", "The ablation run id is run-5120.", "The baseline run id is run-4533 now.")
+    assert "run-4533" in live and "run-5120" in live and "run-4410" not in live
+
+
+def test_a_hyphenated_word_without_a_number_is_no_value() -> None:
+    from contextwindow.folding.clauses import find_values
+
+    assert find_values("Please re-run the follow-up checks on the read-only mirror.") == []

@@ -27,6 +27,7 @@ from ..errors import CompactionError
 from ..folding import ledger as ledger_mod
 from ..folding.base import fold_message, summary_text
 from ..folding.clauses import find_values, sentences
+from ..folding.constraints import from_json, to_json
 from ..folding.extractive import sections
 from ..messages import Message, TextPart, ToolCallPart, ToolResultPart
 
@@ -100,7 +101,18 @@ def _steps_of_newest(msgs: list[Message], start: int) -> list[tuple[int, int]]:
     return spans
 
 
-def memory_message(goal: str, entries: Sequence[ledger_mod.Entry], *, condense: bool, left_out: str, extra: str = "") -> Message:
+#: meta key under which a memory message carries the entries its line left out (never sent): the next compaction's ledger
+#: (replay.compact.memory_ledger) still holds them, so a later round with room brings them back instead of losing them for good
+LEFT_OUT_META = "cw_left_out"
+
+
+def left_out_entries(m: Message) -> list[ledger_mod.Entry]:
+    """The entries a memory message left out (:data:`LEFT_OUT_META`), in force."""
+    return from_json(m.meta.get(LEFT_OUT_META))
+
+
+def memory_message(goal: str, entries: Sequence[ledger_mod.Entry], *, condense: bool, left_out: str, extra: str = "",
+                   left: Sequence[ledger_mod.Entry] = ()) -> Message:
     parts = [f"## Goal\n{goal}"] if goal else []
     block = ledger_mod.render(entries, condense=condense, left_out=left_out)
     if block:
@@ -108,8 +120,9 @@ def memory_message(goal: str, entries: Sequence[ledger_mod.Entry], *, condense: 
     if extra:
         parts.append(extra)
     body = "\n\n".join(parts) or left_out
+    kept = {LEFT_OUT_META: to_json(left)} if left else {}
     if condense:  # the tightest rungs: a one-line header instead of the fold's long one
-        return Message("user", (TextPart(f"{MEMORY_HEADER}\n{body}"),), meta={"cw": "fold_summary", "method": "memory"})
+        return Message("user", (TextPart(f"{MEMORY_HEADER}\n{body}"),), meta={"cw": "fold_summary", "method": "memory", **kept})
     return fold_message(body, method="memory")
 
 
@@ -192,7 +205,7 @@ def degrade(
         gone = set(doomed[:n])
         kept = [e for i, e in enumerate(live) if i not in gone]
         line = left_out_line([live[i] for i in doomed[:n]], ref) or (f"[memory left out; retrieve(ref=\"{ref}\") reads it]" if not kept else "")
-        return [memory_message(goal if with_goal else "", kept, condense=True, left_out=line), newest]
+        return [memory_message(goal if with_goal else "", kept, condense=True, left_out=line, left=[live[i] for i in doomed[:n]]), newest]
 
     def fewest(with_goal: bool) -> int | None:
         """The fewest entries left out that fit, or None when even all of them out does not."""

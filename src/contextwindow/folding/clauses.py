@@ -318,7 +318,7 @@ _VALUE_PATTERNS: list[tuple[str, str]] = [
     ("number", rf"(?<![\w.])\d(?:,?\d)*(?:\.\d+)?(?:[km](?=\s+(?:{_UNITS})))?\s?(?:{_UNITS})?(?:\s(?:per\s(?:second|minute|hour|day|week|month|year|request|user)|(?:a|an)\s(?:{_RATE_PERIOD}|request|user)))?(?![\w.]\w)"),
     ("number", rf"\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and)){{0,12}}\s+(?:{_UNITS})\b|\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and)){{0,12}}\s+(?:hundred|thousand)\b"),
     ("quoted", r"`[^`\n]{1,80}`|\"[^\"\n]{1,80}\"|(?<!\w)'[^'\n]{2,60}'(?!\w)"),
-    ("name", r"\b[A-Z][a-z]*[A-Z0-9][\w]*(?:-[\w]+)*\b|\b[A-Za-z]+-\d+[\w-]*\b|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b"),
+    ("name", r"\b[A-Z][a-z]*[A-Z0-9][\w]*(?:-[\w]+)*\b|\b[A-Za-z]+(?:-[A-Za-z]+){0,2}-\d+[\w-]*\b|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b"),
 ]
 _VALUE_RE = re.compile("|".join(f"(?P<{kind}{i}>{p})" for i, (kind, p) in enumerate(_VALUE_PATTERNS)), re.IGNORECASE)
 _CASE_SENSITIVE = {"name", "id"}
@@ -457,7 +457,7 @@ def counted(v: Value) -> bool:
 # find_values' own tests, compiled once (it runs on every clause of every user message)
 _GROUP_KIND = {f"{kind}{i}": kind for i, (kind, _) in enumerate(_VALUE_PATTERNS)} | {"": ""}
 _ACRONYM = re.compile(r"[A-Z]{2,5}|[a-z][A-Z][A-Za-z]{0,4}")
-_NAME_HEAD = re.compile(r"[A-Z]|[A-Za-z]+-\d")
+_NAME_HEAD = re.compile(r"[A-Z]|[A-Za-z]+(?:-[A-Za-z]+){0,2}-\d")  # "eu-north-1": a region's id, words then a number
 _TICKET = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+$|#\d+$")
 _HEX = re.compile(r"[a-f0-9]{7,40}")
 _WORD_DASH_NUMBER = re.compile(r"[A-Za-z]+-\d+[\w-]*")
@@ -498,7 +498,8 @@ def find_values(text: str) -> list[Value]:
                         out.append(Value("name", rest, off, m.end()))
                 continue
             if kind == "id" and not (_TICKET.match(s) or _HEX.fullmatch(s)):
-                if not _WORD_DASH_NUMBER.fullmatch(s) or not s[0].isupper():
+                # Kind (brook): an id written in lower case ("run-6637", "build-41") is a value as its capitalised form is
+                if not _WORD_DASH_NUMBER.fullmatch(s):
                     continue
                 kind = "name"
         if kind == "name" and _CAPITALISED_WORDS.fullmatch(s) and _DETERMINER_BEFORE.search(text[max(0, m.start() - 8) : m.start()]) \

@@ -10,7 +10,6 @@ from dataclasses import replace
 from . import corrections, frames, goals, lists, pronouns, typos
 from .clauses import Value, asides, counted, find_values, frame, read_windows, sentences, split_environment
 from .entries import MAX_CLAUSE_CHARS, Entry
-from .hypothetical import entertains
 from .mood import only_directs
 from .pasted import without_pasted
 from .relations import (
@@ -68,6 +67,7 @@ from .safety import (
     _fences,
 )
 from .subjects import subject_words
+from .unasserted import states_nothing
 from .vocabulary import CHANGE_CUE
 
 
@@ -361,8 +361,10 @@ def detect(text: str, source: str = "", *, opening: bool = False, explicit_only:
     out: list[Entry] = []
     prev = ""
     request, request_rank = "", 0
-    # a sentence that only supposes a value ("Hypothetically, the X at V …", hypothetical.py) states nothing
-    for clause in (a for s in sentences(own) if not entertains(s) for w in read_windows(s)[0] for a in asides(w, _reads_alone)):
+    # a sentence that only supposes a value ("Hypothetically, the X at V …") or reports a rule disowned states nothing (unasserted.py)
+    said_all = sentences(own)
+    held = [s for k, s in enumerate(said_all) if not states_nothing(s, said_all[k + 1] if k + 1 < len(said_all) else "")]
+    for clause in (a for s in held for w in read_windows(s)[0] for a in asides(w, _reads_alone)):
         parts = compound(clause)
         end = clause.rstrip()[-1:] if len(parts) > 1 and clause.rstrip()[-1:] in ".!" else ""
         for k, part in enumerate(parts):

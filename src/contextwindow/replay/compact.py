@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..compaction import ViewItem, compact, make_items
-from ..compaction.degrade import degrade, newest_turn_start
+from ..compaction.degrade import degrade, left_out_entries, newest_turn_start
 from ..compaction.markers import span_ref
 from ..compaction.mask import mask
 from ..compaction.policy import CompactionConfig
@@ -86,6 +86,8 @@ def memory_ledger(messages: Sequence[Message]) -> list[ledger_mod.Entry]:
     for i, m in enumerate(messages):
         out += [e for e in recall_superseded(m) if (e.text, e.updated_to) not in {(o.text, o.updated_to) for o in out}]
         if _is_fold(m):
+            for e in left_out_entries(m):  # what its memory line left out is still in force (a later round may have room)
+                out = ledger_mod.add(out, e)
             for e in ledger_mod.from_text(summary_text(m)):
                 out = ledger_mod.add(out, e)
         elif (said := user_words(m)) is not None:

@@ -1,4 +1,4 @@
-"""Whether a sentence only entertains a value instead of stating one (pure).
+"""Sentences that state nothing the person holds to: a value only supposed, or a rule reported and disowned (pure).
 
 A counterfactual decides nothing: "Hypothetically, the X at V would be nice someday", "In theory the Y
 could be V", "If we ever change the X to V, we'd have to redo the alerts", "Suppose the X were V". Read
@@ -12,6 +12,11 @@ sentence's mood, not from one family's words:
   is only conditional ("would", "'d", "might", "could"): "If we ever touch prod, ask first" is a rule
   (its consequence is an order) and stays one;
 - or it says in so many words that it decides nothing ("not planned", "nothing changes", "not a decision").
+
+A rule someone else holds, reported and disowned, is not the person's rule either (brook: "Bob keeps telling people
+never to exceed V for the X; ignore that, it's not our policy" had replaced the rule in force): the sentence disowns
+what it reports ("ignore that", "not our policy", "their wish, not a rule", "doesn't apply here"), or the sentence
+right after does so and nothing else ("We never agreed to that.", "Ignore that.").
 """
 
 from __future__ import annotations
@@ -45,3 +50,22 @@ def entertains(sentence: str) -> bool:
     rest = m.group("rest")
     consequence = rest.split(",", 1)[1] if "," in rest else s[: m.start()]
     return _CONDITIONAL.search(consequence) is not None
+
+
+_DISOWN = (r"ignore\s+(?:that|it|this|them|him|her)|(?:that's|that\s+is|it's|it\s+is)\s+not\s+(?:our|my|the\s+team's|a)\s+"
+           r"(?:policy|rule|call|decision|requirement)|not\s+(?:a|our)\s+rule|(?:their|his|her)\s+(?:wish|opinion|preference|idea|rule)|"
+           r"we\s+never\s+agreed(?:\s+to\s+(?:that|it|this))?|nobody\s+agreed(?:\s+to\s+(?:that|it|this))?|"
+           r"(?:doesn't|does\s+not|don't|do\s+not)\s+apply\s+(?:to\s+us|here)")
+_DISOWNS = re.compile(rf"\b(?:{_DISOWN})\b", re.IGNORECASE)
+_ONLY_DISOWNS = re.compile(rf"^[\s\"'(*_]*(?:(?:but|and|so|well|honestly)\b[\s,]*)?(?:{_DISOWN})\b[^.!?]{{0,30}}[.!]?\s*$", re.IGNORECASE)
+
+
+def disowned(sentence: str, after: str = "") -> bool:
+    """``sentence`` reports a rule the person disowns, in its own words or in the sentence ``after`` it (see the
+    module's docstring)."""
+    return _DISOWNS.search(sentence) is not None or _ONLY_DISOWNS.match(after) is not None
+
+
+def states_nothing(sentence: str, after: str = "") -> bool:
+    """``sentence`` only supposes a value or reports a rule disowned: nothing of it enters the ledger."""
+    return entertains(sentence) or disowned(sentence, after)
