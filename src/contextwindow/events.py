@@ -127,7 +127,10 @@ def describe(name: str, data: dict[str, Any]) -> str:
         before, after = d.get("tokens_before"), d.get("tokens_after")
         saved = before - after if isinstance(before, int) and isinstance(after, int) else None
         ok = "" if d.get("ok", True) else f" (fallback: {d.get('error')})"
+        ok += " (no model call: too little room for its text)" if d.get("model_skipped") else ""
         return f"fold applied ({d.get('reason')}, {d.get('method')}): {_k(before)} → {_k(after)} tokens" + _saved(saved) + ok
+    if name == "summarizer.model_skipped":
+        return f"no model call for the fold: {d.get('reason')}"
     if name == "fold.discarded":
         return f"fold discarded: another fold already covers up to seq {d.get('boundary')}"
     if name == "clip.applied":

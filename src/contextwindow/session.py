@@ -813,9 +813,13 @@ class Session:
         self._appended_since = 0
         self._rearm = None
         after = total(self.view())
+        skipped = outcome.extra.get("model_skipped")
+        if skipped:  # the model summarizer asked no model (folding/anchor.py): said, not only seen as method="extractive"
+            self.events.emit("summarizer.model_skipped", reason=str(skipped), upto_seq=upto)
         self.events.emit(
             "fold.applied", reason=reason, method=outcome.method, ok=outcome.ok, error=outcome.error,
             tokens_before=before, tokens_after=after, summarizer_calls=outcome.calls, upto_seq=upto,
+            **({"model_skipped": str(skipped)} if skipped else {}),
         )
         return cp
 

@@ -110,4 +110,6 @@ def summarize_oldest(
         "tokens_after": total(out),
         "summarizer_calls": outcome.calls,
     }
+    if outcome.extra.get("model_skipped"):  # the in-flight fold's compaction.applied event says a model was skipped, and why
+        step["model_skipped"] = str(outcome.extra["model_skipped"])
     return out, step, decision
