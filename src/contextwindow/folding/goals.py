@@ -56,15 +56,47 @@ _OWN_ACT = re.compile(r"^(?:to\s+)?(?:be|say|thank|mention|stress|clarify|apolog
                       r"|run\s+(?:to|off|out)|step\s+(?:away|out)|head\s+(?:out|off)|leave|go\s+(?:to|now|soon)|take\s+a\s+break|start\s+by\s+saying)\b", re.IGNORECASE)
 
 
+# Kind: a verb of thought before the work it names asks for that work ("Consider migrating the X", "Think about how to
+# shard the Y", "Remember to rebuild the Z", "Don't forget to tag the W"): the thought's object is an act on a thing —
+# an -ing verb before its object, or "to" / "how to" / "whether to" before an imperative. "Consider the worst case",
+# "Remember that the API is frozen", "Think about it" ask for no work (they stay courtesy or a fact)
+_DELIBERATE = re.compile(
+    r"^(?:consider|think\s+(?:about|through|over)|remember|don't\s+forget|do\s+not\s+forget)\s+"
+    r"(?:(?P<to>(?:how|whether|if)\s+(?:to|we\s+(?:could|should|can|might))|to)\s+)?(?P<rest>\S.*)$",
+    re.IGNORECASE,
+)
+# a pause the speaker takes is their own act, not the work: "I need a coffee before we start", "I need a minute"
+_PAUSE = re.compile(r"^(?:to\s+(?:get|grab|have)\s+)?(?:a|an|some|one\s+more)\s+(?:quick\s+|short\s+|real\s+)?"
+                    r"(?:coffee|tea|break|breather|minute|moment|second|sec|rest|nap|snack|drink|lunch|bite|stretch|walk)\b", re.IGNORECASE)
+
+
+def deliberate(said: str) -> bool:
+    """``said`` asks for the work a verb of thought names ("Consider migrating the X", "Remember to rebuild the Y")."""
+    m = _DELIBERATE.match(_GREETING.sub("", said.strip()).strip())
+    if m is None:
+        return False
+    rest, words = m.group("rest"), m.group("rest").split()
+    if m.group("to"):
+        return imperative(rest)
+    if len(words) < 2 or not _word(words[0]).endswith("ing") or not words[0].isalpha():
+        return False
+    k = 1
+    while k < len(words) - 1 and k < 3 and _word(words[k]) in _PARTICLE:
+        k += 1
+    return _word(words[k]) in _OBJECT
+
+
 def courtesy(said: str) -> bool:
     """``said`` (its greeting set aside) is courtesy, a feeling or the speaker's own act, not a request for work:
     "Hope all is well with the team.", "Take your time.", "I want to be clear about one thing."."""
     said = _GREETING.sub("", said.strip()).strip()
     first = _word(said.split()[0]) if said.split() else ""
+    if deliberate(said):
+        return False
     if first in _FEELING or _COURTESY.match(said) or _LET_ONLY.match(said):
         return True
     m = _NEED.match(said)
-    return m is not None and _OWN_ACT.match(said[m.end():].strip()) is not None
+    return m is not None and (_OWN_ACT.match(said[m.end():].strip()) is not None or _PAUSE.match(said[m.end():].strip()) is not None)
 
 
 #: the signature of a goal read from its shape alone ("Build the X."): a request asked for in so many words in the
@@ -120,7 +152,7 @@ def request(part: str, *, polite: bool = False) -> bool:
         return False
     if courtesy(said):
         return False
-    return bool(_NEED.match(said) or cleft(said) or _LET.match(said) or imperative(said))
+    return bool(_NEED.match(said) or cleft(said) or _LET.match(said) or imperative(said) or deliberate(said))
 
 
 # what a need says about the assistant's replies is a preference, not the work: "I'd like terse answers in metric units"

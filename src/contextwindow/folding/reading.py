@@ -388,7 +388,7 @@ def detect(text: str, source: str = "", *, opening: bool = False, explicit_only:
                 polite and ("help" in polite.group(0).lower() or _REQUEST.match(said[polite.end() :])))
             # a request read from its shape alone: only a clause that states nothing else (a fact it carries stays a fact)
             shaped = (not got or _binds_only_by_asking(part, got, source)) and (
-                goals.request(said) or bool(polite and goals.request(said[polite.end() :], polite=True)))
+                goals.request(said) or goals.deliberate(part) or bool(polite and goals.request(said[polite.end() :], polite=True)))
             # "Please analyze the X and …", "Could you put together a Y?": asked for in so many words, even when it names a
             # value (it outranks a request read from its shape alone, in this message or the next)
             plain = bool(goals.imperative(re.sub(r"^please\s+", "", said, flags=re.IGNORECASE))) and re.match(r"please\b", said, re.IGNORECASE) is not None
