@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from . import updates
 from .clauses import TYPED_OR_IDENTITY, Value, find_values, frame, normalize_value
 from .entries import Entry
 from .subjects import align, caps, subject_words
@@ -146,7 +147,7 @@ def restate(clause: str) -> str:
     if m and find_values(m.group("r")):
         x = m.group("x")
         return f"{x[:1].upper()}{x[1:]} is {m.group('r')}"
-    return _judged(clause.strip()) or clause
+    return _judged(clause.strip()) or updates.restated(clause)
 
 
 # a judgement that refers back to what was said: "…, but that was wrong", "… was wrong", "…, which is wrong:", "; that's incorrect"
@@ -227,7 +228,11 @@ _SAID_THEN_NO = re.compile(r"\b(?:i\s+was\s+going\s+to\s+say|i\s+(?:almost|nearl
 
 def marked_old(body: str) -> tuple[str, list[str]]:
     """(``body`` without the values it marks as the ones before, those values): "not U anymore", "(previously U)",
-    "(U before, V now)" — the old value is named inside the statement of the new one, and is not its value."""
+    "(U before, V now)" — the old value is named inside the statement of the new one, and is not its value; and an update
+    whose frame names the value it replaces ("We swapped U for V as the X", "X went from U to V": ``updates.py``)."""
+    rest, olds = updates.replaced(body)
+    if olds:
+        return rest, olds
     for pat, new in ((_NOT_ANYMORE, lambda m: " "), (_WAS_ASIDE, lambda m: ""), (_BEFORE_NOW, lambda m: " to " + m.group("new")), (_SAID_THEN_NO, lambda m: " ")):
         m = pat.search(body)
         if m:
@@ -283,7 +288,7 @@ def subjectless(clause: str, context: str, signature: Callable[[Sequence[Value]]
     body, olds = split_contrast(body)
     olds = [*lead_olds(clause), *olds]
     at = len(clause.strip()) - len(strip_lead(clause))
-    vals = [v for v in find_values(clause.strip()) if v.start >= at and v.text not in olds]  # typed in the whole clause: "Tomas" after "I meant"
+    vals = [v for v in find_values(clause.strip()) if v.start >= at and v.text not in olds and not any(v.text in o.split() for o in olds)]  # typed in the whole clause: "Tomas" after "I meant"
     strong = has_lead(clause) or REMARK.search(clause) is not None
     word = re.fullmatch(r"\s*([a-z][\w.-]*[a-z0-9])\s*[.!]?\s*", body)
     if not vals and strong and word and word.group(1) not in _FILLER_WORDS:

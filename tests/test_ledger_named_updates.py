@@ -1,0 +1,87 @@
+"""Updates that name the value they replace in a frame of their own (``folding/updates.py``): a swap, "from U to V",
+an arrow, "V for the X instead of U", "we dropped U; …", "U handed over — …", and the frames that give only the new
+value ("changed my mind on the X: V", "X: make it V", "X → V"). Sentences written for this test (not a family's
+templates); each positive case failed before ``updates.py`` (the old value stayed in force, or the new one was not
+read); the negative cases must not supersede anything."""
+
+from __future__ import annotations
+
+import pytest
+
+from contextwindow.folding import ledger as L
+from contextwindow.folding.updates import replaced, restated
+from ledger_helpers import ledger_of, live_values, stale_values
+
+
+def _shown(led: list[L.Entry]) -> str:
+    """What an output shows of the ledger: its entries in force, scrubbed."""
+    return L.scrub("\n".join(e.text for e in L.active(led)), led)
+
+
+@pytest.mark.parametrize(
+    ("first", "update", "old", "new"),
+    [
+        # a swap that names both values, and the thing after "as"/"for"
+        ("The build agent image is v3.18.2.", "We swapped v3.18.2 for v3.20.1 as the build agent image.", "v3.18.2", "v3.20.1"),
+        ("The payments ticket is PAY-4410.", "They replaced PAY-4410 with PAY-5120 for the payments ticket.", "PAY-4410", "PAY-5120"),
+        # "went from U to V" when the first statement named the subject in other words
+        ("Hard limit: memory per worker of at most 512 MB.", "Since Monday the cap on memory per worker went from 512 MB to 768 MB.", "512 MB", "768 MB"),
+        ("Keep the queue depth under 40 jobs.", "The queue depth limit was raised from 40 jobs to 55 jobs.", "40 jobs", "55 jobs"),
+        # an arrow with the old value before it
+        ("The nightly export runs at 02:00.", "Nightly export: 02:00 → 04:30", "02:00", "04:30"),
+        # the new value, then the thing, then the old one
+        ("Use port 8080 for the admin console.", "Port 9443 for the admin console instead of port 8080, please.", "8080", "9443"),
+        ("The fallback bucket is /mnt/logs-archive-2.", "For the fallback bucket, /mnt/logs-archive-7 instead of /mnt/logs-archive-2.", "logs-archive-2", "logs-archive-7"),
+        # the old value dropped or handed over, then the thing with its new value
+        ("The pager rotation lead is Ingrid Solberg.", "Ingrid Solberg stepped down; the pager rotation lead is Tomasz Wrona now.", "Solberg", "Wrona"),
+        ("The search index is IDX-3301.", "We retired IDX-3301; the search index is IDX-4410 now.", "IDX-3301", "IDX-4410"),
+    ],
+)
+def test_an_update_that_names_the_old_value_supersedes_it(first: str, update: str, old: str, new: str) -> None:
+    led = ledger_of(first, update)
+    assert any(new in v for v in live_values(led)), led
+    assert not any(old in v for v in live_values(led)), led
+    assert old not in _shown(led)  # nor shown in the update's own words
+
+
+@pytest.mark.parametrize(
+    ("first", "update", "old", "new"),
+    [
+        ("The review deadline is Mar 3.", "The review deadline I gave you before: make it Mar 10.", "Mar 3", "Mar 10"),
+        ("The retry budget is 5 retries.", "Retry budget → 8 retries", "5 retries", "8 retries"),
+        ("The canary share is 5%.", "the canary share -> 12%", "5%", "12%"),
+        ("Our staging host is stage-07.internal.", "I've changed my mind on our staging host: stage-11.internal.", "stage-07.internal", "stage-11.internal"),
+    ],
+)
+def test_an_update_that_gives_only_the_new_value_in_a_frame_supersedes(first: str, update: str, old: str, new: str) -> None:
+    led = ledger_of(first, update)
+    assert old in stale_values(led) and any(new in v for v in live_values(led)), led
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "We swapped notes after the demo.",  # no value on either side, no thing it is set for
+        "Latency went from bad to worse after the deploy.",  # "from … to …" without a value
+        "Build → test → deploy is the pipeline order.",  # an arrow chain, not an update of one thing
+        "I replaced the whole paragraph with a shorter one for the readme intro because the old text rambled on for a while.",
+        "We dropped by the office; the coffee machine is broken.",  # "dropped by" is no old value of the coffee machine
+    ],
+)
+def test_frames_that_state_no_update_are_left_alone(clause: str) -> None:
+    assert replaced(clause)[1] == [] and restated(clause) in (clause, clause.strip())
+
+
+def test_an_update_of_one_subject_leaves_the_other_that_shares_words() -> None:
+    led = ledger_of(
+        "The frontend deploy window is Tuesday 14:00.",
+        "The backend deploy window is Thursday 09:00.",
+        "We swapped Tuesday 14:00 for Wednesday 16:00 as the frontend deploy window.",
+    )
+    live = live_values(led)
+    assert any("Wednesday" in v for v in live) and any("Thursday" in v for v in live), led
+    assert not any("Tuesday" in v for v in live)
+
+
+def test_the_same_value_on_both_sides_is_no_update() -> None:
+    assert replaced("We swapped 8 GB for 8 GB as the cache size.") == ("We swapped 8 GB for 8 GB as the cache size.", [])
