@@ -85,3 +85,38 @@ def test_an_update_of_one_subject_leaves_the_other_that_shares_words() -> None:
 
 def test_the_same_value_on_both_sides_is_no_update() -> None:
     assert replaced("We swapped 8 GB for 8 GB as the cache size.") == ("We swapped 8 GB for 8 GB as the cache size.", [])
+
+
+@pytest.mark.parametrize(
+    ("messages", "old", "new"),
+    [
+        # a correction spread over two sentences: the first names the thing, the second only gives the value
+        (("The antenna tilt is 12 degrees.", "I had the antenna tilt wrong earlier. It's 17 degrees."), "12 degrees", "17 degrees"),
+        # a question that points back at the thing, then "change that"
+        (("The sync interval is 30 minutes.", "Remember what I said about the sync interval earlier? Make that 45 minutes."), "30 minutes", "45 minutes"),
+        # a return to the original value after a change, worded two ways
+        (("The freeze date is 2027-03-01.", "The freeze date is 2027-04-15.", "Go back to the original freeze date, 2027-03-01."), "2027-04-15", "2027-03-01"),
+        (("Keep the pool at 24 workers.", "The pool is 32 workers now.", "Let's reset the pool to the original 24 workers."), "32 workers", "24 workers"),
+        # two updates in one sentence, each "X now V"
+        (("The vendor PO is PO-7781.", "The spare bay is Bay 4.", "Vendor PO now PO-9902; spare bay now Bay 9."), "PO-7781", "PO-9902"),
+        (("The vendor PO is PO-7781.", "The spare bay is Bay 4.", "Vendor PO now PO-9902; spare bay now Bay 9."), "Bay 4", "Bay 9"),
+    ],
+)
+def test_an_update_said_in_another_frame_supersedes(messages: tuple[str, ...], old: str, new: str) -> None:
+    led = ledger_of(*messages)
+    shown = _shown(led)
+    assert new.split()[-1] in shown, led
+    assert old not in shown, shown
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "The build now passes.",  # "now" with no value after it
+        "Remember what I said about testing? It matters.",  # points back, sets nothing
+        "Go back to the original plan.",  # a return with no value
+        "We now have lunch at noon on Fridays with the whole team and the visitors from the other office.",
+    ],
+)
+def test_other_frames_that_set_nothing_are_left_alone(clause: str) -> None:
+    assert restated(clause) == clause

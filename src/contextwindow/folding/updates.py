@@ -54,6 +54,22 @@ _SAY_NOW = (
 )
 
 
+# "Go back to the original X, V", "Let's return the X to the original V", "Revert the X to V": a return to an earlier value
+_BACK = (
+    re.compile(rf"^(?:let's\s+|please\s+|we\s+should\s+)?(?:go|switch|revert|return)\s+back\s+to\s+(?:the\s+)?(?:original|old|previous|earlier|first)\s+(?P<x>[^,;:]{{2,80}}?)\s*[,:—–-]+\s*(?P<v>{_VAL}){_END}", re.IGNORECASE),
+    re.compile(rf"^(?:let's\s+|please\s+|we\s+should\s+)?(?:return|revert|restore|reset|set)\s+(?P<x>{_DET}\s+[^,;:]{{2,80}}?)\s+(?:back\s+)?to\s+(?:the\s+)?(?:original|old|previous|earlier|first)\s+(?:one\s*,?\s*|value\s*,?\s*)?(?P<v>{_VAL}){_END}", re.IGNORECASE),
+)
+# "Remember what I told you about the X at the start? Change that to V."
+_POINT_BACK = re.compile(
+    rf"^(?:(?:remember|recall)\s+)?what\s+(?:i|we)\s+(?:told\s+you|said|wrote|gave\s+you)\s+(?:about|for|on)\s+(?P<x>{_DET}\s+[^?]{{2,80}}?)(?:\s+(?:at\s+the\s+start|earlier|before|at\s+first|last\s+time))?\s*\?\s*"
+    rf"(?:change|make|set|switch|move|update)\s+(?:that|it)\s+(?:to\s+)?(?P<v>{_VAL}){_END}",
+    re.IGNORECASE,
+)
+# "Invoice number now INV-5432": a thing and its value with "now" for the verb (one part of "X now V; Y now W")
+_NOW = re.compile(rf"^(?P<x>(?:{_DET}\s+)?[\w'’-]+(?:\s+[\w'’-]+){{0,5}}?)\s+(?:is\s+)?now\s+(?P<v>{_VAL}){_END}", re.IGNORECASE)
+_VERBISH = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|will|can|should|must|we|i|you|they|it)\b", re.IGNORECASE)
+
+
 def _short(v: str) -> str | None:
     """An old or new value as written, without a determiner; None when it is more than a few words (a clause, not a
     value) or reads as plain words ("by the office", "the whole paragraph"): a value has a digit, a mark inside a
@@ -98,8 +114,11 @@ def restated(clause: str) -> str:
     """An update that names only its new value in a frame of its own ("I've changed my mind on the X: V", "X: make it V",
     "X → V") restated as "The X is V"; any other clause as it is."""
     s = clause.strip()
-    for pat in (*_SAY_NOW, _ARROW):
+    for pat in (*_SAY_NOW, _ARROW, *_BACK, _POINT_BACK):
         m = pat.match(s)
         if m and not m.groupdict().get("u") and (v := _short(m.group("v"))):
             return f"{_the(m.group('x'))} is {v}{m.group('end')}"
+    m = _NOW.match(s)
+    if m and not _VERBISH.search(m.group("x")) and (v := _short(m.group("v"))) and find_values(v):
+        return f"{_the(m.group('x'))} is {v}{m.group('end')}"
     return clause
