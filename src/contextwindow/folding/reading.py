@@ -535,8 +535,10 @@ def _parse_with_pronoun(clause: str, prev: str, source: str) -> list[Entry]:
         # a correction parse cannot read ("Sorry, I meant V for X, not U"): its subject is found in the ledger
         e = corrections.subjectless(clause, prev, signature, source)
     joined = f"{prev} {clause}"
-    if e is None and prev and corrections.restate(joined) != joined and (whole := parse(joined, source)) is not None:
-        return [whole]  # "I got the X wrong earlier. It's V.", "Remember what I said about X? Change that to V.": one update in two sentences
+    if e is None and prev and parse(prev, source) is None and corrections.restate(joined) != joined and (whole := parse(joined, source)) is not None:
+        # "I got the X wrong earlier. It's V.", "Remember what I said about X? Change that to V.": one update in two sentences, the
+        # first stating nothing on its own (one that does keeps its own reading, and is not read twice)
+        return [whole]
     if e is not None or not pronouns.needs_antecedent(clause):
         return [e] if e is not None else []
     np = pronouns.antecedent(prev) if prev else None
