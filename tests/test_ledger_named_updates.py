@@ -120,3 +120,14 @@ def test_an_update_said_in_another_frame_supersedes(messages: tuple[str, ...], o
 )
 def test_other_frames_that_set_nothing_are_left_alone(clause: str) -> None:
     assert restated(clause) == clause
+
+
+def test_a_safety_rule_whose_value_an_update_replaces_keeps_its_words_in_the_text() -> None:
+    """The update names the host a safety rule protects as the one dropped: the rule is rewritten with the new host
+    (fences.py), and a message that still holds the old rule keeps the rule's words with the old value replaced — before,
+    the whole old sentence became "[updated later: …]", so a fold that read the scrubbed messages lost the rule."""
+    rule = "Never drop tables on the primary at db-main-1.internal."
+    led = ledger_of(rule, "We retired db-main-1.internal; the primary is db-main-2.internal now.")
+    assert any(e.kind == "safety" and "db-main-2.internal" in e.text for e in L.active(led)), led
+    shown = L.scrub(rule, led)
+    assert "Never drop tables on the primary at" in shown and "db-main-1" not in shown, shown

@@ -226,7 +226,9 @@ def scrub(text: str, ledger: Sequence[Entry]) -> str:
             text = _aside_pattern(e.text).sub(partial(_hold_around_asides, hold=hold, e=e, ledger=ledger, live=live), text)
     for e in olds:
         note = f"[updated later: {e.updated_to}]"
-        if e.text in text:  # the whole stale statement, not the head of a longer one ("… is 3." in "… is 3.5 s")
+        # the whole stale statement, not the head of a longer one ("… is 3." in "… is 3.5 s"); a safety rule keeps its words, only
+        # its old value goes: a rule rewritten with a corrected value (fences.py) is read again from them after a fold
+        if e.text in text and e.kind != "safety":
             text = re.sub(rf"{re.escape(e.text)}(?!\w)", hold(note).replace("\\", "\\\\"), text)
         for v in _with_cores(e.values):
             if v.lower() in live or not v.strip():
