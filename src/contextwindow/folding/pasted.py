@@ -96,6 +96,9 @@ def _fences(line: str) -> int:
     return len(re.findall(r"```|~~~", line))
 
 
+_INDENTED_ARROW = re.compile(r"^(?:\t| {2,}).*(?:→|->|=>)")
+
+
 def without_pasted(text: str) -> str:
     """``text`` with the lines it pastes (code, configuration, tracebacks) blanked, line count kept."""
     if "\n" not in text and not _FENCE.match(text):
@@ -111,8 +114,8 @@ def without_pasted(text: str) -> str:
                 lines[i] = rest  # "```. oh and the X is V": what follows a closing fence on its line is prose again
             else:
                 keep[i] = False
-        elif fenced:
-            keep[i] = False
+        elif fenced or _INDENTED_ARROW.match(line):
+            keep[i] = False  # (an indented "replicas: 3 -> 5" under "Output of kubectl:" is what a tool printed: review rledger, 4)
     start = 0
     while start < len(lines):
         if not keep[start] or not lines[start].strip():

@@ -47,14 +47,14 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
     elif exact:
         matches = exact
     # an entry that names the value it replaces ("X is V, not U") is about the entry holding U: no looser guess beside it
-    names_holder = bool(entry.replaces) and entry.kind not in ("safety", "goal") and any(
-        corrections.compatible(out[i].signature, entry.signature) for i in corrections.holders(out, entry.replaces))
+    held = _held(out, entry) if entry.replaces and entry.kind not in ("safety", "goal") else []
+    # (the old value held only by other things: the update is about none of them, and no looser guess either)
+    names_holder = bool(held) or bool(entry.replaces and entry.subject and corrections.holders(out, entry.replaces))
     if not names_holder and (not matches or (entry.values and all(not out[i].values for i in matches))):
         # nothing, or only a value-less mention of the subject ("We eased the X limit;" before "V is fine
         # now"): the entry holding the old value may still be named in looser words
         matches = [*matches, *(i for i in _named_in_clause(out, entry) or _cued_update(out, entry) or _core_named(out, entry) if i not in matches)]
-    if entry.replaces and entry.kind not in ("safety", "goal"):
-        held = [i for i in corrections.holders(out, entry.replaces) if corrections.compatible(out[i].signature, entry.signature)]
+    if held:
         matches = [*matches, *(i for i in held if i not in matches)]
         if entry.correction and held:
             entry = replace(entry, kind=out[held[-1]].kind)  # a correction is of the kind of what it corrects
@@ -73,6 +73,31 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         out = [replace(e, updated_to=note) if not e.active and e.updated_to and same_subject(e.subject, old.subject) else e for e in out]
     out.append(entry)
     return out
+
+
+def _held(ledger: Sequence[Entry], entry: Entry) -> list[int]:
+    """The entries holding a value ``entry`` names as the one it replaces (a value of the same kind and unit), kept to
+    those about ``entry``'s own subject: "The replica count went from 3 to 5" is not about "The shard count is 3"
+    (review rledger, 3), "Use 64 instead of 32 for the warmup steps" not about "The batch size is 32", "Swap U for V in
+    the README example for the API key" not about the API key itself (6). Of the holders whose statement says a word of
+    the new subject, those that say the most; a holder the new subject makes more specific is another thing. An update
+    that names no subject of its own is about every holder."""
+    held = [i for i in corrections.holders(ledger, entry.replaces) if corrections.compatible(ledger[i].signature, entry.signature)]
+    new = _core(entry)
+    if not new:
+        return held
+    scored = [(len(new & set(subject_words(ledger[i].text))), i) for i in held if not _other_thing(_core(ledger[i]), new)]
+    top = max((n for n, _ in scored), default=0)
+    return [i for n, i in scored if n == top] if top else []
+
+
+def _other_thing(old: set[str], new: set[str]) -> bool:
+    """Two subjects (core words) that share a word name two things when each has a word the other lacks ("error rate",
+    "cache hit rate"), or when the new one holds the old one and adds a word that is no attribute ("the README example
+    for the API key" beside "the API key"; "the X deadline" is still X's)."""
+    if not old & new:
+        return False
+    return bool(old - new and new - old) or (old < new and not new - old <= _ATTRIBUTE_WORDS)
 
 
 def _named_in_fewer_words(entry: Entry, olds: Sequence[Entry]) -> Entry:

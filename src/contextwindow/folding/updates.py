@@ -70,6 +70,19 @@ _NOW = re.compile(rf"^(?P<x>(?:{_DET}\s+)?[\w'’-]+(?:\s+[\w'’-]+){{0,5}}?)\s
 _VERBISH = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|will|can|should|must|we|i|you|they|it)\b", re.IGNORECASE)
 
 
+_ARROWS = re.compile(r"→|->|=>")
+# a log line ("2026-11-24 10:31:02 INFO …", "[10:31:02] scaler: …", "Logs: ERROR 10:30 -> WARN 10:31"): what a tool printed
+_LOG_SHAPED = re.compile(r"^\s*(?:\[|\d{4}-\d\d-\d\d|\d\d?:\d\d(?::\d\d)?\b)|\b(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL)\b")
+
+
+def _arrow(body: str) -> re.Match[str] | None:
+    """``body`` read as "X: U → V" or "X → V": one arrow only (a chain "A -> B -> C" is a sequence, not an update), and
+    not a line a tool printed: indented (pasted output) or log-shaped (review rledger, 4)."""
+    if len(_ARROWS.findall(body)) != 1 or body[:1].isspace() or _LOG_SHAPED.search(body):
+        return None
+    return _ARROW.match(body.strip())
+
+
 def _short(v: str) -> str | None:
     """An old or new value as written, without a determiner; None when it is more than a few words (a clause, not a
     value) or reads as plain words ("by the office", "the whole paragraph"): a value has a digit, a mark inside a
@@ -99,7 +112,7 @@ def replaced(body: str) -> tuple[str, list[str]]:
         u, v = _short(m.group("u")), _short(m.group("v"))
         if u and v and u.lower() != v.lower() and re.search(r"\d", u + v):  # "went from bad to worse" states no value
             return f"{_the(m.group('x'))} is {v}{m.group('end')}", [u]
-    m = _ARROW.match(s)
+    m = _arrow(body)
     if m and (v := _short(m.group("v"))) and (u := _short(m.group("u") or "")):
         return f"{_the(m.group('x'))} is {v}{m.group('end')}", [u]
     m = _DROPPED.match(s)
@@ -114,8 +127,8 @@ def restated(clause: str) -> str:
     """An update that names only its new value in a frame of its own ("I've changed my mind on the X: V", "X: make it V",
     "X → V") restated as "The X is V"; any other clause as it is."""
     s = clause.strip()
-    for pat in (*_SAY_NOW, _ARROW, *_BACK, _POINT_BACK):
-        m = pat.match(s)
+    for pat in (*_SAY_NOW, _arrow, *_BACK, _POINT_BACK):
+        m = pat(clause) if pat is _arrow else pat.match(s)  # type: ignore[operator]
         if m and not m.groupdict().get("u") and (v := _short(m.group("v"))):
             return f"{_the(m.group('x'))} is {v}{m.group('end')}"
     m = _NOW.match(s)
