@@ -127,8 +127,7 @@ def restated(clause: str) -> str:
     """An update that names only its new value in a frame of its own ("I've changed my mind on the X: V", "X: make it V",
     "X → V") restated as "The X is V"; any other clause as it is."""
     s = clause.strip()
-    for pat in (*_SAY_NOW, _arrow, *_BACK, _POINT_BACK):
-        m = pat(clause) if pat is _arrow else pat.match(s)  # type: ignore[operator]
+    for m in (*(p.match(s) for p in _SAY_NOW), _arrow(clause), *(p.match(s) for p in (*_BACK, _POINT_BACK))):
         if m and not m.groupdict().get("u") and (v := _short(m.group("v"))):
             return f"{_the(m.group('x'))} is {v}{m.group('end')}"
     m = _NOW.match(s)
