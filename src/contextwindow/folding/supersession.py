@@ -79,25 +79,32 @@ def _held(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     """The entries holding a value ``entry`` names as the one it replaces (a value of the same kind and unit), kept to
     those about ``entry``'s own subject: "The replica count went from 3 to 5" is not about "The shard count is 3"
     (review rledger, 3), "Use 64 instead of 32 for the warmup steps" not about "The batch size is 32", "Swap U for V in
-    the README example for the API key" not about the API key itself (6). Of the holders whose statement says a word of
-    the new subject, those that say the most; a holder the new subject makes more specific is another thing. An update
-    that names no subject of its own is about every holder."""
+    the README example for the API key" not about the API key itself (6). Of the holders whose statement or subject says
+    a word of the new subject, those that say the most, never one that is another thing (``_other_thing``, judged on the
+    words the holder says itself: an answer of only a value, "DSH-2", names no thing). An update that names no subject
+    of its own is about every holder."""
     held = [i for i in corrections.holders(ledger, entry.replaces) if corrections.compatible(ledger[i].signature, entry.signature)]
     new = _core(entry)
     if not new:
         return held
-    scored = [(len(new & set(subject_words(ledger[i].text))), i) for i in held if not _other_thing(_core(ledger[i]), new)]
+    scored = []
+    for i in held:
+        said = set(subject_words(ledger[i].text))
+        if not _other_thing(_core(ledger[i]) & said, new):
+            scored.append((len(new & (said | set(ledger[i].subject.split()))), i))
     top = max((n for n, _ in scored), default=0)
     return [i for n, i in scored if n == top] if top else []
 
 
 def _other_thing(old: set[str], new: set[str]) -> bool:
-    """Two subjects (core words) that share a word name two things when each has a word the other lacks ("error rate",
-    "cache hit rate"), or when the new one holds the old one and adds a word that is no attribute ("the README example
-    for the API key" beside "the API key"; "the X deadline" is still X's)."""
-    if not old & new:
+    """Two subjects (core words) that share a word name two things when they share one word only and each has a word the
+    other lacks ("error rate" / "cache hit rate", "canary host" / "staging host"), or when the new one holds the old one
+    and adds a word that is no attribute ("the README example for the API key" beside "the API key"; "the X deadline"
+    is still X's)."""
+    shared = old & new
+    if not shared:
         return False
-    return bool(old - new and new - old) or (old < new and not new - old <= _ATTRIBUTE_WORDS)
+    return (len(shared) < 2 and bool(old - new and new - old)) or (old < new and not new - old <= _ATTRIBUTE_WORDS)
 
 
 def _named_in_fewer_words(entry: Entry, olds: Sequence[Entry]) -> Entry:
