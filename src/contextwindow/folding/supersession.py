@@ -89,7 +89,7 @@ def _held(ledger: Sequence[Entry], entry: Entry) -> list[int]:
         return held
     scored = []
     for i in held:
-        said = set(subject_words(ledger[i].text))
+        said = _split(set(subject_words(ledger[i].text)))
         if not _other_thing(_core(ledger[i]) & said, new):
             scored.append((len(new & (said | set(ledger[i].subject.split()))), i))
     top = max((n for n, _ in scored), default=0)
@@ -234,8 +234,12 @@ def _core(e: Entry) -> set[str]:
     units = {w for v in e.values for w in subject_words(re.sub(r"^[\d.,\s$€£]+", "", v))} if e.signature.startswith("number") else set()
     # a compound of two words is the two words here ("first-response" / "first response"; not in the subject itself,
     # where "parcel-router" names one service that "parcel router …" must not match by two words alone)
-    words = {p for w in e.subject.split() for p in (w.split("-") if re.fullmatch(r"[a-z]{3,}-[a-z]{3,}", w) else [w])}
-    return words - BOUND_NOUNS - {"number"} - units - _CHOICE_WORDS
+    return _split(set(e.subject.split())) - BOUND_NOUNS - {"number"} - units - _CHOICE_WORDS
+
+
+def _split(words: set[str]) -> set[str]:
+    """``words`` with a compound of two words as the two words ("first-response", "per-device")."""
+    return {p for w in words for p in (w.split("-") if re.fullmatch(r"[a-z]{3,}-[a-z]{3,}", w) else [w])}
 
 
 # the words a choice among tools or styles is named by, not what it is for ("the mobile e2e framework", "my pick for
