@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from . import corrections, fences, pronouns
+from . import corrections, fences, pronouns, updates
 from .clauses import find_values, frame, normalize_value
 from .entries import Entry
 from .relations import _UNCHANGED
@@ -48,8 +48,8 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
         matches = exact
     # an entry that names the value it replaces ("X is V, not U") is about the entry holding U: no looser guess beside it
     held = _held(out, entry) if entry.replaces and entry.kind not in ("safety", "goal") else []
-    # (the old value held only by other things: the update is about none of them, and no looser guess either)
-    names_holder = bool(held) or bool(entry.replaces and entry.subject and corrections.holders(out, entry.replaces))
+    # (an update in a frame of its own whose old value only other things hold: about none of them, no looser guess either)
+    names_holder = bool(held) or bool(entry.replaces and entry.subject and corrections.holders(out, entry.replaces) and updates.replaced(entry.text)[1])
     if not names_holder and (not matches or (entry.values and all(not out[i].values for i in matches))):
         # nothing, or only a value-less mention of the subject ("We eased the X limit;" before "V is fine
         # now"): the entry holding the old value may still be named in looser words
@@ -78,22 +78,27 @@ def add(ledger: Sequence[Entry], entry: Entry) -> list[Entry]:
 def _held(ledger: Sequence[Entry], entry: Entry) -> list[int]:
     """The entries holding a value ``entry`` names as the one it replaces (a value of the same kind and unit), kept to
     those about ``entry``'s own subject: "The replica count went from 3 to 5" is not about "The shard count is 3"
-    (review rledger, 3), "Use 64 instead of 32 for the warmup steps" not about "The batch size is 32", "Swap U for V in
-    the README example for the API key" not about the API key itself (6). Of the holders whose statement or subject says
-    a word of the new subject, those that say the most, never one that is another thing (``_other_thing``, judged on the
-    words the holder says itself: an answer of only a value, "DSH-2", names no thing). An update that names no subject
-    of its own is about every holder."""
+    (review rledger, 3). Of the holders whose statement or subject says a word of the new subject, those that say the
+    most. An update in a frame of its own (``updates.replaced``: a swap, "instead of", "from U to V", an arrow) names
+    its thing in the frame: a holder that is another thing (``_other_thing``, judged on the words the holder says
+    itself) is never it, and when no holder says a word of it, none is ("Use 64 instead of 32 for the warmup steps" is
+    not about "The batch size is 32"; "Swap U for V in the README example for the API key" not about the API key: 6).
+    Any other update ("X: not U anymore — V", "V, not U", read as two sentences in one clause or with a typo in X)
+    falls back to every holder when none says a word of it. An update that names no subject is about every holder."""
     held = [i for i in corrections.holders(ledger, entry.replaces) if corrections.compatible(ledger[i].signature, entry.signature)]
     new = _core(entry)
     if not new:
         return held
+    framed = bool(updates.replaced(entry.text)[1])
     scored = []
     for i in held:
         said = _split(set(subject_words(ledger[i].text)))
-        if not _other_thing(_core(ledger[i]) & said, new):
+        if not (framed and _other_thing(_core(ledger[i]) & said, new)):
             scored.append((len(new & (said | set(ledger[i].subject.split()))), i))
     top = max((n for n, _ in scored), default=0)
-    return [i for n, i in scored if n == top] if top else []
+    if not top:
+        return [] if framed else held
+    return [i for n, i in scored if n == top]
 
 
 def _other_thing(old: set[str], new: set[str]) -> bool:
