@@ -305,7 +305,7 @@ _VALUE_PATTERNS: list[tuple[str, str]] = [
     # Kind: a host on a private network, named under a suffix kept for internal names (one dot): "the wiki runs on
     # owl-web2.lan", "ssh to ci-runner7.internal" (before, such a host was no value at all: an update could not name it)
     ("host", r"\b(?=[a-z0-9-]*[\d-])[a-z][a-z0-9]*(?:-[a-z0-9]+)*\.(?:lan|int|internal|intra|intranet|corp|local|localdomain|home|priv|private)\b"),
-    ("id", r"\b[A-Z][A-Z0-9]{1,9}-\d+\b|#\d+\b|\b(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{7,40}\b"),
+    ("id", r"\b[A-Z][A-Z0-9]{1,9}-\d+(?:\.\d+)*\b|#\d+\b|\b(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{7,40}\b"),
     ("port", r"\bport\s+\d{2,5}\b"),  # "listens on port 8443": the port, not a bare number
     # Kind: a range is one value, its unit after both ends: "keep 20–25 tabs open", "the pool runs 3-5 workers" (before, two
     # numbers: the low end a bare number, and an update of the range read as two values)
@@ -318,7 +318,7 @@ _VALUE_PATTERNS: list[tuple[str, str]] = [
     ("number", rf"(?<![\w.])\d(?:,?\d)*(?:\.\d+)?(?:[km](?=\s+(?:{_UNITS})))?\s?(?:{_UNITS})?(?:\s(?:per\s(?:second|minute|hour|day|week|month|year|request|user)|(?:a|an)\s(?:{_RATE_PERIOD}|request|user)))?(?![\w.]\w)"),
     ("number", rf"\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and)){{0,12}}\s+(?:{_UNITS})\b|\b(?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}|and)){{0,12}}\s+(?:hundred|thousand)\b"),
     ("quoted", r"`[^`\n]{1,80}`|\"[^\"\n]{1,80}\"|(?<!\w)'[^'\n]{2,60}'(?!\w)"),
-    ("name", r"\b[A-Z][a-z]*[A-Z0-9][\w]*(?:-[\w]+)*\b|\b[A-Za-z]+(?:-[A-Za-z]+){0,2}-\d+[\w-]*\b|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b"),
+    ("name", r"\b[A-Z][a-z]*[A-Z0-9][\w]*(?:-\w+(?:\.\d\w*)*)*\b|\b[A-Za-z]+(?:-[A-Za-z]+){0,2}-\d+[\w-]*(?:\.\d[\w-]*)*\b|\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b"),
 ]
 _VALUE_RE = re.compile("|".join(f"(?P<{kind}{i}>{p})" for i, (kind, p) in enumerate(_VALUE_PATTERNS)), re.IGNORECASE)
 _CASE_SENSITIVE = {"name", "id"}
@@ -460,7 +460,16 @@ _ACRONYM = re.compile(r"[A-Z]{2,5}|[a-z][A-Z][A-Za-z]{0,4}")
 _NAME_HEAD = re.compile(r"[A-Z]|[A-Za-z]+(?:-[A-Za-z]+){0,2}-\d")  # "eu-north-1": a region's id, words then a number
 _TICKET = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+$|#\d+$")
 _HEX = re.compile(r"[a-f0-9]{7,40}")
-_WORD_DASH_NUMBER = re.compile(r"[A-Za-z]+-\d+[\w-]*")
+#: an id of words and a number ("prod-eu-1", "gpu-node-3", "run-6637", "ubuntu-22.04"): it names one thing of several
+DASHED_ID = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+){0,2}-\d[\w.-]*")
+# a word after a lower-case id that makes the id a label of the noun it goes with ("the tier-2 first-response SLA", review
+# rledger: read as a value, the tier left the subject and tier-2's update superseded tier-1's SLA); a verb, a preposition,
+# a conjunction or the clause's end after it leaves it the value ("Never deploy to prod-eu-1 on Fridays", "run-6637 is done")
+_NOUN_AFTER = re.compile(r"\s+(?!(?:is|are|was|were|be|been|has|had|have|will|would|should|must|can|could|may|might|does|did|do|gets?|got|"
+                         r"keeps?|stays?|runs?|and|or|but|nor|so|then|than|to|on|in|at|of|for|from|with|without|by|via|into|onto|during|until|"
+                         r"after|before|while|when|if|unless|because|since|as|now|again|too|only|instead|either|not|never|also|first|"
+                         r"today|tonight|tomorrow|anymore|any|all|please|ok)\b(?!-))[a-z][a-z-]{2,}\b")
+_WORD_DASH_NUMBER = re.compile(r"[A-Za-z]+-\d+[\w-]*(?:\.\d[\w-]*)*")  # a version keeps its dots: "ubuntu-22.04", "release-2.4.1"
 _CAPITALISED_WORDS = re.compile(r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*"
                                 # Kind: a designation of letters and digits between a determiner and a lower-case noun
                                 # names which of several, like "Android": "the GPU0 fan speed has to stay under 70%" and
@@ -501,6 +510,8 @@ def find_values(text: str) -> list[Value]:
                 # Kind (brook): an id written in lower case ("run-6637", "build-41") is a value as its capitalised form is
                 if not _WORD_DASH_NUMBER.fullmatch(s):
                     continue
+                if s[0].islower() and _NOUN_AFTER.match(text, m.end()):
+                    continue  # a label before its noun names which thing ("the tier-2 first-response SLA"): the subject's word
                 kind = "name"
         if kind == "name" and _CAPITALISED_WORDS.fullmatch(s) and _DETERMINER_BEFORE.search(text[max(0, m.start() - 8) : m.start()]) \
                 and _LOWER_WORD_AFTER.match(text, m.end()) and not _GROUP_NOUN.match(text, m.end()):

@@ -24,7 +24,7 @@ from .base import SummaryOutcome, SummaryRequest, constraints_block, ensure_cons
 from .clauses import block_label, split_environment
 from .constraints import user_words as said_by_user
 from .entries import MAX_CLAUSE_CHARS, MAX_READ_WINDOWS
-from .ledger import goal_in_force, unread_chars
+from .ledger import goal_in_force, unasserted_clauses, unread_chars
 
 CountText = Callable[[str], int]
 
@@ -282,13 +282,18 @@ def _lines(body: str) -> list[str]:
 
 
 def unread_note(messages: Sequence[Message]) -> str:
-    """One line saying how many characters of the user's words in ``messages`` the memory ledger did not read (a run-on
-    clause's rest, ledger.unread_chars), or "" when it read them all: the miss is said, not silent."""
-    n = sum(unread_chars(t) for m in messages if (t := said_by_user(m)))
-    if not n:
-        return ""
-    return (f"[{n:,} characters of user text were not read for the memory: run-on clauses past their first "
-            f"{MAX_READ_WINDOWS * MAX_CLAUSE_CHARS:,} characters; the messages themselves are in the store]")
+    """A line saying how many characters of the user's words in ``messages`` the memory ledger did not read (a run-on
+    clause's rest, ledger.unread_chars) and one saying how many of their clauses it read as stating nothing
+    (ledger.unasserted_clauses), or "" when it read them all: the miss is said, not silent."""
+    said = [t for m in messages if (t := said_by_user(m))]
+    n = sum(unread_chars(t) for t in said)
+    k = sum(unasserted_clauses(t) for t in said)  # clauses that only suppose, or report a rule disowned (unasserted.py)
+    notes = [f"[{n:,} characters of user text were not read for the memory: run-on clauses past their first "
+             f"{MAX_READ_WINDOWS * MAX_CLAUSE_CHARS:,} characters; the messages themselves are in the store]"] if n else []
+    if k:
+        notes.append(f"[{k:,} clauses of user text were read as stating nothing for the memory (supposed, or a rule reported "
+                     "and disowned); the messages themselves are in the store]")
+    return "\n".join(notes)
 
 
 def user_words(request: SummaryRequest, users: Sequence[str], prior: dict[str, str]) -> tuple[str, str, list[str]]:

@@ -41,13 +41,13 @@ from .clauses import find_values, read_windows, sentences, split_environment
 from .entries import DROP_ORDER, KINDS, MAX_CLAUSE_CHARS, Entry
 from .lists import swapped
 from .pasted import without_pasted
-from .reading import _parse_with_pronoun, detect, parse, signature
+from .reading import _parse_with_pronoun, detect, parse, signature, unasserted_clauses
 from .subjects import same_subject, subject_words
 from .supersession import add
 
 __all__ = [
     "DROP_ORDER", "HEADING", "KINDS", "MAX_CLAUSE_CHARS", "Entry", "active", "add", "condensed", "detect", "from_text", "goal_in_force", "parse",
-    "render", "same_subject", "scrub", "signature", "stale", "stated", "subject_words", "unread_chars", "update",
+    "render", "same_subject", "scrub", "signature", "stale", "stated", "subject_words", "unasserted_clauses", "unread_chars", "update",
 ]
 
 

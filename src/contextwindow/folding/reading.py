@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from . import corrections, frames, goals, lists, pronouns, typos
-from .clauses import Value, asides, counted, find_values, frame, read_windows, sentences, split_environment
+from .clauses import DASHED_ID, Value, asides, counted, find_values, frame, read_windows, sentences, split_environment
 from .entries import MAX_CLAUSE_CHARS, Entry
 from .mood import only_directs
 from .pasted import without_pasted
@@ -67,8 +67,9 @@ from .safety import (
     _fences,
 )
 from .subjects import subject_words
-from .unasserted import states_nothing
-from .vocabulary import CHANGE_CUE
+from .unasserted import held as _held
+from .unasserted import may_state_nothing
+from .vocabulary import CHANGE_CUE, UPDATE_CUE
 
 
 def _values_in(fr: str, start: int, end: int, values: Sequence[Value]) -> list[Value]:
@@ -225,6 +226,12 @@ def parse(clause: str, source: str = "") -> Entry | None:
         subject = list(dict.fromkeys("budget" if w == "limit" else w for w in subject))  # a cap on an amount is a budget
     elif "budget" not in subject and any(v.kind == "money" and re.search(r"/(?:month|week|day|year)|\b(?:a|per) (?:month|week|day|year)\b", v.norm) for v in val_list):
         subject = [*subject, "budget"]  # "we've got $4,000 a month for cloud": an amount per period is a budget
+    if kind in ("safety", "constraint") and relation is None and not olds and not (UPDATE_CUE.search(body) or CHANGE_CUE.search(body)):
+        # the thing a rule fences off tells two rules apart (review rledger: "Never deploy to prod-us-2." had superseded
+        # "Never deploy to prod-eu-1." through the one subject "deploy"); a rule marked as an update keeps the bare
+        # subject and so still supersedes the rule it changes ("Never deploy to prod-eu-3 now" — same_subject)
+        named = [v.text.lower() for v in val_list if v.kind in _IDENTITY or (v.kind == "name" and DASHED_ID.fullmatch(v.text))]
+        subject = [*dict.fromkeys(w for w in named if w not in subject), *subject]
     polarity = "-" if _NEG.search(body) and relation is None else "+"
     value = polarity + "|".join(sorted(v.norm for v in val_list))
     return Entry(
@@ -351,6 +358,22 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
 _BINDING = frozenset({"safety", "constraint", "preference"})
 
 
+def stated_sentences(own: str) -> list[str]:
+    """The sentences of ``own`` (the person's own words) less their clauses that state nothing (unasserted.held)."""
+    said_all = sentences(own)
+    if not may_state_nothing(own):
+        return said_all
+    return [_held(s, said_all[k + 1] if k + 1 < len(said_all) else "")[0] for k, s in enumerate(said_all)]
+
+
+def unasserted_clauses(text: str) -> int:
+    """How many clauses of the person's own words in ``text`` :func:`detect` drops as stating nothing."""
+    if not may_state_nothing(text):
+        return 0
+    said_all = sentences(without_pasted(split_environment(text)[0]))
+    return sum(_held(s, said_all[k + 1] if k + 1 < len(said_all) else "")[1] for k, s in enumerate(said_all))
+
+
 def detect(text: str, source: str = "", *, opening: bool = False, explicit_only: bool = False) -> list[Entry]:
     """Entries the person's own words in ``text`` state (environment blocks never count). A clause
     that says two things ("X is A, and Y is B") gives one entry per part. ``opening``: ``text`` is the
@@ -361,9 +384,9 @@ def detect(text: str, source: str = "", *, opening: bool = False, explicit_only:
     out: list[Entry] = []
     prev = ""
     request, request_rank = "", 0
-    # a sentence that only supposes a value ("Hypothetically, the X at V …") or reports a rule disowned states nothing (unasserted.py)
-    said_all = sentences(own)
-    held = [s for k, s in enumerate(said_all) if not states_nothing(s, said_all[k + 1] if k + 1 < len(said_all) else "")]
+    # a clause that only supposes a value ("Hypothetically, the X at V …") or reports a rule disowned states nothing (unasserted.py;
+    # counted by ledger.unasserted_clauses)
+    held = [h for h in stated_sentences(own) if h]
     for clause in (a for s in held for w in read_windows(s)[0] for a in asides(w, _reads_alone)):
         parts = compound(clause)
         end = clause.rstrip()[-1:] if len(parts) > 1 and clause.rstrip()[-1:] in ".!" else ""

@@ -30,14 +30,25 @@ _FENCE = re.compile(FENCE_WORDS + r"|\bunder any circumstances\b|\b" + NO_CIRCUM
 _WRITE_TO = re.compile(r"\b(?:touch|edit|modify|overwrite|write|commit|push|change|alter|copy|upload|print|log|cat)\s+(?:(?:to|into|from)\s+)?(?:anything\s+(?:under|in|on|from)\s+|the\s+)?<v>", re.IGNORECASE)
 # the same, whatever the verb, when the negation governs it directly: "don't rename files under V", "never paste the
 # contents of V into the chat", "don't share anything from V" (review of the quarry round: _WRITE_TO was one family's verbs)
+_NEG_ANY = r"(?:never|don't|dont|do not|doesn't|does not|mustn't|must not|shouldn't|should not|can't|cannot|won't|no one should)"
+# the object of the act, right after it ("don't rename files under V")
+_OBJECT = (r"(?:(?:to|into|from|on|in)\s+)?(?:(?:any|the|all)\s+)?"
+           r"(?:(?:anything|everything|files?|contents?|data|folders?|directories|entries|rows|records)\s+(?:of\s+|under\s+|in\s+|on\s+|from\s+|at\s+)(?:the\s+)?)?")
 # Kind (brook): the act may name what it does before the thing ("never launch jobs on the reserved GPU node V", "no one may
 # train or tune on the held-out split in V"): a short object phrase of its own between the verb and the thing (no bound word:
-# "never touch more than V files" stays a hard constraint); "no one / nobody may|can|should|gets to" negates as "never" does
-_NEG_VERB_ON = re.compile(r"\b(?:never|don't|dont|do not|doesn't|does not|mustn't|must not|shouldn't|should not|can't|cannot|won't|"
-                          r"(?:no one|nobody|no-one)\s+(?:should|may|can|must|is allowed to|gets to))"
-                          r"\s+(?:ever\s+|again\s+|please\s+)?[a-z]+(?:\s+or\s+[a-z]+)?\s+(?:(?:to|into|from|on|in)\s+)?(?:(?:any|the|all)\s+)?"
-                          r"(?:(?:anything|everything|files?|contents?|data|folders?|directories|entries|rows|records)\s+(?:of\s+|under\s+|in\s+|on\s+|from\s+|at\s+)(?:the\s+)?)?"
-                          r"(?:(?!(?:more|less|fewer|over|under|above|below|than|past|beyond|up|at)\b)[a-z][\w'-]*\s+){0,6}?<v>", re.IGNORECASE)
+# "never touch more than V files" stays a hard constraint) — only when the negation is an order: "never"/"don't" opening the
+# clause (or after a modal: "we must never", "never to"), "no one / nobody may|should|must|gets to". A statement of what
+# cannot be done or does not work is no rule (review rledger: "We can't reproduce the crash on the staging box V", "It
+# doesn't work on the old build server V", "Nobody can find the runbook for V" had become safety rules).
+_IMPERATIVE_NEG = (r"(?:(?:^|[:;,(\u2014]\s*|\b(?:and|but|so|please|also|just|then|and\s+please)\s+)(?:never|don't|dont|do\s+not)"
+                   r"|\b(?:must|should|shall|will|to|please)\s+never|\bnever\s+(?=to\b)"
+                   r"|\b(?:no one|nobody|no-one)\s+(?:should|may|must|is allowed to|gets to))")
+_NEG_VERB_ON = re.compile(
+    rf"\b{_NEG_ANY}\s+(?:ever\s+|again\s+|please\s+)?[a-z]+\s+{_OBJECT}<v>"
+    rf"|{_IMPERATIVE_NEG}\s+(?:ever\s+|again\s+|please\s+)?[a-z]+(?:\s+or\s+[a-z]+)?\s+{_OBJECT}"
+    r"(?:(?!(?:more|less|fewer|over|under|above|below|than|past|beyond|up|at)\b)[a-z][\w'-]*\s+){0,6}?<v>",
+    re.IGNORECASE,
+)
 _BOUND_WORDS = re.compile(r"\b(?:more|less|fewer|over|under|above|below|at most|at least|up to)\s+(?:than\s+)?<v>", re.IGNORECASE)
 # a verb of a bound, not of destruction: "Coverage can't drop below V", "never cut under V"
 _BOUND_VERB = re.compile(r"\b(?:drop\w*|cut\w*|remov\w*)\s+(?=(?:below|under|beneath|past|beyond|lower than|less than)\b)", re.IGNORECASE)
