@@ -358,20 +358,23 @@ def _read(body: str) -> tuple[str | None, list[str], list[Value]] | None:
 _BINDING = frozenset({"safety", "constraint", "preference"})
 
 
-def stated_sentences(own: str) -> list[str]:
-    """The sentences of ``own`` (the person's own words) less their clauses that state nothing (unasserted.held)."""
+def _stated(own: str) -> tuple[list[str], int]:
+    """(the sentences of ``own`` — the person's own words — less their clauses that state nothing, how many clauses
+    that is: unasserted.held)."""
     said_all = sentences(own)
     if not may_state_nothing(own):
-        return said_all
-    return [_held(s, said_all[k + 1] if k + 1 < len(said_all) else "")[0] for k, s in enumerate(said_all)]
+        return said_all, 0
+    kept = [_held(s, said_all[k + 1] if k + 1 < len(said_all) else "") for k, s in enumerate(said_all)]
+    return [h for h, _ in kept], sum(n for _, n in kept)
+
+
+def _own_words(text: str) -> str:
+    return without_pasted(split_environment(text)[0])  # code, config files and tracebacks pasted are not the person's words
 
 
 def unasserted_clauses(text: str) -> int:
     """How many clauses of the person's own words in ``text`` :func:`detect` drops as stating nothing."""
-    if not may_state_nothing(text):
-        return 0
-    said_all = sentences(without_pasted(split_environment(text)[0]))
-    return sum(_held(s, said_all[k + 1] if k + 1 < len(said_all) else "")[1] for k, s in enumerate(said_all))
+    return _stated(_own_words(text))[1] if may_state_nothing(text) else 0
 
 
 def detect(text: str, source: str = "", *, opening: bool = False, explicit_only: bool = False) -> list[Entry]:
@@ -380,13 +383,13 @@ def detect(text: str, source: str = "", *, opening: bool = False, explicit_only:
     first message of the session, whose first request is the session's goal when no clause of it
     names one ("I need the X service on the new scheduler by tonight"). ``explicit_only``: only a request asked for in
     so many words counts (the message after an opening whose goal was read from its shape alone)."""
-    own = without_pasted(split_environment(text)[0])  # code, config files and tracebacks pasted are not the person's words
+    own = _own_words(text)
     out: list[Entry] = []
     prev = ""
     request, request_rank = "", 0
     # a clause that only supposes a value ("Hypothetically, the X at V …") or reports a rule disowned states nothing (unasserted.py;
     # counted by ledger.unasserted_clauses)
-    held = [h for h in stated_sentences(own) if h]
+    held = [h for h in _stated(own)[0] if h]
     for clause in (a for s in held for w in read_windows(s)[0] for a in asides(w, _reads_alone)):
         parts = compound(clause)
         end = clause.rstrip()[-1:] if len(parts) > 1 and clause.rstrip()[-1:] in ".!" else ""
