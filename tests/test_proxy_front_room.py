@@ -53,6 +53,7 @@ def test_only_requests_the_front_could_serve_wait_for_room_and_are_counted() -> 
                 r = await http.post("/v1/chat/completions", content=body, headers={"content-type": "application/json"})
                 assert r.status_code == 200, r.text  # waited, gave up, went to the worker
                 assert front.handovers.waiting == 0
+                assert front.backlog.capped == 1  # the stderr line's count: the managed, unencoded request only
                 return front.status()
         finally:
             await front.close()

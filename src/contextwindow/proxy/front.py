@@ -243,7 +243,7 @@ class FrontServer:
         plain = not encoded(head.headers)
         # the worker is behind (back-pressure; said on stderr): a managed request waits for room. Not one the worker
         # serves whatever the cap (no managed endpoint, an encoded body): it goes to it at once, not counted
-        capped = self.backlog.over(self.handovers.bytes, started) and proto is not None and plain
+        capped = proto is not None and plain and self.backlog.over(self.handovers.bytes, started)
         if capped:
             self.stats["handover_waited"] += 1
             capped = not await self.handovers.room(self.backlog.cap, self.backlog.wait)
